@@ -1,0 +1,143 @@
+"""The relation vocabulary: Hetionet's 24 metaedges, with human descriptions and paraphrases.
+
+A *directed use* of a relation is written ``rel`` (subject -> object, as stored) or ``rel^-1``
+(object -> subject). The four undirected metaedges (CrC, DrD, GcG, GiG) are walked both ways
+under the plain name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+
+@dataclass(frozen=True)
+class Relation:
+    rel: str
+    source: str
+    target: str
+    verb: str
+    description: str
+    forward: tuple[str, ...]
+    """Phrases for 'source REL target' (question asks for targets of a source)."""
+    backward: tuple[str, ...]
+    """Phrases for the reverse reading (question asks for sources of a target)."""
+    undirected: bool = False
+
+
+R = Relation
+RELATIONS: tuple[Relation, ...] = (
+    R("AdG", "Anatomy", "Gene", "downregulates", "Genes under-expressed in an anatomical structure",
+      ("genes downregulated in", "genes under-expressed in"),
+      ("anatomy where the gene is downregulated", "tissues where it is under-expressed")),
+    R("AeG", "Anatomy", "Gene", "expresses", "Genes expressed in an anatomical structure",
+      ("genes expressed in", "what does this tissue express"),
+      ("where is the gene expressed", "tissues expressing")),
+    R("AuG", "Anatomy", "Gene", "upregulates", "Genes over-expressed in an anatomical structure",
+      ("genes upregulated in", "genes over-expressed in"),
+      ("anatomy where the gene is upregulated", "tissues where it is over-expressed")),
+    R("CbG", "Compound", "Gene", "binds", "Compound binds the protein encoded by a gene (drug target)",
+      ("gene targets of", "genes the drug binds", "proteins the compound binds to", "targets of"),
+      ("drugs that bind", "compounds targeting", "drugs binding the gene product", "ligands of")),
+    R("CcSE", "Compound", "Side Effect", "causes", "Side effect caused by a compound",
+      ("side effects of", "adverse effects caused by", "adverse reactions to"),
+      ("drugs that cause", "compounds causing the side effect")),
+    R("CdG", "Compound", "Gene", "downregulates", "Compound decreases a gene's expression",
+      ("genes downregulated by", "genes whose expression the drug decreases"),
+      ("compounds that downregulate", "drugs decreasing expression of")),
+    R("CpD", "Compound", "Disease", "palliates", "Compound relieves symptoms of a disease",
+      ("diseases the drug palliates", "conditions relieved by", "symptomatic relief"),
+      ("drugs that palliate", "palliative drugs for", "drugs that relieve symptoms of")),
+    R("CrC", "Compound", "Compound", "resembles", "Compounds with similar chemical structure",
+      ("compounds similar to", "drugs resembling", "structurally similar drugs"),
+      ("compounds similar to", "drugs resembling"), undirected=True),
+    R("CtD", "Compound", "Disease", "treats", "Compound is an approved treatment of a disease",
+      ("diseases the drug treats", "what is the drug used to treat", "indications of",
+       "conditions it is indicated for"),
+      ("drugs that treat", "medicines used to treat", "treatments for", "remedy for",
+       "therapies indicated for")),
+    R("CuG", "Compound", "Gene", "upregulates", "Compound increases a gene's expression",
+      ("genes upregulated by", "genes whose expression the drug increases"),
+      ("compounds that upregulate", "drugs increasing expression of")),
+    R("DaG", "Disease", "Gene", "associates", "Gene associated with a disease (GWAS, curated)",
+      ("genes associated with", "genes linked to the disease", "susceptibility genes for"),
+      ("diseases associated with the gene", "conditions linked to the gene")),
+    R("DdG", "Disease", "Gene", "downregulates", "Gene under-expressed in a disease",
+      ("genes downregulated in the disease",), ("diseases in which the gene is downregulated",)),
+    R("DlA", "Disease", "Anatomy", "localizes", "Anatomical structure a disease localizes to",
+      ("where does the disease localize", "anatomical structures affected by", "body parts"),
+      ("diseases localizing to", "diseases affecting this structure")),
+    R("DpS", "Disease", "Symptom", "presents", "Symptom a disease presents with",
+      ("symptoms of", "clinical signs of", "how does the disease present"),
+      ("diseases presenting with", "conditions whose symptoms include")),
+    R("DrD", "Disease", "Disease", "resembles", "Diseases that resemble each other",
+      ("diseases similar to", "diseases resembling", "related conditions"),
+      ("diseases similar to", "diseases resembling"), undirected=True),
+    R("DuG", "Disease", "Gene", "upregulates", "Gene over-expressed in a disease",
+      ("genes upregulated in the disease",), ("diseases in which the gene is upregulated",)),
+    R("GcG", "Gene", "Gene", "covaries", "Genes whose evolutionary profiles covary",
+      ("genes covarying with", "genes that co-vary with"),
+      ("genes covarying with",), undirected=True),
+    R("GiG", "Gene", "Gene", "interacts", "Protein-protein interaction",
+      ("genes interacting with", "interaction partners of", "proteins that interact with"),
+      ("interaction partners of",), undirected=True),
+    R("GpBP", "Gene", "Biological Process", "participates", "Gene takes part in a biological process",
+      ("biological processes of the gene",), ("genes participating in the process",)),
+    R("GpCC", "Gene", "Cellular Component", "participates", "Gene product located in a cell component",
+      ("cellular components of the gene",), ("genes in the cellular component",)),
+    R("GpMF", "Gene", "Molecular Function", "participates", "Gene product has a molecular function",
+      ("molecular functions of the gene",), ("genes with the molecular function",)),
+    R("GpPW", "Gene", "Pathway", "participates", "Gene takes part in a pathway",
+      ("pathways the gene participates in",), ("genes in the pathway",)),
+    R("Gr>G", "Gene", "Gene", "regulates", "Gene knock-down changes another gene's expression",
+      ("genes regulated by", "downstream genes of"), ("genes regulating", "upstream regulators of")),
+    R("PCiC", "Pharmacologic Class", "Compound", "includes", "Pharmacologic class includes a compound",
+      ("drugs in the class", "members of the pharmacologic class", "compounds classified as"),
+      ("pharmacologic classes of", "drug classes the compound belongs to")),
+)
+
+UNDIRECTED = frozenset(r.rel for r in RELATIONS if r.undirected)
+BY_ABBREV: dict[str, Relation] = {r.rel: r for r in RELATIONS}
+
+KIND_ABBREV = {
+    "Anatomy": "A", "Biological Process": "BP", "Cellular Component": "CC", "Compound": "C",
+    "Disease": "D", "Gene": "G", "Molecular Function": "MF", "Pathway": "PW",
+    "Pharmacologic Class": "PC", "Side Effect": "SE", "Symptom": "S",
+}
+
+
+@dataclass(frozen=True)
+class DirectedRel:
+    """A relation used from one node kind to another."""
+
+    rel: str
+    inverse: bool
+    src: str
+    dst: str
+
+    @property
+    def key(self) -> str:
+        return f"{self.rel}^-1" if self.inverse else self.rel
+
+    def orient(self, node: str, other: str) -> tuple[str, str, str]:
+        """The stored triple for a step from ``node`` to ``other`` along this use."""
+        return (other, self.rel, node) if self.inverse else (node, self.rel, other)
+
+
+@lru_cache(maxsize=1)
+def directed_uses() -> tuple[DirectedRel, ...]:
+    uses: list[DirectedRel] = []
+    for r in RELATIONS:
+        uses.append(DirectedRel(r.rel, False, r.source, r.target))
+        if not r.undirected:
+            uses.append(DirectedRel(r.rel, True, r.target, r.source))
+    return tuple(uses)
+
+
+def uses_from(kind: str) -> list[DirectedRel]:
+    return [u for u in directed_uses() if u.src == kind]
+
+
+def verb_phrase(rel: str) -> str:
+    r = BY_ABBREV.get(rel)
+    return r.verb if r else rel

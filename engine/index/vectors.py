@@ -1,0 +1,64 @@
+"""A FAISS inner-product index over normalised vectors, with string ids, saved beside its ids."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import faiss
+import numpy as np
+
+from engine.providers.embedder.base import Vectors
+
+
+class IndexMissing(FileNotFoundError):
+    """A FAISS index file is absent or unreadable."""
+
+
+class VectorIndex:
+    def __init__(self, index: faiss.Index, ids: list[str]) -> None:
+        if index.ntotal != len(ids):
+            raise ValueError(f"index has {index.ntotal} vectors for {len(ids)} ids")
+        self.index = index
+        self.ids = ids
+
+    @classmethod
+    def build(cls, ids: list[str], vectors: Vectors) -> VectorIndex:
+        dim = vectors.shape[1] if vectors.ndim == 2 and vectors.shape[0] else 384
+        index = faiss.IndexFlatIP(dim)
+        if len(ids):
+            index.add(np.ascontiguousarray(vectors, dtype=np.float32))
+        return cls(index, ids)
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        faiss.write_index(self.index, str(tmp))
+        ids_tmp = path.with_suffix(".ids.tmp")
+        ids_tmp.write_text(json.dumps(self.ids), encoding="utf-8")
+        tmp.replace(path)
+        ids_tmp.replace(path.with_suffix(".ids.json"))
+
+    @classmethod
+    def load(cls, path: Path) -> VectorIndex:
+        ids_path = path.with_suffix(".ids.json")
+        if not path.exists() or not ids_path.exists():
+            raise IndexMissing(f"no index at {path}")
+        try:
+            index = faiss.read_index(str(path))
+            ids = json.loads(ids_path.read_text(encoding="utf-8"))
+        except (RuntimeError, ValueError) as exc:
+            raise IndexMissing(f"unreadable index at {path}: {exc}") from exc
+        return cls(index, ids)
+
+    def search(self, query: Vectors, k: int) -> list[list[tuple[str, float]]]:
+        if self.index.ntotal == 0 or k <= 0:
+            return [[] for _ in range(len(query))]
+        scores, idx = self.index.search(np.ascontiguousarray(query, dtype=np.float32), k)
+        return [
+            [(self.ids[i], float(s)) for s, i in zip(row_s, row_i, strict=True) if i >= 0]
+            for row_s, row_i in zip(scores, idx, strict=True)
+        ]
+
+    def __len__(self) -> int:
+        return len(self.ids)

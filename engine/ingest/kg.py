@@ -1,0 +1,219 @@
+"""Merge the raw Hetionet files, aliases, relation vocabulary and passages into ``kg.duckdb``."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+
+from engine.graph.relations import RELATIONS
+from engine.ingest.sources import AliasSource, DataError, KGSource
+from engine.util.text import alias_key
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS nodes (id VARCHAR PRIMARY KEY, name VARCHAR, kind VARCHAR);
+CREATE TABLE IF NOT EXISTS triples (subj VARCHAR, rel VARCHAR, obj VARCHAR, source VARCHAR);
+CREATE TABLE IF NOT EXISTS aliases (
+    alias VARCHAR, key VARCHAR, node_id VARCHAR, source VARCHAR, is_primary BOOLEAN);
+CREATE TABLE IF NOT EXISTS relations (
+    rel VARCHAR PRIMARY KEY, source_kind VARCHAR, target_kind VARCHAR, verb VARCHAR,
+    description VARCHAR, undirected BOOLEAN, paraphrases VARCHAR);
+CREATE TABLE IF NOT EXISTS passages (
+    id VARCHAR PRIMARY KEY, source VARCHAR, title VARCHAR, text VARCHAR, corpus VARCHAR);
+CREATE TABLE IF NOT EXISTS node_details (node_id VARCHAR PRIMARY KEY, description VARCHAR);
+CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR);
+"""
+
+_TSV_BAD = re.compile(r"[\t\r\n]")
+
+INDEXES = """
+CREATE INDEX IF NOT EXISTS triples_subj_rel ON triples (subj, rel);
+CREATE INDEX IF NOT EXISTS triples_obj_rel ON triples (obj, rel);
+CREATE INDEX IF NOT EXISTS aliases_key ON aliases (key);
+"""
+
+
+def _metaedge_map(con: duckdb.DuckDBPyConnection, src: KGSource) -> dict[tuple[str, str, str], str]:
+    rows = con.execute(
+        "SELECT * FROM read_csv(?, delim='\t', header=true)", [str(src.metaedges)]
+    ).fetchall()
+    out: dict[tuple[str, str, str], str] = {}
+    for row in rows:
+        name, abbrev = str(row[0]), str(row[1])
+        sep = " > " if " > " in name else " - "
+        s, verb, t = name.split(sep)
+        out[(s.replace(" ", ""), verb.lower(), t.replace(" ", ""))] = abbrev
+    return out
+
+
+def load_kg(con: duckdb.DuckDBPyConnection, src: KGSource, tag: str = "hetionet") -> int:
+    """Load nodes and merged, deduplicated triples from a Hetionet-layout directory."""
+    con.execute(
+        "INSERT INTO nodes SELECT id, name, kind FROM read_csv(?, delim='\t', header=true,"
+        " columns={'id':'VARCHAR','name':'VARCHAR','kind':'VARCHAR'}) ON CONFLICT DO NOTHING",
+        [str(src.nodes)],
+    )
+    emap = _metaedge_map(con, src)
+    kinds = {k.replace(" ", ""): k for k in (r.source for r in RELATIONS)} | {
+        k.replace(" ", ""): k for k in (r.target for r in RELATIONS)
+    }
+    full: set[str] = set()
+    con.execute("CREATE TEMP TABLE staged (subj VARCHAR, rel VARCHAR, obj VARCHAR)")
+    for f in src.edge_files:
+        stem = f.name.split(".")[0]
+        s, verb, t = stem.split("_")
+        t = t.replace("Compund", "Compound")
+        abbrev = emap.get((s, verb.lower(), t))
+        if abbrev is None:
+            raise DataError(f"{f.name}: no metaedge {s} {verb} {t}")
+        full.add(abbrev)
+        con.execute(
+            f"INSERT INTO staged SELECT '{kinds[s]}::' || c0, '{abbrev}', '{kinds[t]}::' || c1"
+            " FROM read_csv(?, delim='\t', header=false, skip=1,"
+            " columns={'c0':'VARCHAR','c1':'VARCHAR'})",
+            [str(f)],
+        )
+    if src.sample is not None:
+        con.execute(
+            "INSERT INTO staged SELECT source, metaedge, target FROM read_csv(?, delim='\t',"
+            " header=true, columns={'source':'VARCHAR','metaedge':'VARCHAR','target':'VARCHAR'})"
+            " WHERE NOT list_contains(?, metaedge)",
+            [str(src.sample), sorted(full)],
+        )
+    con.execute(
+        "INSERT INTO triples SELECT DISTINCT s.subj, s.rel, s.obj, ? FROM staged s"
+        " WHERE NOT EXISTS (SELECT 1 FROM triples t WHERE t.subj = s.subj AND t.rel = s.rel"
+        " AND t.obj = s.obj)",
+        [tag],
+    )
+    con.execute("DROP TABLE staged")
+    dangling = con.execute(
+        "SELECT count(*) FROM triples WHERE subj NOT IN (SELECT id FROM nodes)"
+        " OR obj NOT IN (SELECT id FROM nodes)"
+    ).fetchone()
+    if dangling and dangling[0]:
+        raise DataError(f"{dangling[0]} triples reference unknown nodes")
+    row = con.execute("SELECT count(*) FROM triples").fetchone()
+    return int(row[0]) if row else 0
+
+
+def _alias_rows(con: duckdb.DuckDBPyConnection, src: AliasSource) -> Iterator[tuple[str, str, str]]:
+    """(alias, node_id, source) from Disease Ontology, NCBI gene_info and DrugBank."""
+    known = {r[0] for r in con.execute("SELECT id FROM nodes").fetchall()}
+    do = src.path("disease-ontology_term-names.tsv")
+    if do:
+        with gzip.open(do, "rt", encoding="utf-8") if do.suffix == ".gz" else do.open() as fh:
+            next(fh)
+            for line in fh:
+                parts = line.rstrip("\n").split("\t")
+                if len(parts) >= 2 and f"Disease::{parts[0]}" in known:
+                    yield parts[1], f"Disease::{parts[0]}", "disease-ontology"
+    genes = src.path("ncbi_Homo_sapiens.gene_info")
+    if genes:
+        with gzip.open(genes, "rt", encoding="utf-8") if genes.suffix == ".gz" else genes.open() as fh:
+            for line in fh:
+                if line.startswith("#"):
+                    continue
+                p = line.rstrip("\n").split("\t")
+                node = f"Gene::{p[1]}"
+                if node not in known:
+                    continue
+                names = [p[2], *p[4].split("|"), p[8], p[11] if len(p) > 11 else "-"]
+                for name in names:
+                    if name and name != "-":
+                        yield name, node, "ncbi-gene"
+    drugs = src.path("drugbank_aliases.json")
+    if drugs:
+        raw = gzip.open(drugs, "rt").read() if drugs.suffix == ".gz" else drugs.read_text()
+        for db_id, names in json.loads(raw).items():
+            node = f"Compound::{db_id}"
+            if node in known:
+                for name in names:
+                    yield name, node, "drugbank"
+
+
+def load_aliases(con: duckdb.DuckDBPyConnection, src: AliasSource) -> int:
+    con.execute(
+        "INSERT INTO aliases SELECT name, NULL, id, 'hetionet', true FROM nodes"
+        " WHERE id NOT IN (SELECT node_id FROM aliases WHERE is_primary)"
+    )
+    rows = [(a, node, s) for a, node, s in _alias_rows(con, src)]
+    con.execute("CREATE TEMP TABLE new_alias (alias VARCHAR, node_id VARCHAR, source VARCHAR)")
+    bulk_insert(con, "new_alias", rows)
+    con.execute(
+        "INSERT INTO aliases SELECT DISTINCT n.alias, NULL, n.node_id, n.source, false"
+        " FROM new_alias n WHERE NOT EXISTS (SELECT 1 FROM aliases a WHERE a.alias = n.alias"
+        " AND a.node_id = n.node_id)"
+    )
+    con.execute("DROP TABLE new_alias")
+    keys = con.execute("SELECT DISTINCT alias FROM aliases WHERE key IS NULL").fetchall()
+    con.execute("CREATE TEMP TABLE keys_t (alias VARCHAR, key VARCHAR)")
+    bulk_insert(con, "keys_t", [(a, alias_key(a)) for (a,) in keys])
+    con.execute("UPDATE aliases SET key = k.key FROM keys_t k WHERE aliases.alias = k.alias")
+    con.execute("DROP TABLE keys_t")
+    con.execute("DELETE FROM aliases WHERE key = ''")
+    desc = src.path("disease-ontology_description.tsv")
+    if desc:
+        con.execute(
+            "INSERT INTO node_details SELECT 'Disease::' || disease_id, description"
+            " FROM read_csv(?, delim='\t', header=true, quote='',"
+            " columns={'disease_id':'VARCHAR','name':'VARCHAR','description':'VARCHAR'})"
+            " WHERE 'Disease::' || disease_id IN (SELECT id FROM nodes) ON CONFLICT DO NOTHING",
+            [str(desc)],
+        )
+    row = con.execute("SELECT count(*) FROM aliases").fetchone()
+    return int(row[0]) if row else 0
+
+
+def bulk_insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[tuple[str, ...]]) -> None:
+    """Insert many string rows quickly through a temporary TSV file."""
+    if not rows:
+        return
+    with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False, encoding="utf-8") as fh:
+        for row in rows:
+            fh.write("\t".join(_TSV_BAD.sub(" ", v) for v in row) + "\n")
+        tmp = fh.name
+    try:
+        con.execute(
+            f"INSERT INTO {table} SELECT * FROM read_csv(?, delim='\t', header=false, quote='',"
+            " escape='', all_varchar=true)",
+            [tmp],
+        )
+    finally:
+        os.unlink(tmp)
+
+
+def load_relations(con: duckdb.DuckDBPyConnection) -> None:
+    for r in RELATIONS:
+        con.execute(
+            "INSERT INTO relations VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            [r.rel, r.source, r.target, r.verb, r.description, r.undirected,
+             json.dumps({"forward": r.forward, "backward": r.backward})],
+        )
+
+
+def load_passages(con: duckdb.DuckDBPyConnection, path: Path, corpus: str) -> int:
+    """Upsert passages from a JSONL file (``id``, ``text``, optional ``source``, ``title``)."""
+    opener = gzip.open if path.suffix == ".gz" else open
+    rows: list[tuple[str, str, str, str, str]] = []
+    with opener(path, "rt", encoding="utf-8") as fh:  # type: ignore[operator]
+        for n, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+                pid, text = str(obj["id"]), str(obj["text"])
+            except (json.JSONDecodeError, KeyError, TypeError) as exc:
+                raise DataError(f"{path}:{n}: not a passage record ({exc})") from exc
+            rows.append((pid, str(obj.get("source", corpus)), str(obj.get("title", "")), text, corpus))
+    con.execute("CREATE TEMP TABLE new_p (id VARCHAR, source VARCHAR, title VARCHAR, text VARCHAR, corpus VARCHAR)")
+    bulk_insert(con, "new_p", rows)
+    con.execute("INSERT OR REPLACE INTO passages SELECT DISTINCT ON (id) * FROM new_p")
+    con.execute("DROP TABLE new_p")
+    return len(rows)

