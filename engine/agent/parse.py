@@ -1,0 +1,107 @@
+"""Reading a question's structure: relation cues with positions, the answer kind, the form.
+
+Pure functions over the token list; no store access.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.graph.lexicon import COMPILED_CUES, KIND_WORDS
+from engine.graph.linking import Mention, Token
+from engine.util.text import normalize
+
+YES_NO_START = frozenset({"does", "do", "is", "are", "can", "could", "will", "would", "should",
+                          "has", "have", "did", "was", "were", "may", "might"})
+MECHANISM = re.compile(
+    r"\bmechanism\w*|\bhow (?:might|could|would|does|do|can|may)\b|\bthrough (?:which|what)\b"
+    r"|\bbiological (?:link|route|path|basis|rationale)\w*|\bwhy (?:might|could|would|does)\b"
+    r"|\bexplain (?:how|why)\b|\bby what (?:route|means|pathway)\b|\bmode of action\b"
+)
+SHARE = re.compile(r"\bshar\w*|\bcommon\b|\bsame\b|\balso\b|\bother\b")
+GENERIC = re.compile(r"\bknown about\b|\bentities\b|\btell me about\b|\boverview\b"
+                     r"|\bwhat is \S+ (?:associated|linked|related|connected)\b")
+
+
+@dataclass(frozen=True)
+class Cue:
+    rels: tuple[str, ...]
+    start: int
+    end: int
+    text: str
+    weight: float = 1.0
+
+
+@dataclass(frozen=True)
+class Features:
+    norm: str
+    cues: tuple[Cue, ...]
+    target_kind: str | None
+    target_pos: int
+    yes_no: bool
+    mechanism: bool
+    share: bool
+    generic: bool
+
+
+def find_cues(norm: str, mentions: list[Mention], question: str) -> list[Cue]:
+    """Relation cues in the normalised question, outside entity mentions."""
+    spans = [(m.start, m.end) for m in mentions]
+    cues: list[Cue] = []
+    for rx, rels, weight in COMPILED_CUES:
+        for m in rx.finditer(norm):
+            if any(s <= m.start() < e for s, e in spans):
+                continue
+            if any(c.start == m.start() for c in cues):
+                continue
+            cues.append(Cue(rels, m.start(), m.end(), m.group(), weight))
+    return sorted(cues, key=lambda c: c.start)
+
+
+def target_kind(tokens: list[Token], mentions: list[Mention]) -> tuple[str | None, int]:
+    """The kind of thing asked for: the first kind noun outside mentions ("Which *drugs* ...")."""
+    covered = {i for m in mentions for i in range(m.first_token, m.last_token + 1)}
+    if tokens and tokens[0].norm == "where":
+        return "Anatomy", tokens[0].start
+    for i, t in enumerate(tokens):
+        if i in covered:
+            continue
+        kind = KIND_WORDS.get(t.norm)
+        if kind is None:
+            continue
+        nxt = tokens[i + 1].norm if i + 1 < len(tokens) else ""
+        prev = tokens[i - 1].norm if i > 0 else ""
+        if t.norm in {"drug", "pharmacologic", "pharmacological"} and nxt in {"class", "classes"}:
+            return "Pharmacologic Class", t.start
+        if t.norm in {"side"} or (t.norm in {"effect", "effects"} and prev != "side"):
+            continue
+        if t.norm in {"effect", "effects"}:
+            return "Side Effect", t.start
+        if t.norm in {"gene", "genes"} and nxt in {"targets", "target", "products", "product"}:
+            return "Gene", t.start
+        if t.norm in {"target", "targets"} and i + 1 < len(tokens) and nxt == "of":
+            return "Gene", t.start
+        if t.norm == "body" and nxt not in {"parts", "part", "sites", "site", "structures"}:
+            continue
+        return kind, t.start
+    return None, -1
+
+
+def features(question: str, tokens: list[Token], mentions: list[Mention]) -> Features:
+    norm = normalize(question)
+    # normalize() keeps offsets only when lengths match; fall back to the raw lower-case text
+    if len(norm) != len(question):
+        norm = question.lower()
+    kind, pos = target_kind(tokens, mentions)
+    first = tokens[0].norm if tokens else ""
+    return Features(
+        norm=norm,
+        cues=tuple(find_cues(norm, mentions, question)),
+        target_kind=kind,
+        target_pos=pos,
+        yes_no=first in YES_NO_START,
+        mechanism=bool(MECHANISM.search(norm)),
+        share=bool(SHARE.search(norm)),
+        generic=bool(GENERIC.search(norm)),
+    )

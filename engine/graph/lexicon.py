@@ -1,0 +1,119 @@
+"""Words that carry the question's structure rather than naming an entity.
+
+Function words, answer-kind nouns and relation cues. Linking never treats these as entity
+mentions on their own, and the planner reads relation intent from them.
+"""
+
+from __future__ import annotations
+
+import re
+
+FUNCTION_WORDS = frozenset(
+    """a an the of in on at to for from by with without into onto about as and or nor but if
+    is are was were be been being am do does did done doing have has had having can could may
+    might must shall should will would what which who whom whose where when why how that this
+    these those there their them they it its i we you he she his her our your me my us
+    any all some each every both either neither no not only also other another such same
+    list name show give tell find identify describe explain known know please
+    there's what's which's who's s whats""".split()
+)
+
+KIND_WORDS: dict[str, str] = {
+    "drug": "Compound", "drugs": "Compound", "compound": "Compound", "compounds": "Compound",
+    "medicine": "Compound", "medicines": "Compound", "medication": "Compound",
+    "medications": "Compound", "agent": "Compound", "agents": "Compound",
+    "therapeutic": "Compound", "therapeutics": "Compound", "molecule": "Compound",
+    "molecules": "Compound", "pharmaceuticals": "Compound", "chemicals": "Compound",
+    "disease": "Disease", "diseases": "Disease", "condition": "Disease",
+    "conditions": "Disease", "disorder": "Disease", "disorders": "Disease",
+    "illness": "Disease", "illnesses": "Disease", "indication": "Disease",
+    "indications": "Disease", "ailments": "Disease", "cancers": "Disease",
+    "gene": "Gene", "genes": "Gene", "protein": "Gene", "proteins": "Gene",
+    "target": "Gene", "targets": "Gene",
+    "symptom": "Symptom", "symptoms": "Symptom", "sign": "Symptom", "signs": "Symptom",
+    "manifestations": "Symptom", "complaints": "Symptom",
+    "anatomy": "Anatomy", "anatomical": "Anatomy", "structure": "Anatomy",
+    "structures": "Anatomy", "tissue": "Anatomy", "tissues": "Anatomy", "organ": "Anatomy",
+    "organs": "Anatomy", "body": "Anatomy", "site": "Anatomy", "sites": "Anatomy",
+    "class": "Pharmacologic Class", "classes": "Pharmacologic Class",
+    "pathway": "Pathway", "pathways": "Pathway",
+    "effect": "Side Effect", "effects": "Side Effect", "reactions": "Side Effect",
+}
+
+# Relation cues: regex over normalised text -> (relations it may express, strength). Weak cues
+# ("associated with", "used for", "affects") often only connect words; strong ones name a relation.
+STRONG, WEAK = 1.0, 0.5
+CUES: tuple[tuple[str, tuple[str, ...], float], ...] = (
+    (r"\bpalliat\w*|\brelie(?:f|ve|ves|ved)\b|\bsymptomatic(?:ally)?\b", ("CpD",), STRONG),
+    (r"\btreat\w*|\btherap\w*|\bindicat\w*|\bcur(?:e|es|ed|ing)\b|\bremed\w*|\bprescri\w*",
+     ("CtD",), STRONG),
+    (r"\bused (?:for|against|in|to)\b|\bmanag\w*|\beffective (?:for|against|in)\b|\bhelp\w*",
+     ("CtD",), WEAK),
+    (r"\bbind\w*|\bbound\b|\btarget\w*|\bgene products?\b|\breceptors?\b|\bligands?\b"
+     r"|\binhibit\w*|\bact(?:s)? on\b", ("CbG",), STRONG),
+    (r"\bsusceptib\w*|\brisk genes?\b|\bgenetic\w*|\bimplicated\b", ("DaG",), STRONG),
+    (r"\bassociat\w*|\blinked to\b", ("DaG",), WEAK),
+    (r"\bsymptoms?\b|\bpresent\w*|\bsigns?\b|\bmanifest\w*|\bcomplain\w*|\bfeatur\w*"
+     r"|\bcharacteri[sz]\w*|\bmarked by\b|\bshow(?:s|ing)?\b", ("DpS",), STRONG),
+    (r"\blocali[sz]\w*|\banatom\w*|\bbody parts?\b|\btissues?\b|\borgans?\b", ("DlA",), STRONG),
+    (r"\bwhere\b|\baffect\w*", ("DlA",), WEAK),
+    (r"\bresembl\w*|\bsimilar\w*|\banalog\w*", ("DrD", "CrC"), STRONG),
+    (r"\blike\b|\brelated\b|\bcomparable\b", ("DrD", "CrC"), WEAK),
+    (r"\bclass\w*|\bbelong\w*|\bmembers?\b", ("PCiC",), STRONG),
+    (r"\binclud\w*|\bcategor\w*|\bcontain\w*|\bgroup\w*", ("PCiC",), WEAK),
+    (r"\bside effects?\b|\badverse\b", ("CcSE",), STRONG),
+    (r"\bcaus\w*|\breactions?\b", ("CcSE",), WEAK),
+    (r"\binteract\w*|\bpartners?\b", ("GiG",), STRONG),
+    (r"\bco-?var\w*", ("GcG",), STRONG),
+    (r"\bup-?regulat\w*|\boverexpress\w*", ("CuG", "DuG", "AuG"), STRONG),
+    (r"\bincreas\w*", ("CuG", "DuG", "AuG"), WEAK),
+    (r"\bdown-?regulat\w*|\bunderexpress\w*", ("CdG", "DdG", "AdG"), STRONG),
+    (r"\bdecreas\w*|\bsuppress\w*", ("CdG", "DdG", "AdG"), WEAK),
+    (r"\bexpress\w*", ("AeG",), STRONG),
+    (r"\bregulat\w*", ("Gr>G",), WEAK),
+    (r"\bpathways?\b", ("GpPW",), STRONG),
+    (r"\bbiological process\w*", ("GpBP",), STRONG),
+    (r"\bmolecular functions?\b", ("GpMF",), STRONG),
+    (r"\bcellular components?\b|\blocated\b", ("GpCC",), STRONG),
+)
+COMPILED_CUES = tuple((re.compile(p), rels, w) for p, rels, w in CUES)
+
+CUE_WORDS = frozenset(
+    """treat treats treated treating treatment treatments therapy therapies therapeutic
+    indicated indication indications used use uses using for against palliate palliates
+    palliated palliating palliative relieve relieves relief bind binds binding bound target
+    targets targeted targeting product products associated association associations linked
+    link links implicated symptom symptoms present presents presented presenting presentation
+    sign signs localize localizes localized localise localises localization affect affects
+    affected affecting where resemble resembles resembling resembled similar similarity like
+    related class classes classified belong belongs belonging member members include includes
+    included including contain contains containing side effect effects adverse cause causes
+    caused causing interact interacts interacting interaction interactions partner partners
+    upregulate upregulates upregulated downregulate downregulates downregulated express
+    expresses expressed expression regulate regulates regulated pathway pathways process
+    processes function functions component components clinical clinically body anatomical
+    structure structures part parts tissue tissues organ organs pharmacologic pharmacological
+    category categories group mechanism mechanisms biological biologically act acts acting
+    work works working effective effect way ways route routes how via through might could
+    explain involved involve shared share shares sharing common gene-product cure cures
+    prescribed prescribe remedy remedies manage managed manifest manifests manifestation
+    diagnosis candidate candidates approved given known currently commonly typically
+    drug-class drug-classes approved respectively kind kinds type types""".split()
+) | frozenset(KIND_WORDS)
+
+
+MODIFIERS = frozenset(
+    """severe mild moderate acute chronic early late advanced refractory recurrent primary
+    secondary pediatric paediatric adult adults elderly patient patients people persons
+    individuals subjects cases children child women men infants human humans""".split()
+)
+
+
+def verb_like(token: str) -> bool:
+    """Inflected verbs ("featuring", "induced") bound a name rather than belong to it."""
+    return len(token) > 4 and (token.endswith("ing") or token.endswith("ed"))
+
+
+def is_structural(token: str) -> bool:
+    """True for words that never name an entity on their own."""
+    return token in FUNCTION_WORDS or token in CUE_WORDS or token in MODIFIERS

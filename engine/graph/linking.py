@@ -1,0 +1,242 @@
+"""Entity linking: exact alias n-grams, then fuzzy alias match, then embedding similarity.
+
+``Linker.link`` returns mentions (a span of the question and its candidate nodes). A mention
+with several candidate nodes is ambiguous; the planner decides whether context resolves it.
+Chunks of content words that link to nothing are returned too, so "not in the graph" can be
+said plainly instead of guessing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from rapidfuzz import fuzz, process
+
+from engine.graph.lexicon import is_structural, verb_like
+from engine.graph.store import KGStore
+from engine.index.vectors import VectorIndex
+from engine.providers.embedder.base import Embedder
+from engine.util.text import alias_key, normalize
+
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+MAX_NGRAM = 10
+SOURCE_RANK = {"hetionet": 0, "disease-ontology": 1, "drugbank": 1, "ncbi-gene": 2}
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+    norm: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Candidate:
+    node_id: str
+    alias: str
+    source: str
+    primary: bool
+
+
+@dataclass
+class Mention:
+    text: str
+    start: int
+    end: int
+    first_token: int
+    last_token: int
+    candidates: list[Candidate]
+    method: str = "exact"
+    score: float = 1.0
+
+    @property
+    def node_ids(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for c in self.candidates:
+            seen.setdefault(c.node_id, None)
+        return list(seen)
+
+    @property
+    def ambiguous(self) -> bool:
+        return len(self.node_ids) > 1
+
+
+@dataclass
+class LinkResult:
+    tokens: list[Token]
+    mentions: list[Mention]
+    unlinked: list[str] = field(default_factory=list)
+    """Content chunks that matched nothing, e.g. a drug absent from the graph."""
+
+
+def tokenize(text: str) -> list[Token]:
+    return [Token(m.group(), normalize(m.group()), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+
+
+class AliasIndex:
+    def __init__(self, store: KGStore) -> None:
+        self.by_key: dict[str, list[Candidate]] = defaultdict(list)
+        rows = store.con.execute(
+            "SELECT key, node_id, alias, source, is_primary FROM aliases"
+        ).fetchall()
+        for key, node_id, alias, source, primary in rows:
+            self.by_key[key].append(Candidate(node_id, alias, source, bool(primary)))
+        for key, cands in self.by_key.items():
+            cands.sort(key=lambda c: (not c.primary, SOURCE_RANK.get(c.source, 3), c.node_id))
+            self.by_key[key] = cands
+        self.keys = list(self.by_key)
+        self.max_len = max((k.count(" ") + 1 for k in self.keys), default=1)
+
+    def get(self, key: str) -> list[Candidate]:
+        return self.by_key.get(key, [])
+
+
+def _gene_token_ok(tok: Token, position: int) -> bool:
+    """A one-word gene symbol/synonym needs to look like one (case or digits, not sentence-initial)."""
+    t = tok.text
+    if position == 0 and not (t.isupper() or any(c.isdigit() for c in t)):
+        return False
+    return t != t.lower() or any(c.isdigit() for c in t)
+
+
+class Linker:
+    def __init__(
+        self,
+        store: KGStore,
+        aliases: AliasIndex,
+        *,
+        names: VectorIndex | None = None,
+        embedder: Embedder | None = None,
+        fuzzy_accept: float = 90.0,
+        embed_accept: float = 0.70,
+        embed_reject: float = 0.60,
+    ) -> None:
+        self.store = store
+        self.aliases = aliases
+        self.names = names
+        self.embedder = embedder
+        self.fuzzy_accept = fuzzy_accept
+        self.embed_accept = embed_accept
+        self.embed_reject = embed_reject
+
+    # --- exact ---------------------------------------------------------------------------
+    def _exact(self, tokens: list[Token]) -> list[Mention]:
+        found: list[Mention] = []
+        n = len(tokens)
+        max_len = min(MAX_NGRAM, self.aliases.max_len)
+        for i in range(n):
+            for j in range(i, min(n, i + max_len)):
+                span = tokens[i : j + 1]
+                if all(is_structural(t.norm) for t in span):
+                    continue
+                key = " ".join(alias_key(t.norm) for t in span)
+                cands = self.aliases.get(key)
+                if not cands:
+                    continue
+                if i == j:
+                    cands = [
+                        c for c in cands
+                        if not c.node_id.startswith("Gene::") or _gene_token_ok(span[0], i)
+                    ]
+                    if not cands:
+                        continue
+                found.append(
+                    Mention(self._text(tokens, i, j), span[0].start, span[-1].end, i, j, cands)
+                )
+        return found
+
+    @staticmethod
+    def _text(tokens: list[Token], i: int, j: int) -> str:
+        return " ".join(t.text for t in tokens[i : j + 1])
+
+    @staticmethod
+    def _resolve(mentions: list[Mention]) -> list[Mention]:
+        chosen: list[Mention] = []
+        used: set[int] = set()
+        for m in sorted(mentions, key=lambda m: (-(m.last_token - m.first_token), m.first_token)):
+            span = set(range(m.first_token, m.last_token + 1))
+            if span & used:
+                continue
+            chosen.append(m)
+            used |= span
+        return sorted(chosen, key=lambda m: m.first_token)
+
+    # --- residual chunks -----------------------------------------------------------------
+    @staticmethod
+    def _chunks(tokens: list[Token], mentions: list[Mention]) -> list[tuple[int, int]]:
+        covered = {i for m in mentions for i in range(m.first_token, m.last_token + 1)}
+        chunks: list[tuple[int, int]] = []
+        start: int | None = None
+        for i, t in enumerate(tokens):
+            content = i not in covered and not is_structural(t.norm) and not verb_like(t.norm) and not (
+                i == 0 and t.norm in {"does", "is", "can", "are", "do"}
+            )
+            if content and start is None:
+                start = i
+            if not content and start is not None:
+                chunks.append((start, i - 1))
+                start = None
+        if start is not None:
+            chunks.append((start, len(tokens) - 1))
+        return chunks
+
+    def _fuzzy(self, key: str) -> list[tuple[str, float]]:
+        if len(key) < 4:
+            return []
+        hits = process.extract(
+            key, self.aliases.keys, scorer=fuzz.ratio, score_cutoff=self.fuzzy_accept, limit=3
+        )
+        return [(str(k), float(s)) for k, s, _ in hits]
+
+    def _embedding(self, text: str) -> list[tuple[str, float]]:
+        if self.names is None or self.embedder is None:
+            return []
+        hits = self.names.search(self.embedder.encode([text]), 5)[0]
+        return [(nid, s) for nid, s in hits if s >= self.embed_reject]
+
+    def _fallback(self, phrase: str, a: int, b: int, tokens: list[Token]) -> Mention | None:
+        key = alias_key(phrase)
+        if not any(c.isalpha() for c in key):
+            return None
+        fz = self._fuzzy(key)
+        if fz:
+            best = fz[0][1]
+            cands = [c for k, s in fz if s >= best - 1e-6 for c in self.aliases.get(k)]
+            return Mention(phrase, tokens[a].start, tokens[b].end, a, b, cands, "fuzzy",
+                           best / 100.0)
+        emb = self._embedding(phrase)
+        if emb and emb[0][1] >= self.embed_accept:
+            top = emb[0][1]
+            cands = [Candidate(nid, self.store.name(nid), "embedding", False)
+                     for nid, s in emb if s >= top - 0.02]
+            return Mention(phrase, tokens[a].start, tokens[b].end, a, b, cands, "embedding", top)
+        return None
+
+    def link(self, text: str, *, fallback: bool = True) -> LinkResult:
+        """Link mentions in ``text``.
+
+        A content chunk that touches an exact mention ("idiopathic" + "hypersomnia") is read as
+        one longer name: it is linked as a whole by fuzzy/embedding match, or reported unlinked
+        with the partial mention dropped, rather than answering about the shorter name.
+        """
+        tokens = tokenize(text)
+        mentions = self._resolve(self._exact(tokens))
+        unlinked: list[str] = []
+        for a, b in self._chunks(tokens, mentions):
+            touching = [m for m in mentions if m.last_token == a - 1 or m.first_token == b + 1]
+            lo = min([a, *(m.first_token for m in touching)])
+            hi = max([b, *(m.last_token for m in touching)])
+            phrase = self._text(tokens, lo, hi)
+            found = self._fallback(phrase, lo, hi, tokens) if fallback else None
+            if touching:
+                for m in touching:
+                    mentions.remove(m)
+            if found is not None:
+                mentions.append(found)
+            else:
+                unlinked.append(phrase)
+        mentions.sort(key=lambda m: m.first_token)
+        return LinkResult(tokens, mentions, unlinked)
