@@ -58,7 +58,7 @@ KIND_METRICS: dict[str, tuple[Metric, ...]] = {
 metrics Hit@1/Hit@5/MRR wherever gold answers are meaningful)."""
 
 ANSWERED = "ANSWERED"
-YES_WORDS = frozenset({"yes", "true", "y"})
+YES_WORDS = frozenset({"yes", "true"})
 
 
 # --- reading a result object --------------------------------------------------------------------
@@ -66,8 +66,10 @@ YES_WORDS = frozenset({"yes", "true", "y"})
 
 def as_triple(value: Any) -> Triple | None:
     """``[s, r, o]`` (list or tuple of three strings) as a tuple; None for anything else."""
-    if isinstance(value, list | tuple) and len(value) == 3 and all(isinstance(v, str) for v in value):
-        return (value[0], value[1], value[2])
+    if isinstance(value, list | tuple) and len(value) == 3:
+        s, r, o = value
+        if isinstance(s, str) and isinstance(r, str) and isinstance(o, str):
+            return (s, r, o)
     return None
 
 
@@ -148,9 +150,7 @@ def hit_at_k(ranked: Sequence[Any], gold: Iterable[Any], k: int) -> float | None
     return 1.0 if gold_set & set(ranked[:k]) else 0.0
 
 
-def path_f1_at_k(
-    paths: Sequence[PathKey], gold: Iterable[PathKey], k: int = TOP_K
-) -> float | None:
+def path_f1_at_k(paths: Sequence[PathKey], gold: Iterable[PathKey], k: int = TOP_K) -> float | None:
     """F1 of the top-k paths against the gold paths, paths compared as sets of triples.
 
     ``precision = |P ∩ gold| / |P|`` and ``recall = |P ∩ gold| / min(k, |gold|)`` with P the

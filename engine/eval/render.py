@@ -66,8 +66,7 @@ def _best(key: str, values: list[float | None]) -> float | None:
 def _cells(key: str, values: list[float | None]) -> list[Text]:
     best = _best(key, values)
     return [
-        Text(_fmt(key, v), style="bold" if best is not None and v == best else "")
-        for v in values
+        Text(_fmt(key, v), style="bold" if best is not None and v == best else "") for v in values
     ]
 
 
@@ -90,8 +89,8 @@ def _group_rows(groups: list[Aggregate | None]) -> list[tuple[str, str, Getter]]
         if m in names
     ]
     if any(g.negative_supported is not None for g in present):
-        rows.append((NEG_SUPPORTED, "Negative claims w/ supporting evidence",
-                     lambda a: None if a.negative_supported is None else a.negative_supported))
+        label = "Negative claims w/ supporting evidence"
+        rows.append((NEG_SUPPORTED, label, lambda a: a.negative_supported))
     return rows
 
 
@@ -131,7 +130,8 @@ def metrics_table(
         footer.append(("errors", "Errors", lambda a: a.errors))
     n_all = overall[0].n if overall else 0
     for i, (key, label, get) in enumerate(footer):
-        table.add_row(f"all ({n_all})" if i == 0 else "", label, *_cells(key, [get(a) for a in overall]))
+        cells = _cells(key, [get(a) for a in overall])
+        table.add_row(f"all ({n_all})" if i == 0 else "", label, *cells)
     return table
 
 
@@ -212,9 +212,7 @@ def ablation_rows(
     if baseline is not None and baseline not in reports:
         raise KeyError(f"baseline {baseline!r} is not among {list(reports)}")
     keys = [k for k, _ in ablation_columns(reports)]
-    base = (
-        {k: _column_value(reports[baseline], k) for k in keys} if baseline is not None else {}
-    )
+    base = {k: _column_value(reports[baseline], k) for k in keys} if baseline is not None else {}
     rows: list[AblationRow] = []
     for label, report in reports.items():
         values = {k: _column_value(report, k) for k in keys}
@@ -231,7 +229,12 @@ def _delta_text(key: str, delta: float | None) -> Text:
     if delta is None or abs(delta) < 1e-12:
         return Text("")
     better = (delta < 0) if key in LOWER_IS_BETTER else (delta > 0)
-    body = f"{delta:+.1f}" if key in {LATENCY_P50, LATENCY_P95, NEG_SUPPORTED} else f"{delta:+.3f}"
+    if key == NEG_SUPPORTED:
+        body = f"{delta:+.0f}"
+    elif key in {LATENCY_P50, LATENCY_P95}:
+        body = f"{delta:+.1f}"
+    else:
+        body = f"{delta:+.3f}"
     return Text(f" ({body})", style="green" if better else "red")
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import IO, Any, Literal, NamedTuple, Protocol
@@ -39,8 +39,7 @@ REQUIRED_FIELDS = ("id", "kind", "question", "expect_status")
 class AskEngine(Protocol):
     """What the runner needs from an engine (``engine.api.Helix`` satisfies it)."""
 
-    def ask(self, question: str, *, mode: Mode | None = None, qid: str | None = None) -> Result:
-        ...
+    def ask(self, question: str, *, mode: Mode | None = None, qid: str | None = None) -> Result: ...
 
 
 class QuestionInput(NamedTuple):
@@ -89,7 +88,9 @@ def load_results(path: str | Path) -> list[dict[str, Any]]:
 
 
 def out_path_for(out_path: str | Path, mode: str) -> Path:
-    """Results path of one mode when several are compared: ``runs/r.jsonl`` -> ``runs/r.dense.jsonl``."""
+    """Results path of one mode when several are compared.
+
+    ``runs/r.jsonl`` -> ``runs/r.dense.jsonl``."""
     p = Path(out_path)
     return p.with_name(f"{p.name.removesuffix('.jsonl')}.{mode}.jsonl")
 
@@ -132,7 +133,7 @@ def _ask_one(
 
 def run_eval(
     engine: AskEngine,
-    questions: Sequence[dict[str, Any]],
+    questions: Sequence[Mapping[str, Any]],
     *,
     mode: Mode | None,
     out_path: str | Path | None = None,
