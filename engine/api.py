@@ -5,19 +5,90 @@ Everything outside the engine (CLI, TUI, MCP server, memory) talks to ``Helix``.
 
 from __future__ import annotations
 
+import logging
+import time
+from collections.abc import Callable
+
+import duckdb
+
+from engine.agent.loop import AgentLoop, Components
+from engine.agent.planner import Planner
 from engine.agent.ports import MemoryPort
 from engine.config import Mode, Settings
 from engine.events import EventSink
+from engine.graph.edges import Calibration, LocalEdgePredictor
+from engine.graph.linking import AliasIndex, Linker
+from engine.graph.store import KGStore
+from engine.graph.walk import Budget, Walker
+from engine.index.dense import PassageRetriever
+from engine.index.lexical import LexicalIndex
+from engine.index.vectors import IndexMissing, VectorIndex
+from engine.ingest.build import Progress, ingest, stores_ready
+from engine.providers.embedder.sentence import SentenceTransformerEmbedder
 from engine.result import Evidence, LinkedEntity, Result, Triple
+
+log = logging.getLogger(__name__)
 
 
 class Helix:
     """Planner -> Retriever -> Reviewer -> Explainer over the KG and passage stores."""
 
+    def __init__(self, settings: Settings, components: Components) -> None:
+        self.settings = settings
+        self.c = components
+        self.loop = AgentLoop(components)
+        self.load_ms: dict[str, float] = {}
+
     @classmethod
-    def open(cls, settings: Settings) -> Helix:
+    def open(cls, settings: Settings, *, progress: Progress | None = None,
+             auto_ingest: bool = True) -> Helix:
         """Open the stores under ``settings.home``, running ingest first when they are missing."""
-        raise NotImplementedError
+        timings: dict[str, float] = {}
+        t = time.perf_counter()
+        if not stores_ready(settings):
+            if not auto_ingest:
+                raise FileNotFoundError(f"stores missing under {settings.stores_dir}")
+            ingest(settings, progress=progress)
+        timings["ingest_check"] = (time.perf_counter() - t) * 1000
+        t = time.perf_counter()
+        store = KGStore(settings.kg_path)
+        aliases = AliasIndex(store)
+        timings["graph"] = (time.perf_counter() - t) * 1000
+        errors: list[str] = []
+        embedder: SentenceTransformerEmbedder | None = None
+        try:
+            embedder = SentenceTransformerEmbedder(settings.embed_model, settings.embed_batch_size)
+        except Exception as exc:
+            errors.append(f"embedder unavailable: {exc}")
+            log.error("embedder unavailable: %s", exc)
+        names = _load_index(settings, "names", errors)
+        passages_idx = _load_index(settings, "passages", errors)
+        t = time.perf_counter()
+        passages = dense_passages = None
+        if passages_idx is not None:
+            rows = store.con.execute("SELECT id, title, text FROM passages").fetchall()
+            lexical = LexicalIndex([r[0] for r in rows], [f"{r[1]} {r[2]}" for r in rows])
+            passages = PassageRetriever(passages_idx, lexical, group_documents=True)
+            dense_passages = PassageRetriever(passages_idx, None, group_documents=False)
+        timings["passages"] = (time.perf_counter() - t) * 1000
+        linker = Linker(store, aliases, names=names, embedder=embedder,
+                        fuzzy_accept=settings.fuzzy_accept, embed_accept=settings.embed_accept,
+                        embed_reject=settings.embed_reject)
+        budget = Budget(settings.max_depth, settings.max_nodes, settings.max_ms)
+        calibration = Calibration.load(settings.stores_dir / "calibration.json")
+        predictor = LocalEdgePredictor(calibration, top_k=settings.edge_top_k)
+        comp = Components(settings=settings, store=store,
+                          planner=Planner(store, linker, budget), predictor=predictor,
+                          walker=Walker(store, predictor), embedder=embedder,
+                          passages=passages, dense_passages=dense_passages, errors=errors)
+        helix = cls(settings, comp)
+        helix.load_ms = timings
+        return helix
+
+    def warm(self) -> None:
+        """Load the embedding model now rather than on the first question."""
+        if self.c.embedder is not None:
+            self.c.embedder.encode(["warm up"])
 
     def ask(
         self,
@@ -31,22 +102,53 @@ class Helix:
         on_event: EventSink | None = None,
     ) -> Result:
         """Answer one question. ``choice`` is a node id picked in reply to a clarification."""
-        raise NotImplementedError
+        return self.loop.ask(question, mode=mode, memory=memory, session=session, choice=choice,
+                             qid=qid, on_event=on_event)
 
     def link(self, text: str, kinds: set[str] | None = None) -> list[LinkedEntity]:
         """Entity mentions in ``text`` linked to KG nodes (exact alias, fuzzy, embedding)."""
-        raise NotImplementedError
+        planner = self.c.planner
+        out: list[LinkedEntity] = []
+        for m in planner.linker.link(text).mentions:
+            ids = [n for n in m.node_ids if kinds is None or self.c.store.kind(n) in kinds]
+            if ids:
+                out.append(planner.entity(m, ids[0]))
+        return out
 
     def node_name(self, node_id: str) -> str | None:
-        raise NotImplementedError
+        return self.c.store.name(node_id) if self.c.store.has(node_id) else None
 
-    def triples(
-        self, node_id: str, rel: str | None = None, limit: int = 50
-    ) -> list[Triple]:
-        raise NotImplementedError
+    def node_kind(self, node_id: str) -> str | None:
+        return self.c.store.kind(node_id) if self.c.store.has(node_id) else None
+
+    def node_description(self, node_id: str) -> str | None:
+        return self.c.store.description(node_id)
+
+    def triples(self, node_id: str, rel: str | None = None, limit: int = 50) -> list[Triple]:
+        return self.c.store.triples_of(node_id, rel, limit)
 
     def dense_search(self, text: str, k: int = 10) -> list[Evidence]:
-        raise NotImplementedError
+        if self.c.passages is None or self.c.embedder is None:
+            raise IndexMissing("the passage index is not available")
+        qvec = self.c.embedder.encode([text])
+        hits = self.c.passages.search(text, qvec, k)
+        texts = self.c.store.passages([h.id for h in hits])
+        return [Evidence(kind="passage", id=h.id, score=round(h.score, 4),
+                         text=texts.get(h.id, ("", "", ""))[1],
+                         source=texts.get(h.id, ("", "", "passages"))[2]) for h in hits]
+
+    def embed(self) -> Callable[[list[str]], object] | None:
+        """The embedding function (normalised vectors), for callers such as the answer cache."""
+        return self.c.embedder.encode if self.c.embedder is not None else None
 
     def close(self) -> None:
-        raise NotImplementedError
+        self.c.store.close()
+
+
+def _load_index(settings: Settings, name: str, errors: list[str]) -> VectorIndex | None:
+    try:
+        return VectorIndex.load(settings.stores_dir / f"{name}.faiss")
+    except (IndexMissing, duckdb.Error) as exc:
+        errors.append(f"{name} index unavailable: {exc}")
+        log.error("%s index unavailable: %s", name, exc)
+        return None

@@ -10,9 +10,11 @@ left with several candidates becomes a clarifying question.
 from __future__ import annotations
 
 import hashlib
+import time
 from dataclasses import dataclass, field
 
-from engine.agent.parse import Features, features
+from engine.agent.parse import YES_NO_START, Features, features
+from engine.graph.lexicon import is_structural
 from engine.graph.linking import Linker, LinkResult, Mention
 from engine.graph.metapaths import (
     Metapath,
@@ -30,6 +32,7 @@ SAME_CONCEPT_GROUPS = (("Disease", "Symptom", "Side Effect"), ("Compound", "Phar
 SENSE_MARGIN = 0.5
 PARSE_TEMPERATURE = 0.5
 MIN_PARSE_SCORE = -1.5
+MAX_UNCOVERED = 2
 """Below this the best metapath leaves cues unexplained: the question is not a graph question."""
 
 
@@ -49,6 +52,8 @@ class Plan:
     unlinked: list[str] = field(default_factory=list)
     budget: Budget = field(default_factory=Budget)
     note: str = ""
+    link_ms: float = 0.0
+    uncovered: list[str] = field(default_factory=list)
 
 
 def _group(kind: str) -> int:
@@ -130,44 +135,63 @@ class Planner:
         return (f"'{m.text}' can mean several things in the knowledge graph: {listing}. "
                 "Which one do you mean?", cands)
 
+    def dist_for(self, kind: str, plan: Plan) -> list[tuple[Metapath, float]]:
+        """Metapath distribution for a seed of ``kind`` injected after planning."""
+        anchor = Mention("", 0, 0, 0, 0, [])
+        top = self.parses(kind, anchor, plan.features)[:60]
+        probs = softmax([s for _, s in top], PARSE_TEMPERATURE)
+        return [(mp, p) for (mp, _), p in zip(top, probs, strict=True) if p > 1e-4]
+
     # --- the plan ----------------------------------------------------------------------
     def plan(self, question: str, choice: str | None = None) -> Plan:
+        t0 = time.perf_counter()
         link = self.linker.link(question)
+        link_ms = (time.perf_counter() - t0) * 1000
         f = features(question, link.tokens, link.mentions)
         qhash = hashlib.sha1(question.encode("utf-8")).hexdigest()[:16]
         plan = Plan(question, qhash, "literature", f, link, unlinked=list(link.unlinked),
-                    budget=self.budget)
+                    budget=self.budget, link_ms=link_ms)
         resolved: list[tuple[Mention, list[str]]] = [
             (m, self.resolve(m, f, choice)) for m in link.mentions
         ]
+        covered = {i for m in link.mentions for i in range(m.first_token, m.last_token + 1)}
+        plan.uncovered = [t.text for i, t in enumerate(link.tokens)
+                          if i not in covered and not is_structural(t.norm)
+                          and not t.norm.isdigit() and not (i == 0 and t.norm in YES_NO_START)]
+        focused = len(plan.uncovered) <= MAX_UNCOVERED
+        """A graph question names its entities and relations; a literature question says more."""
         ambiguous = [(m, ids) for m, ids in resolved if len(ids) > 1]
-        if ambiguous:
+        if ambiguous and focused:
             m, ids = ambiguous[0]
             plan.intent = "clarify"
             plan.clarification, plan.candidates = self.clarify(m, ids)
             return plan
-        ents = [self.entity(m, ids[0]) for m, ids in resolved]
+        ents = [self.entity(m, ids[0]) for m, ids in resolved if len(ids) == 1]
         kinds = {e.kind for e in ents}
         if len(ents) >= 2 and {"Compound", "Disease"} <= kinds and (f.mechanism or f.yes_no):
             drug = next(e for e in ents if e.kind == "Compound")
             disease = next(e for e in ents if e.kind == "Disease")
             plan.seeds, plan.targets = [drug], [disease]
-            if f.yes_no and not f.mechanism:
+            if f.mechanism:
+                plan.intent = "mechanism"
+                weights = [w for _, w in mechanism_metapaths()]
+                total = sum(weights)
+                plan.dist = [(mp, w / total) for mp, w in mechanism_metapaths()]
+                return plan
+            if focused:
                 plan.intent = "claim"
                 return plan
-            plan.intent = "mechanism"
-            weights = [w for _, w in mechanism_metapaths()]
-            total = sum(weights)
-            plan.dist = [(mp, w / total) for mp, w in mechanism_metapaths()]
-            return plan
-        if len(ents) >= 2 and f.yes_no and f.cues:
+        if len(ents) >= 2 and f.yes_no and f.cues and focused:
             plan.seeds, plan.targets = [ents[0]], ents[1:2]
             plan.intent = "claim"
             return plan
+        structured = f.target_kind is not None or bool(f.cues)
         if not ents:
-            structured = f.target_kind is not None or bool(f.cues)
-            if link.unlinked and structured and len(link.tokens) <= 16:
+            if structured and 1 <= len(link.unlinked) <= 2 and len(link.tokens) <= 16:
                 plan.intent = "not_found"
+            return plan
+        if not focused:
+            plan.seeds = ents
             return plan
         # one seed (the best-parsed mention) guides the walk
         best: tuple[float, LinkedEntity, list[tuple[Metapath, float]]] | None = None
@@ -185,7 +209,7 @@ class Planner:
         plan.seeds = [seed]
         plan.parse_score = score
         if score < MIN_PARSE_SCORE:
-            plan.intent = "literature"
+            plan.intent = "no_relation" if structured else "literature"
             return plan
         top = parses[:60]
         probs = softmax([s for _, s in top], PARSE_TEMPERATURE)

@@ -50,7 +50,7 @@ CUES: tuple[tuple[str, tuple[str, ...], float], ...] = (
     (r"\bused (?:for|against|in|to)\b|\bmanag\w*|\beffective (?:for|against|in)\b|\bhelp\w*",
      ("CtD",), WEAK),
     (r"\bbind\w*|\bbound\b|\btarget\w*|\bgene products?\b|\breceptors?\b|\bligands?\b"
-     r"|\binhibit\w*|\bact(?:s)? on\b", ("CbG",), STRONG),
+     r"|\binhibit\w*|\bact(?:s|ing)? (?:on|upon)\b", ("CbG",), STRONG),
     (r"\bsusceptib\w*|\brisk genes?\b|\bgenetic\w*|\bimplicated\b", ("DaG",), STRONG),
     (r"\bassociat\w*|\blinked to\b", ("DaG",), WEAK),
     (r"\bsymptoms?\b|\bpresent\w*|\bsigns?\b|\bmanifest\w*|\bcomplain\w*|\bfeatur\w*"

@@ -31,6 +31,8 @@ class Token:
     norm: str
     start: int
     end: int
+    joined: bool = False
+    """Attached to the previous token by a hyphen ("vaccine-induced")."""
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,11 @@ class LinkResult:
 
 
 def tokenize(text: str) -> list[Token]:
-    return [Token(m.group(), normalize(m.group()), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    return [
+        Token(m.group(), normalize(m.group()), m.start(), m.end(),
+              m.start() > 0 and text[m.start() - 1] == "-")
+        for m in _TOKEN.finditer(text)
+    ]
 
 
 class AliasIndex:
@@ -89,6 +95,14 @@ class AliasIndex:
             self.by_key[key] = cands
         self.keys = list(self.by_key)
         self.max_len = max((k.count(" ") + 1 for k in self.keys), default=1)
+        self.by_length: dict[int, list[str]] = defaultdict(list)
+        for k in self.keys:
+            self.by_length[len(k)].append(k)
+
+    def near_length(self, n: int, slack: float = 0.2) -> list[str]:
+        """Keys whose length is within ``slack`` of n (a fuzzy ratio >= 90 needs that)."""
+        lo, hi = int(n * (1 - slack)), int(n * (1 + slack)) + 1
+        return [k for length in range(lo, hi + 1) for k in self.by_length.get(length, ())]
 
     def get(self, key: str) -> list[Candidate]:
         return self.by_key.get(key, [])
@@ -100,6 +114,24 @@ def _gene_token_ok(tok: Token, position: int) -> bool:
     if position == 0 and not (t.isupper() or any(c.isdigit() for c in t)):
         return False
     return t != t.lower() or any(c.isdigit() for c in t)
+
+
+def covers(mention: str, name: str) -> bool:
+    """Every content word of the mention has a counterpart in the name.
+
+    An embedding match alone would link "idiopathic hypersomnia" to "Hypersomnia" or
+    "lorlatinib" to "Lapatinib"; this lexical check keeps such near misses out.
+    """
+    name_tokens = [alias_key(t) for t in _TOKEN.findall(name)]
+    for tok in (alias_key(t) for t in _TOKEN.findall(mention)):
+        if len(tok) < 3 or is_structural(tok):
+            continue
+        if not any(
+            (len(tok) >= 4 and len(n) >= 4 and (tok in n or n in tok)) or fuzz.ratio(tok, n) >= 80
+            for n in name_tokens
+        ):
+            return False
+    return True
 
 
 class Linker:
@@ -171,7 +203,9 @@ class Linker:
         chunks: list[tuple[int, int]] = []
         start: int | None = None
         for i, t in enumerate(tokens):
-            content = i not in covered and not is_structural(t.norm) and not verb_like(t.norm) and not (
+            content = i not in covered and not is_structural(t.norm) and not (
+                verb_like(t.norm) and not t.joined
+            ) and not (
                 i == 0 and t.norm in {"does", "is", "can", "are", "do"}
             )
             if content and start is None:
@@ -184,10 +218,11 @@ class Linker:
         return chunks
 
     def _fuzzy(self, key: str) -> list[tuple[str, float]]:
-        if len(key) < 4:
+        if len(key) < 4 or len(key) > 60:
             return []
         hits = process.extract(
-            key, self.aliases.keys, scorer=fuzz.ratio, score_cutoff=self.fuzzy_accept, limit=3
+            key, self.aliases.near_length(len(key)), scorer=fuzz.ratio,
+            score_cutoff=self.fuzzy_accept, limit=3,
         )
         return [(str(k), float(s)) for k, s, _ in hits]
 
@@ -207,12 +242,11 @@ class Linker:
             cands = [c for k, s in fz if s >= best - 1e-6 for c in self.aliases.get(k)]
             return Mention(phrase, tokens[a].start, tokens[b].end, a, b, cands, "fuzzy",
                            best / 100.0)
-        emb = self._embedding(phrase)
+        emb = [(n, s) for n, s in self._embedding(phrase) if covers(phrase, self.store.name(n))]
         if emb and emb[0][1] >= self.embed_accept:
-            top = emb[0][1]
-            cands = [Candidate(nid, self.store.name(nid), "embedding", False)
-                     for nid, s in emb if s >= top - 0.02]
-            return Mention(phrase, tokens[a].start, tokens[b].end, a, b, cands, "embedding", top)
+            nid, top = emb[0]
+            cand = Candidate(nid, self.store.name(nid), "embedding", False)
+            return Mention(phrase, tokens[a].start, tokens[b].end, a, b, [cand], "embedding", top)
         return None
 
     def link(self, text: str, *, fallback: bool = True) -> LinkResult:

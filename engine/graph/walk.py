@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from engine.graph.edges import LocalEdgePredictor
 from engine.graph.metapaths import Metapath
-from engine.graph.relations import DirectedRel
+from engine.graph.relations import UNDIRECTED, DirectedRel
 from engine.graph.store import KGStore
 from engine.result import Triple
 
@@ -67,17 +67,35 @@ DepthHook = Callable[[int, int, int], None]
 
 
 def _extensions(dist: Sequence[tuple[Metapath, float]], prefix: tuple[DirectedRel, ...]
-                ) -> tuple[bool, bool]:
-    """(some metapath ends exactly at prefix, some metapath continues past prefix)."""
+                ) -> tuple[bool, bool, set[DirectedRel]]:
+    """(a metapath ends at prefix, one continues past it by 2+ hops, final hops after it)."""
     d = len(prefix)
-    ends = cont = False
+    ends = deep = False
+    finals: set[DirectedRel] = set()
     for mp, _ in dist:
         if mp.uses[:d] == prefix:
             if len(mp) == d:
                 ends = True
-            elif len(mp) > d:
-                cont = True
-    return ends, cont
+            elif len(mp) == d + 1:
+                finals.add(mp.uses[d])
+            else:
+                deep = True
+    return ends, deep, finals
+
+
+def reverse(use: DirectedRel) -> DirectedRel:
+    if use.rel in UNDIRECTED:
+        return use
+    return DirectedRel(use.rel, not use.inverse, use.dst, use.src)
+
+
+def _cond(dist: Sequence[tuple[Metapath, float]], prefix: tuple[DirectedRel, ...],
+          nxt: DirectedRel) -> float:
+    """P(next hop | prefix) under the metapath distribution."""
+    d = len(prefix)
+    total = sum(p for mp, p in dist if len(mp) > d and mp.uses[:d] == prefix)
+    part = sum(p for mp, p in dist if len(mp) > d and mp.uses[:d] == prefix and mp.uses[d] == nxt)
+    return part / total if total else 0.0
 
 
 class Walker:
@@ -110,6 +128,15 @@ class Walker:
         limit = 1
         max_depth = min(budget.max_depth, max((len(mp) for mp, _ in dist), default=0))
         complete: dict[tuple[int, ...], WalkPath] = {}
+        back: dict[tuple[str, int], set[int]] = {}
+
+        def before_target(use: DirectedRel, t: int) -> set[int]:
+            """Nodes one ``use`` step before target t (meet-in-the-middle for the last hop)."""
+            key = (use.key, t)
+            if key not in back:
+                back[key] = set(store.neighbors(t, reverse(use)).tolist())
+            return back[key]
+
         while True:
             while heap:
                 if (time.perf_counter() - t0) * 1000 > budget.max_ms:
@@ -129,16 +156,22 @@ class Walker:
                 res.expanded += 1
                 for use, conf in preds:
                     prefix = (*path.uses, use)
-                    ends, cont = _extensions(dist, prefix)
-                    if not ends and not cont:
+                    ends, deep, finals = _extensions(dist, prefix)
+                    if not ends and not deep and not finals:
                         continue
                     new_conf = path.conf * conf
-                    if targets is not None and ends and not cont:
+                    if targets is not None and ends and not deep and not finals:
                         for t in targets:
                             res.goal_checks += 1
                             if t not in path.nodes and store.has_edge(node, use, t):
                                 self._add(complete, path, use, t, new_conf, node)
                         continue
+                    if targets is not None and finals:
+                        self._meet(complete, path, use, new_conf, finals, targets, dist,
+                                   before_target, res)
+                        if not ends and not deep:
+                            continue
+                    cont = deep or (bool(finals) and targets is None)
                     nbrs = store.neighbors(node, use)
                     if len(nbrs) > MAX_FANOUT:
                         nbrs = sorted(nbrs.tolist(), key=lambda j, u=use: store.degree(j, u))[
@@ -174,6 +207,27 @@ class Walker:
             heap = deferred
             heapq.heapify(heap)
             deferred = []
+
+    def _meet(self, complete: dict[tuple[int, ...], WalkPath], path: WalkPath,
+              use: DirectedRel, conf: float, finals: set[DirectedRel], targets: set[int],
+              dist: Sequence[tuple[Metapath, float]],
+              before_target: Callable[[DirectedRel, int], set[int]], res: WalkResult) -> None:
+        """Complete two-step endings ``use`` then a final hop into a target without expanding."""
+        store = self.store
+        node = path.end
+        nbrs = store.neighbors(node, use)
+        for last in finals:
+            p_last = _cond(dist, (*path.uses, use), last)
+            for t in targets:
+                res.goal_checks += 1
+                hits = before_target(last, t).intersection(nbrs.tolist())
+                for j in sorted(hits):
+                    if j in path.nodes or j == t:
+                        continue
+                    mid = WalkPath((*path.nodes, j), (*path.uses, use), conf,
+                                   path.specificity * (max(1, store.degree(node, use)) ** -0.5
+                                                       if len(path.nodes) > 1 else 1.0))
+                    self._add(complete, mid, last, t, conf * p_last, j)
 
     def _add(self, complete: dict[tuple[int, ...], WalkPath], path: WalkPath, use: DirectedRel,
              j: int, conf: float, node: int) -> None:

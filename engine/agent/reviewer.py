@@ -1,0 +1,50 @@
+"""Reviewer: decides whether the retrieved paths answer the question, and how confidently.
+
+Pure functions over walk output. A yes/no claim is accepted only from a path that verifies it;
+nothing else counts as support.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.graph.metapaths import Metapath
+from engine.graph.walk import WalkPath
+
+
+@dataclass(frozen=True)
+class Verdict:
+    accepted: bool
+    confidence: float
+    reason: str
+
+
+def walk_acceptor(dist: Sequence[tuple[Metapath, float]], min_paths: int = 1):  # type: ignore[no-untyped-def]
+    """Accept at depth d once the most probable reading of length <= d has instances and no
+    longer reading is more probable than the best one found."""
+
+    def accept(paths: list[WalkPath], depth: int) -> bool:
+        if len(paths) < min_paths:
+            return False
+        found = {p.uses for p in paths}
+        best_found = max((p for mp, p in dist if mp.uses in found), default=0.0)
+        pending = max((p for mp, p in dist if len(mp) > depth), default=0.0)
+        return best_found >= pending
+
+    return accept
+
+
+def review_paths(paths: Sequence[WalkPath], threshold: float) -> Verdict:
+    if not paths:
+        return Verdict(False, 0.0, "no path reaches an answer")
+    conf = max(p.conf for p in paths)
+    if conf < threshold:
+        return Verdict(False, conf, f"best path confidence {conf:.2f} is below {threshold:.2f}")
+    return Verdict(True, conf, "answered")
+
+
+def review_claim(verified: bool) -> Verdict:
+    if verified:
+        return Verdict(True, 1.0, "claim verified by a KG edge")
+    return Verdict(False, 0.0, "no verifying path")
