@@ -1,0 +1,204 @@
+"""Answering one turn on the backend thread: capture stated facts, ask, resolve names."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from textual.message import Message
+
+from engine.config import Mode, Settings
+from engine.events import StepEvent
+from engine.result import Result, Status, Triple
+from helix_tui.backend import Cancelled, CancelToken
+from helix_tui.facts import notes_of
+from helix_tui.messages import AnswerReady, AskFailed, FactsNoted, StepProgress
+from helix_tui.services import EnginePort, Services, StructuredMemoryPort, UserMemoryPort
+
+Post = Callable[[Message], object]
+
+_QUESTION_START = re.compile(
+    r"^(who|what|which|where|when|why|how|is|are|was|were|do|does|did|can|could|should|would|"
+    r"will|has|have|list|name|show|tell|give|find|explain)\b",
+    re.IGNORECASE,
+)
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def looks_like_question(text: str) -> bool:
+    stripped = text.strip()
+    return stripped.endswith("?") or bool(_QUESTION_START.match(stripped))
+
+
+def split_turn(text: str) -> tuple[str, str]:
+    """(statement sentences, question sentences) of what the user typed."""
+    statements: list[str] = []
+    questions: list[str] = []
+    for sentence in _SENTENCE_END.split(text.strip()):
+        if sentence:
+            (questions if looks_like_question(sentence) else statements).append(sentence)
+    return " ".join(statements), " ".join(questions)
+
+
+@dataclass(frozen=True)
+class AskRequest:
+    question: str
+    user: str
+    session: str | None
+    mode: Mode
+    choice: str | None = None
+    state_first: bool = True
+    """Offer the text to ``UserMemory.state`` first (stated facts are noted, not answered)."""
+    qid: str | None = None
+    ask_engine: bool = True
+    """Ask the engine when the text stated no fact (False for replay ``say`` events)."""
+    fact: Triple | None = None
+    """A fact given in structured form with the statement (replay ``say`` events)."""
+    supersedes: Triple | None = None
+
+
+@dataclass
+class ActiveAsk:
+    """The turn being answered; a late message whose id is not the active one is dropped."""
+
+    id: int
+    request: AskRequest
+    token: CancelToken = field(default_factory=CancelToken)
+    started: bool = False
+
+
+class Memories:
+    """Per-user memories, opened on first use. Backend thread only."""
+
+    def __init__(self, settings: Settings, services: Services) -> None:
+        self._settings = settings
+        self._services = services
+        self._open: dict[str, UserMemoryPort] = {}
+        self.errors: dict[str, str] = {}
+
+    def get(self, user: str, engine: EnginePort) -> UserMemoryPort | None:
+        if user not in self._open and user not in self.errors:
+            try:
+                self._open[user] = self._services.open_memory(
+                    self._settings, user, self._services.clock, engine
+                )
+            except Exception as exc:
+                self.errors[user] = f"{type(exc).__name__}: {exc}"
+        return self._open.get(user)
+
+    def close(self) -> None:
+        for memory in self._open.values():
+            close = getattr(memory, "close", None)
+            if callable(close):
+                close()
+        self._open.clear()
+
+
+def answer(
+    engine: EnginePort,
+    memory: UserMemoryPort | None,
+    request: AskRequest,
+    ask: ActiveAsk,
+    post: Post,
+) -> None:
+    """Answer ``request``, posting progress and the outcome; nothing once cancelled."""
+    token = ask.token
+
+    def sink(event: StepEvent) -> None:
+        token.check()
+        post(StepProgress(ask.id, event))
+
+    try:
+        token.check()
+        to_ask = request.question
+        if memory is not None and request.state_first:
+            statement, question = split_turn(request.question)
+            notes: list[str] = []
+            if statement or request.fact is not None:
+                notes = notes_of(state(memory, request, statement))
+                token.check()
+            if notes:
+                post(FactsNoted(ask.id, notes))
+                to_ask = question
+            if not to_ask or not request.ask_engine:
+                post(AnswerReady(ask.id, noted_result(request.question, notes)))
+                return
+        result = engine.ask(
+            to_ask,
+            mode=request.mode,
+            memory=memory,
+            session=request.session,
+            choice=request.choice,
+            qid=request.qid,
+            on_event=sink,
+        )
+        token.check()
+        post(AnswerReady(ask.id, result, resolve_names(engine, result)))
+    except Cancelled:
+        return
+    except Exception as exc:
+        post(AskFailed(ask.id, f"{type(exc).__name__}: {exc}"))
+
+
+def state(memory: UserMemoryPort, request: AskRequest, statement: str) -> object:
+    """Capture the stated fact: the structured one when given, else extracted from the text."""
+    if request.fact is not None and isinstance(memory, StructuredMemoryPort):
+        subj, rel, obj = request.fact
+        return memory.store_fact(
+            subj, rel, obj, request.supersedes, request.question, session=request.session
+        )
+    return memory.state(statement or request.question, request.session)
+
+
+def noted_result(text: str, notes: list[str]) -> Result:
+    if not notes:
+        return Result(
+            question=text,
+            status=Status.NOT_ANSWERED,
+            text="I found no fact to note in that statement.",
+            intent="statement",
+        )
+    return Result(
+        question=text, status=Status.ANSWERED, text="Noted: " + "; ".join(notes), intent="statement"
+    )
+
+
+def known_names(result: Result) -> dict[str, str]:
+    """Names the result already carries (answers, linked entities, candidates)."""
+    pairs = [(a.id, a.name) for a in result.answers]
+    pairs += [(e.id, e.name) for e in result.linked]
+    pairs += [(c.id, c.name) for c in result.candidates]
+    names: dict[str, str] = {}
+    for node_id, name in pairs:
+        if name:
+            names.setdefault(node_id, name)
+    return names
+
+
+def result_ids(result: Result) -> Iterable[str]:
+    for path in result.paths:
+        for subj, _, obj in path:
+            yield subj
+            yield obj
+    for triple in result.triples():
+        yield triple[0]
+        yield triple[2]
+
+
+def resolve_names(engine: EnginePort, result: Result, limit: int = 400) -> dict[str, str]:
+    names = known_names(result)
+    for node_id in dict.fromkeys(result_ids(result)):
+        if len(names) >= limit:
+            break
+        if node_id in names:
+            continue
+        try:
+            name = engine.node_name(node_id)
+        except Exception:
+            name = None
+        if name:
+            names[node_id] = name
+    return names

@@ -1,0 +1,629 @@
+"""The main screen: conversation and prompt on the left, evidence panes on the right."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from functools import partial
+from typing import ClassVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Input, TabbedContent, TabPane, Tree
+
+from engine.config import Mode, Settings
+from engine.events import StepEvent
+from engine.result import Candidate, Evidence, Result, Status
+from helix_tui import commands
+from helix_tui.asking import ActiveAsk, AskRequest, Memories, answer, known_names
+from helix_tui.backend import Backend
+from helix_tui.clarify import match_candidate
+from helix_tui.export import export_session
+from helix_tui.facts import FactView
+from helix_tui.messages import (
+    AnswerReady,
+    AskFailed,
+    EngineFailed,
+    EngineReady,
+    FactsNoted,
+    MemoryFacts,
+    NodeDetails,
+    Notice,
+    StepProgress,
+)
+from helix_tui.present import trace_markdown
+from helix_tui.relations import short_id
+from helix_tui.replay import ReplayClock, ReplayEvent, ReplayScore
+from helix_tui.screens.clarify import ClarifyScreen
+from helix_tui.screens.help import HelpScreen
+from helix_tui.screens.sessions import SessionChoice, SessionsScreen
+from helix_tui.services import EnginePort, Services
+from helix_tui.session_keeper import SessionKeeper
+from helix_tui.widgets.assistant_turn import AssistantTurn
+from helix_tui.widgets.conversation import Conversation
+from helix_tui.widgets.detail_view import (
+    DetailView,
+    evidence_markdown,
+    node_markdown,
+    triple_markdown,
+)
+from helix_tui.widgets.evidence_table import EvidenceTable
+from helix_tui.widgets.memory_panel import FactTable, MemoryPanel
+from helix_tui.widgets.note import Note
+from helix_tui.widgets.path_tree import Hop, PathTree
+from helix_tui.widgets.prompt import PromptInput
+from helix_tui.widgets.run_info import RunInfo
+from helix_tui.widgets.status_line import StatusLine
+from helix_tui.widgets.user_turn import UserTurn
+
+LOADING = "◌ Loading the engine (embedding model, knowledge graph)… you can type already"
+
+
+@dataclass
+class Clarifying:
+    question: str
+    candidates: list[Candidate]
+
+
+@dataclass(frozen=True)
+class StartOptions:
+    session_id: str | None = None
+    resume: bool = False
+    replay: list[ReplayEvent] | None = None
+    replay_clock: ReplayClock | None = None
+    replay_delay: float = 0.8
+
+
+class ChatScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="chat.cancel"),
+        Binding("f1", "help", "Help", id="chat.help"),
+        Binding("f2", "memory", "Memory", id="chat.memory"),
+        Binding("ctrl+n", "new_session", "New", id="chat.new_session"),
+        Binding("ctrl+o", "sessions", "Sessions", id="chat.sessions"),
+        Binding("ctrl+s", "export", "Export", id="chat.export"),
+        Binding("ctrl+t", "trace", "Trace", id="chat.trace"),
+        Binding("ctrl+g", "cycle_mode", "Mode", id="chat.cycle_mode"),
+        Binding("ctrl+l", "focus_prompt", "Focus prompt", show=False, id="chat.focus_prompt"),
+    ]
+
+    mode: reactive[Mode] = reactive[Mode]("hybrid", init=False)
+
+    def __init__(self, settings: Settings, services: Services, options: StartOptions) -> None:
+        super().__init__()
+        self.settings = settings
+        self.services = services
+        self.options = options
+        self.backend = Backend()
+        self.memories = Memories(settings, services)
+        self.sessions = SessionKeeper(settings, services, settings.user)
+        self.engine: EnginePort | None = None
+        self.engine_error: str | None = None
+        self.engine_ready = asyncio.Event()
+        self.asking: ActiveAsk | None = None
+        self.turn: AssistantTurn | None = None
+        self.idle = asyncio.Event()
+        self.idle.set()
+        self.clarifying: Clarifying | None = None
+        self.shown: AssistantTurn | None = None
+        self._ask_ids = 0
+        self.replay_score = ReplayScore()
+        self.set_reactive(ChatScreen.mode, settings.mode)
+
+    # ----------------------------------------------------------------- layout
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            with Vertical(id="chat-column"):
+                yield Conversation(id="conversation")
+                yield StatusLine(id="status")
+                yield PromptInput(id="prompt")
+            with TabbedContent(id="sidebar", initial="paths-tab"):
+                with TabPane("Paths", id="paths-tab"):
+                    yield PathTree(id="paths")
+                    yield DetailView(id="path-detail")
+                with TabPane("Evidence", id="evidence-tab"):
+                    yield EvidenceTable(id="evidence")
+                    yield DetailView(id="evidence-detail")
+                with TabPane("Run", id="run-tab"):
+                    yield RunInfo(id="run")
+                with TabPane("Memory", id="memory-tab"):
+                    yield MemoryPanel(id="memory")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        self.query_one(PromptInput).focus()
+        self._show_status()
+        self.load_engine()
+        await self._open_start_session()
+        if self.options.replay is not None:
+            self.query_one(PromptInput).disabled = True
+            self.play_replay(self.options.replay)
+
+    def on_unmount(self) -> None:
+        if self.asking is not None:
+            self.asking.token.cancel()
+        engine, memories = self.engine, self.memories
+
+        def close() -> None:
+            memories.close()
+            close_engine = getattr(engine, "close", None)
+            if callable(close_engine):
+                close_engine()
+
+        self.backend.submit(close)
+        self.backend.close()
+        self.sessions.close()
+
+    # ----------------------------------------------------------------- engine
+    @work(thread=True, group="engine", exit_on_error=False)
+    def load_engine(self) -> None:
+        try:
+            engine = self.backend.run(partial(self.services.open_engine, self.settings))
+        except Exception as exc:
+            self.post_message(EngineFailed(f"{type(exc).__name__}: {exc}"))
+            return
+        self.post_message(EngineReady(engine))
+
+    def on_engine_ready(self, message: EngineReady) -> None:
+        self.engine = message.engine
+        self.engine_ready.set()
+        self._show_status()
+        self.refresh_memory()
+        if self.asking is not None and not self.asking.started:
+            self._run(self.asking)
+
+    async def on_engine_failed(self, message: EngineFailed) -> None:
+        self.engine_error = message.error
+        self.engine_ready.set()
+        self._show_status()
+        if self.asking is not None and self.turn is not None:
+            await self.turn.show_error(f"the engine could not load: {message.error}")
+            self._finish()
+
+    # ----------------------------------------------------------------- input
+    async def on_input_submitted(self, event: Input.Submitted) -> None:
+        if not isinstance(event.input, PromptInput):
+            return
+        text = event.value.strip()
+        event.input.value = ""
+        if not text:
+            return
+        event.input.remember(text)
+        try:
+            parsed = commands.parse(text)
+        except commands.UnknownCommand as exc:
+            self.notify(str(exc), severity="warning")
+            return
+        if parsed is not None:
+            command, arg = parsed
+            await self.run_action(commands.action_call(command, arg))
+            return
+        if self.clarifying is not None:
+            picked = match_candidate(text, self.clarifying.candidates)
+            if picked is not None:
+                await self.pick(picked.id)
+                return
+            self.clarifying = None
+        await self.ask(text)
+
+    async def ask(
+        self,
+        question: str,
+        *,
+        choice: str | None = None,
+        shown: str | None = None,
+        state_first: bool = True,
+        title: str = "You",
+        replay: ReplayEvent | None = None,
+    ) -> None:
+        """Show the question and answer it in a worker (after the engine loads, if need be)."""
+        await self._abandon("Cancelled: a new question was asked.")
+        session = self.sessions.ensure(question)
+        self._ask_ids += 1
+        request = AskRequest(
+            question=question,
+            user=self.sessions.user,
+            session=session.id,
+            mode=self.mode,
+            choice=choice,
+            state_first=state_first,
+        )
+        conversation = self.query_one(Conversation)
+        await conversation.add(UserTurn(shown or question, title=title))
+        turn = AssistantTurn()
+        turn.replay = replay
+        await conversation.add(turn)
+        self.asking = ActiveAsk(self._ask_ids, request)
+        self.turn = turn
+        self.idle.clear()
+        self.refresh_bindings()
+        self._show_status()
+        if self.engine_error is not None:
+            await turn.show_error(f"the engine could not load: {self.engine_error}")
+            self._finish()
+        elif self.engine is None:
+            turn.waiting("Waiting for the engine to load…")
+        else:
+            self._run(self.asking)
+
+    async def pick(self, node_id: str) -> None:
+        """Re-ask the question being clarified with the entity the user picked."""
+        if self.clarifying is None:
+            return
+        pending, self.clarifying = self.clarifying, None
+        cand = next((c for c in pending.candidates if c.id == node_id), None)
+        shown = f"→ {cand.name} ({cand.kind})" if cand else f"→ {node_id}"
+        await self.ask(pending.question, choice=node_id, shown=shown, state_first=False)
+
+    def _run(self, ask: ActiveAsk) -> None:
+        assert self.engine is not None
+        ask.started = True
+        self.answer_in_background(ask, self.engine)
+
+    @work(thread=True, exclusive=True, group="ask", exit_on_error=False)
+    def answer_in_background(self, ask: ActiveAsk, engine: EnginePort) -> None:
+        def job() -> None:
+            memory = self.memories.get(ask.request.user, engine)
+            answer(engine, memory, ask.request, ask, self.post_message)
+
+        self.backend.run(job)
+
+    def _current(self, ask_id: int) -> AssistantTurn | None:
+        if self.asking is None or self.asking.id != ask_id or self.asking.token.cancelled:
+            return None
+        return self.turn
+
+    def on_step_progress(self, message: StepProgress) -> None:
+        if (turn := self._current(message.ask_id)) is not None:
+            turn.add_step(message.event)
+
+    def on_facts_noted(self, message: FactsNoted) -> None:
+        if (turn := self._current(message.ask_id)) is not None:
+            turn.add_notes(message.notes)
+            self.refresh_memory()
+
+    async def on_answer_ready(self, message: AnswerReady) -> None:
+        turn = self._current(message.ask_id)
+        if turn is None or self.asking is None:
+            return
+        request, result = self.asking.request, message.result
+        await turn.show_result(result, message.names)
+        self._replay_check(turn, result)
+        self._finish()
+        self.show_turn(turn)
+        try:
+            self.sessions.save(request.question, result)
+        except Exception as exc:
+            self.notify(f"Could not save the turn: {exc}", severity="error")
+        self._show_status()
+        self.refresh_memory()
+        if result.status is Status.NEEDS_CLARIFICATION and result.candidates:
+            self.clarifying = Clarifying(request.question, list(result.candidates))
+            if self.options.replay is None:
+                question = result.clarification or "Which one do you mean?"
+                self.app.push_screen(
+                    ClarifyScreen(question, list(result.candidates)), self._on_clarified
+                )
+
+    async def _on_clarified(self, node_id: str | None) -> None:
+        if node_id is not None:
+            await self.pick(node_id)
+        else:
+            self.query_one(PromptInput).focus()
+
+    async def on_ask_failed(self, message: AskFailed) -> None:
+        if (turn := self._current(message.ask_id)) is not None:
+            await turn.show_error(message.error)
+            self._finish()
+
+    def _finish(self) -> None:
+        self.asking = None
+        self.idle.set()
+        self.refresh_bindings()
+        self._show_status()
+
+    async def _abandon(self, why: str) -> None:
+        if self.asking is None:
+            return
+        self.asking.token.cancel()
+        self.workers.cancel_group(self, "ask")
+        if self.turn is not None:
+            await self.turn.show_cancelled()
+        self._finish()
+        self.notify(why, severity="warning")
+
+    # ----------------------------------------------------------------- panes
+    def show_turn(self, turn: AssistantTurn) -> None:
+        result = turn.result
+        if result is None:
+            return
+        self.shown = turn
+        name = turn.name_of
+        self.query_one(PathTree).show_paths(result.paths, name)
+        self.query_one(EvidenceTable).show_evidence(result.evidence, name)
+        self.query_one(RunInfo).show_result(result)
+        for detail in self.query(DetailView):
+            detail.update(
+                "_Select an evidence row or a path hop to see its details._"
+            )
+
+    def on_assistant_turn_selected(self, message: AssistantTurn.Selected) -> None:
+        self.show_turn(message.turn)
+
+    def _label(self, node_id: str) -> str:
+        return self.shown.name_of(node_id) if self.shown else short_id(node_id)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if not isinstance(event.data_table, EvidenceTable):
+            return
+        ev: Evidence | None = event.data_table.evidence_for(event.row_key.value)
+        if ev is not None:
+            self.query_one("#evidence-detail", DetailView).update(
+                evidence_markdown(ev, self._label)
+            )
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if not isinstance(event.data_table, EvidenceTable):
+            return
+        ev = event.data_table.evidence_for(event.row_key.value)
+        if ev is not None and ev.triple:
+            self.fetch_node(ev.triple[0], "#evidence-detail", evidence_markdown(ev, self._label))
+
+    def on_tree_node_selected(self, event: Tree.NodeSelected[Hop]) -> None:
+        hop = event.node.data
+        if hop is None or hop.triple is None:
+            return
+        head = triple_markdown(hop.triple, self._label)
+        self.query_one("#path-detail", DetailView).update(head)
+        self.fetch_node(hop.triple[0], "#path-detail", head)
+
+    @work(thread=True, group="details", exclusive=True, exit_on_error=False)
+    def fetch_node(self, node_id: str, target: str, head: str) -> None:
+        engine = self.engine
+        if engine is None:
+            return
+        name = self._label
+
+        def job() -> str:
+            triples = engine.triples(node_id, limit=12)
+            names = {i: engine.node_name(i) or short_id(i) for t in triples for i in (t[0], t[2])}
+            return node_markdown(node_id, lambda i: names.get(i) or name(i), triples)
+
+        try:
+            body = self.backend.run(job)
+        except Exception as exc:
+            body = f"_Could not read the node: {exc}_"
+        self.post_message(NodeDetails(node_id, f"{head}\n\n---\n\n{body}", target))
+
+    def on_node_details(self, message: NodeDetails) -> None:
+        self.query_one(message.target, DetailView).update(message.markdown)
+
+    # ----------------------------------------------------------------- memory
+    @work(thread=True, group="memory", exclusive=True, exit_on_error=False)
+    def refresh_memory(self, forget: str | FactView | None = None) -> None:
+        engine, user = self.engine, self.sessions.user
+        if engine is None:
+            return
+
+        def job() -> MemoryFacts:
+            memory = self.memories.get(user, engine)
+            if memory is None:
+                return MemoryFacts(user, [], {}, self.memories.errors.get(user))
+            if forget is not None:
+                target = forget if isinstance(forget, str) else forget.raw
+                outcome = memory.forget(target)  # type: ignore[arg-type]
+                self.post_message(Notice(_forgot(forget, outcome)))
+            facts = [FactView.of(row) for row in memory.facts(include_superseded=True)]
+            ids = {i for f in facts for i in (f.subj, f.obj) if "::" in i}
+            names = {i: n for i in ids if (n := engine.node_name(i))}
+            return MemoryFacts(user, facts, names)
+
+        try:
+            self.post_message(self.backend.run(job))
+        except Exception as exc:
+            self.post_message(MemoryFacts(user, [], {}, f"{type(exc).__name__}: {exc}"))
+
+    def on_memory_facts(self, message: MemoryFacts) -> None:
+        if message.user != self.sessions.user:
+            return
+        panel = self.query_one(MemoryPanel)
+        if message.error:
+            panel.show_message(f"Memory unavailable: {message.error}")
+        else:
+            panel.show_facts(message.facts, message.names, message.user)
+
+    def on_notice(self, message: Notice) -> None:
+        self.notify(message.text, severity=message.severity)
+
+    def on_fact_table_forget(self, message: FactTable.Forget) -> None:
+        self.refresh_memory(message.fact)
+
+    # ----------------------------------------------------------------- actions
+    async def action_cancel(self) -> None:
+        if self.asking is None:
+            return
+        self.asking.token.cancel()
+        self.workers.cancel_group(self, "ask")
+        if self.turn is not None:
+            await self.turn.show_cancelled()
+        self._finish()
+        self.notify("Cancelled.")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel":
+            return True if self.asking is not None else None
+        return True
+
+    def action_help(self) -> None:
+        bindings = [b for b in self.BINDINGS if isinstance(b, Binding)]
+        self.app.push_screen(HelpScreen(bindings))
+
+    def action_memory(self) -> None:
+        self.query_one(TabbedContent).active = "memory-tab"
+        self.query_one(FactTable).focus()
+        self.refresh_memory()
+
+    def action_focus_prompt(self) -> None:
+        self.query_one(PromptInput).focus()
+
+    def action_prompt_with(self, text: str) -> None:
+        prompt = self.query_one(PromptInput)
+        prompt.value = text
+        prompt.cursor_position = len(text)
+        prompt.focus()
+
+    def action_forget(self, target: str = "") -> None:
+        if not target:
+            self.notify("Usage: /forget SUBJECT (or Del on a fact in the Memory tab)")
+            return
+        if self.engine is None:
+            self.notify("Memory opens once the engine has loaded.", severity="warning")
+            return
+        self.refresh_memory(target)
+
+    def action_mode(self, mode: str = "") -> None:
+        if mode not in commands.MODES:
+            self.notify(f"Mode is {self.mode}. Usage: /mode hybrid|graph|dense")
+            return
+        self.mode = mode  # type: ignore[assignment]
+
+    def action_cycle_mode(self) -> None:
+        modes = commands.MODES
+        self.mode = modes[(modes.index(self.mode) + 1) % len(modes)]
+
+    def watch_mode(self, mode: Mode) -> None:
+        self._show_status()
+        self.notify(f"Retrieval mode: {mode}")
+
+    async def action_trace(self) -> None:
+        turn = self.shown
+        result = turn.result if turn else None
+        events: list[StepEvent] = turn.events if turn else []
+        await self.query_one(Conversation).add(
+            Note(trace_markdown(result, events), title="Trace")
+        )
+
+    def action_export(self, target: str = "") -> None:
+        session_id = self.sessions.session_id
+        if session_id is None:
+            self.notify("Nothing to export yet: this session has no turns.")
+            return
+        try:
+            path = export_session(self.sessions.store, session_id, target)
+        except OSError as exc:
+            self.notify(f"Export failed: {exc}", severity="error")
+            return
+        self.notify(f"Exported to {path}")
+
+    async def action_new_session(self) -> None:
+        await self._abandon("Cancelled: new session.")
+        self.sessions.new()
+        await self._reset_view()
+        self.notify("New session.")
+
+    def action_sessions(self) -> None:
+        screen = SessionsScreen(self.sessions.store, self.sessions.user, self.sessions.session_id)
+        self.app.push_screen(screen, self._on_sessions_closed)
+
+    async def _on_sessions_closed(self, choice: SessionChoice | None) -> None:
+        if choice is None:
+            return
+        dropped = self.sessions.forget_deleted(choice.deleted)
+        if choice.action == "resume" and choice.session_id:
+            await self.resume(choice.session_id)
+        elif choice.action == "new" or dropped:
+            await self.action_new_session()
+        else:
+            self.sessions.reload()
+            self._show_status()
+
+    # ----------------------------------------------------------------- sessions
+    async def _open_start_session(self) -> None:
+        try:
+            if self.options.session_id:
+                await self.resume(self.options.session_id)
+            elif self.options.resume:
+                info = self.sessions.resume_latest()
+                if info is None:
+                    self.notify("No earlier session to resume: starting a new one.")
+                else:
+                    await self.resume(info.id)
+        except Exception as exc:
+            self.notify(f"Sessions unavailable: {exc}", severity="error")
+
+    async def resume(self, session_id: str) -> None:
+        await self._abandon("Cancelled: switched session.")
+        self.sessions.use(session_id)
+        await self._reset_view()
+        conversation = self.query_one(Conversation)
+        last: AssistantTurn | None = None
+        for old in self.sessions.turns():
+            await conversation.add(UserTurn(old.question))
+            last = AssistantTurn()
+            await conversation.add(last)
+            await last.show_result(old.result, known_names(old.result))
+        if last is not None:
+            self.show_turn(last)
+        self._show_status()
+
+    async def _reset_view(self) -> None:
+        self.clarifying = None
+        self.shown = None
+        await self.query_one(Conversation).clear()
+        self.query_one(PathTree).show_paths([], short_id)
+        self.query_one(EvidenceTable).show_evidence([], short_id)
+        self.query_one(RunInfo).clear_info()
+        self._show_status()
+
+    def _show_status(self) -> None:
+        where = f"mode {self.mode} · user {self.sessions.user} · {self.sessions.title}"
+        status = self.query_one(StatusLine)
+        if self.engine_error is not None:
+            status.show(f"✗ Engine failed to load: {self.engine_error}", "error")
+        elif self.engine is None:
+            status.show(f"{LOADING} · {where}", "loading")
+        elif self.asking is not None:
+            status.show(f"◐ Answering… Esc cancels · {where}", "busy")
+        else:
+            status.show(f"● Ready · {where}", "ready")
+        self.app.sub_title = self.sessions.user
+
+    # ----------------------------------------------------------------- replay
+    @work(exclusive=True, group="replay", exit_on_error=False)
+    async def play_replay(self, events: list[ReplayEvent]) -> None:
+        score = self.replay_score
+        await self.engine_ready.wait()
+        for event in events:
+            if self.options.replay_clock is not None:
+                self.options.replay_clock.set(event.at)
+            if event.user != self.sessions.user:
+                self.sessions.switch_user(event.user)
+                self.refresh_memory()
+            if self.sessions.session_id != event.session:
+                self.sessions.use(event.session)
+            title = f"{event.user} · {event.session} · {event.stamp}"
+            await self.ask(
+                event.text, state_first=event.type == "say", title=title, replay=event
+            )
+            await self.idle.wait()
+            await asyncio.sleep(self.options.replay_delay)
+        await self.query_one(Conversation).add(Note(score.summary(), title="Replay"))
+        self.query_one(PromptInput).disabled = False
+        self.query_one(PromptInput).focus()
+
+    def _replay_check(self, turn: AssistantTurn, result: Result) -> None:
+        event = turn.replay
+        if event is not None and event.type == "ask" and event.has_expect:
+            turn.show_verdict(self.replay_score.check(event, result))
+
+
+def _forgot(target: str | FactView, outcome: object) -> str:
+    what = target if isinstance(target, str) else f"{target.subj} {target.rel} {target.obj}"
+    if isinstance(outcome, int) and not isinstance(outcome, bool):
+        return f"Forgot {outcome} fact{'s' * (outcome != 1)} about {what}"
+    return f"Forgot {what}"

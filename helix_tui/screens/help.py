@@ -1,0 +1,48 @@
+"""Commands and key bindings."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Markdown
+
+from helix_tui.commands import COMMANDS
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,f1,q", "close", "Close help", id="help.close"),
+    ]
+
+    def __init__(self, bindings: list[Binding]) -> None:
+        super().__init__()
+        self.bindings = bindings
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog help-dialog") as dialog:
+            dialog.border_title = "Helix help"
+            yield Markdown(help_markdown(self.bindings))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+def help_markdown(bindings: list[Binding]) -> str:
+    lines = [
+        "Ask biomedical questions; answers come with knowledge-graph paths and evidence.",
+        "State facts (\u201cSwitched MRN 4471 from metformin to sitagliptin\u201d) and Helix",
+        "remembers them for you only.",
+        "",
+        "| command | what it does |",
+        "| --- | --- |",
+        *(f"| `{c.usage}` | {c.help} |" for c in COMMANDS),
+        "",
+        "| key | what it does |",
+        "| --- | --- |",
+        *(f"| `{b.key}` | {b.description} |" for b in bindings),
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,50 @@
+"""Details of the selected evidence row or path hop: passage text or node facts."""
+
+from __future__ import annotations
+
+from textual.widgets import Markdown
+
+from engine.result import Evidence, Triple
+from helix_tui.relations import Namer, kind_of, verb
+
+HINT = "_Select an evidence row or a path hop to see its details._"
+
+
+class DetailView(Markdown):
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(HINT, id=id, classes="detail")
+
+
+def evidence_markdown(ev: Evidence, name: Namer) -> str:
+    if ev.triple:
+        lines = [triple_markdown(ev.triple, name)]
+    else:
+        title = f"**Passage** `{ev.id}`" if ev.id else "**Passage**"
+        lines = [title, "", ev.text or "_No text stored for this passage._"]
+    lines += ["", f"score {ev.score:.3f}" + (f" · source {ev.source}" if ev.source else "")]
+    return "\n".join(lines)
+
+
+def triple_markdown(triple: Triple, name: Namer) -> str:
+    subj, rel, obj = triple
+    return "\n".join(
+        [
+            f"**{name(subj)}** —{verb(rel)}→ **{name(obj)}**",
+            "",
+            f"- subject: {name(subj)} · {kind_of(subj) or 'entity'} · `{subj}`",
+            f"- relation: {verb(rel)} · `{rel}`",
+            f"- object: {name(obj)} · {kind_of(obj) or 'entity'} · `{obj}`",
+        ]
+    )
+
+
+def node_markdown(node_id: str, name: Namer, triples: list[Triple]) -> str:
+    lines = [f"**{name(node_id)}** · {kind_of(node_id) or 'entity'} · `{node_id}`", ""]
+    if not triples:
+        lines.append("_No other edges found._")
+    for subj, rel, obj in triples:
+        if subj == node_id:
+            lines.append(f"- —{verb(rel)}→ {name(obj)}")
+        else:
+            lines.append(f"- ←{verb(rel)}— {name(subj)}")
+    return "\n".join(lines)

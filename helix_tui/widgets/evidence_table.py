@@ -1,0 +1,52 @@
+"""Evidence of an answer: triples, passages and memory facts, with scores and sources."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import DataTable
+
+from engine.result import Evidence
+from helix_tui.relations import Namer, triple_text
+
+_KIND = {"triple": "KG", "passage": "text", "memory": "memory"}
+
+
+class EvidenceTable(DataTable[Text]):
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+        self.evidence: list[Evidence] = []
+
+    def on_mount(self) -> None:
+        self.add_column(Text("#"), key="rank")
+        self.add_column(Text("kind"), key="kind")
+        self.add_column(Text("evidence"), key="what")
+        self.add_column(Text("score", justify="right"), key="score")
+        self.add_column(Text("source"), key="source")
+
+    def show_evidence(self, evidence: list[Evidence], name: Namer) -> None:
+        self.evidence = list(evidence)
+        self.clear()
+        for i, ev in enumerate(self.evidence):
+            self.add_row(
+                Text(str(i + 1)),
+                Text(_KIND.get(ev.kind, ev.kind)),
+                Text(describe(ev, name), overflow="ellipsis", no_wrap=True),
+                Text(f"{ev.score:.2f}", justify="right"),
+                Text(ev.source or ""),
+                key=str(i),
+            )
+
+    def evidence_for(self, row_key: str | None) -> Evidence | None:
+        if row_key is None or not row_key.isdigit() or int(row_key) >= len(self.evidence):
+            return None
+        return self.evidence[int(row_key)]
+
+
+def describe(ev: Evidence, name: Namer) -> str:
+    if ev.triple:
+        return triple_text(ev.triple, name)
+    text = " ".join((ev.text or "").split())
+    label = ev.id or ""
+    if text:
+        return f"{label}: {text[:80]}" if label else text[:80]
+    return label or "(no text)"

@@ -1,0 +1,84 @@
+"""This user's memory: vault facts, current first, then superseded ones."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import DataTable, Static
+
+from helix_tui.facts import FactView, day
+from helix_tui.relations import short_id, verb
+
+HINT = "Del forgets the highlighted fact · /forget SUBJECT forgets all about it"
+
+
+class FactTable(DataTable[Text]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("delete", "forget", "Forget fact", id="memory.forget"),
+    ]
+
+    class Forget(Message):
+        def __init__(self, fact: FactView) -> None:
+            super().__init__()
+            self.fact = fact
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+        self.facts: list[FactView] = []
+
+    def action_forget(self) -> None:
+        if self.facts and 0 <= self.cursor_row < len(self.facts):
+            self.post_message(self.Forget(self.facts[self.cursor_row]))
+
+
+class MemoryPanel(Vertical):
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.names: dict[str, str] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Static("Memory is loading…", markup=False, classes="memory-summary")
+        yield FactTable(id="memory-facts")
+        yield Static(HINT, markup=False, classes="hint")
+
+    def on_mount(self) -> None:
+        table = self.query_one(FactTable)
+        for label, key in (("", "state"), ("subject", "subj"), ("relation", "rel"),
+                           ("object", "obj"), ("since", "since"), ("until", "until")):
+            table.add_column(Text(label), key=key)
+
+    def show_facts(self, facts: list[FactView], names: dict[str, str], user: str) -> None:
+        self.names = names
+        ordered = [f for f in facts if f.current] + [f for f in facts if not f.current]
+        table = self.query_one(FactTable)
+        table.facts = ordered
+        table.clear()
+        for i, fact in enumerate(ordered):
+            dim = "" if fact.current else "dim strike"
+            table.add_row(
+                Text("●" if fact.current else "○", style="green" if fact.current else "dim"),
+                Text(fact.subj_name or self._label(fact.subj), style=dim),
+                Text(verb(fact.rel), style=dim),
+                Text(fact.obj_name or self._label(fact.obj), style=dim),
+                Text(day(fact.t_start), style="dim"),
+                Text(day(fact.t_end), style="dim"),
+                key=str(i),
+            )
+        current = sum(f.current for f in ordered)
+        summary = f"{user}: {current} current fact{'s' * (current != 1)}"
+        if len(ordered) > current:
+            summary += f", {len(ordered) - current} superseded"
+        if not ordered:
+            summary = f"{user}: no facts yet. State one, e.g. “Patient MRN 4471 takes metformin.”"
+        self.query_one(".memory-summary", Static).update(summary)
+
+    def show_message(self, text: str) -> None:
+        self.query_one(".memory-summary", Static).update(text)
+
+    def _label(self, node_id: str) -> str:
+        return self.names.get(node_id) or short_id(node_id)

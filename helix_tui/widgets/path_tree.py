@@ -1,0 +1,42 @@
+"""The KG paths of an answer as a tree: one branch per path, one leaf per hop."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.widgets import Tree
+
+from engine.result import Path, Triple
+from helix_tui.relations import Namer, path_text, triple_text
+
+
+@dataclass(frozen=True)
+class Hop:
+    """Data of a tree node: the path it belongs to and, for a hop, its triple."""
+
+    path: int
+    triple: Triple | None = None
+
+
+class PathTree(Tree[Hop]):
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("Paths", id=id)
+        self.show_root = False
+        self.guide_depth = 3
+
+    def show_paths(self, paths: Sequence[Path], name: Namer) -> None:
+        self.clear()
+        self.root.set_label(Text(f"Paths ({len(paths)})"))
+        for i, path in enumerate(paths, 1):
+            label = Text(f"{i}. {path_text(path, name)}")
+            if len(path) == 1:
+                self.root.add_leaf(label, data=Hop(i, tuple(path[0])))  # type: ignore[arg-type]
+                continue
+            branch = self.root.add(label, data=Hop(i), expand=i <= 3)
+            for triple in path:
+                branch.add_leaf(Text(triple_text(triple, name)), data=Hop(i, tuple(triple)))  # type: ignore[arg-type]
+        if not paths:
+            self.root.add_leaf(Text("No knowledge-graph path for this answer."))
+        self.root.expand()
