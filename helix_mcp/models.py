@@ -1,0 +1,73 @@
+"""Typed outputs of the MCP tools (their JSON schemas are what clients see)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import BaseModel, Field
+
+
+class NodeRef(BaseModel):
+    id: str
+    name: str | None = None
+    kind: str
+
+
+class TripleOut(BaseModel):
+    subj: str
+    rel: str
+    obj: str
+    subj_name: str | None = None
+    obj_name: str | None = None
+
+
+class TriplesOut(BaseModel):
+    node: NodeRef
+    triples: list[TripleOut]
+    truncated: bool = Field(description="True when more triples exist beyond the limit.")
+
+
+class WalkOut(BaseModel):
+    start: NodeRef
+    relations: list[str]
+    paths: list[list[TripleOut]]
+    expanded: int = Field(description="Nodes expanded by the search.")
+    truncated: bool = Field(description="True when a bound (fanout, max_paths) cut the search.")
+
+
+class PassageOut(BaseModel):
+    id: str | None
+    score: float
+    text: str | None = None
+    source: str | None = None
+
+
+class PassagesOut(BaseModel):
+    passages: list[PassageOut]
+
+
+class FactOut(BaseModel):
+    subj: str
+    rel: str
+    obj: str
+    subj_name: str | None = None
+    obj_name: str | None = None
+    current: bool = True
+    since: datetime | None = None
+    until: datetime | None = None
+    source: str | None = None
+    quality: float | None = None
+
+
+class MemoryStoreOut(BaseModel):
+    stored: bool
+    fact: FactOut | None = None
+    message: str
+
+
+class FactsOut(BaseModel):
+    facts: list[FactOut]
+
+
+class ForgetOut(BaseModel):
+    removed: int = Field(description="Facts (all their time intervals) removed from memory.")

@@ -1,0 +1,80 @@
+"""What the MCP server needs from the engine and from one user's memory, and default wiring."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from engine.agent.ports import MemoryPort
+from engine.config import Mode, Settings
+from engine.events import EventSink
+from engine.result import Evidence, LinkedEntity, Result, Triple
+
+
+class EnginePort(Protocol):
+    """The part of ``engine.api.Helix`` the tools use."""
+
+    def ask(
+        self,
+        question: str,
+        *,
+        mode: Mode | None = None,
+        memory: MemoryPort | None = None,
+        session: str | None = None,
+        choice: str | None = None,
+        qid: str | None = None,
+        on_event: EventSink | None = None,
+    ) -> Result: ...
+
+    def link(self, text: str, kinds: set[str] | None = None) -> list[LinkedEntity]: ...
+
+    def node_name(self, node_id: str) -> str | None: ...
+
+    def triples(self, node_id: str, rel: str | None = None, limit: int = 50) -> list[Triple]: ...
+
+    def dense_search(self, text: str, k: int = 10) -> list[Evidence]: ...
+
+    def close(self) -> None: ...
+
+
+class MemoryToolsPort(MemoryPort, Protocol):
+    """``memory.service.UserMemory`` for the server's user."""
+
+    def state(self, text: str, session: str | None = None) -> object | None: ...
+
+    def store_fact(
+        self,
+        subj: str,
+        rel: str,
+        obj: str,
+        supersedes: Triple | None = None,
+        evidence: str | None = None,
+        *,
+        session: str | None = None,
+    ) -> object | None: ...
+
+    def search(self, query: str, limit: int = 50) -> Sequence[object]: ...
+
+    def forget(self, target: Triple | str) -> int: ...
+
+    def close(self) -> None: ...
+
+
+EngineFactory = Callable[[Settings], EnginePort]
+MemoryFactory = Callable[[Settings, str, EnginePort], MemoryToolsPort]
+
+
+def open_helix(settings: Settings) -> EnginePort:
+    """The real engine over the stores of ``settings.home``."""
+    from engine.api import Helix
+
+    return Helix.open(settings)
+
+
+def open_user_memory(settings: Settings, user: str, engine: EnginePort) -> MemoryToolsPort:
+    """``memory.service.UserMemory`` for ``user`` on the wall clock, linking through the engine."""
+    from memory.clock import SystemClock
+    from memory.service import UserMemory
+
+    memory: MemoryToolsPort = UserMemory(settings, user, clock=SystemClock(), linker=engine.link)
+    return memory

@@ -1,0 +1,314 @@
+"""The tools' logic, synchronous and transport-free (``server.py`` exposes it over MCP).
+
+One instance serves one user. The engine and the user's memory are opened on first use and
+every call into them is serialised by a lock: DuckDB connections and FAISS indexes are not
+meant for concurrent use from several threads.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from mcp.server.mcpserver.exceptions import ToolError
+
+from engine.config import Mode, Settings
+from engine.graph.relations import BY_ABBREV, RELATIONS, directed_uses
+from engine.result import Triple
+from helix_mcp.models import (
+    FactOut,
+    FactsOut,
+    ForgetOut,
+    MemoryStoreOut,
+    NodeRef,
+    PassageOut,
+    PassagesOut,
+    TripleOut,
+    TriplesOut,
+    WalkOut,
+)
+from helix_mcp.ports import EngineFactory, EnginePort, MemoryFactory, MemoryToolsPort
+from helix_mcp.walk import WalkError, parse_hops, walk
+
+
+def _kind_of(node_id: str) -> str:
+    return node_id.split("::", 1)[0] if "::" in node_id else "unknown"
+
+
+def fact_out(fact: object) -> FactOut:
+    """A vault fact (``memory.vault.Fact``) as tool output, read by attribute."""
+    g = getattr
+    return FactOut(
+        subj=str(g(fact, "subj")),
+        rel=str(g(fact, "rel")),
+        obj=str(g(fact, "obj")),
+        subj_name=g(fact, "subj_name", None),
+        obj_name=g(fact, "obj_name", None),
+        current=bool(g(fact, "current", True)),
+        since=g(fact, "t_start", None),
+        until=g(fact, "t_end", None),
+        source=g(fact, "source", None),
+        quality=g(fact, "quality", None),
+    )
+
+
+class HelixTools:
+    def __init__(
+        self,
+        settings: Settings,
+        user: str,
+        engine_factory: EngineFactory,
+        memory_factory: MemoryFactory,
+    ) -> None:
+        self.settings = settings
+        self.user = user
+        self._engine_factory = engine_factory
+        self._memory_factory = memory_factory
+        self._engine: EnginePort | None = None
+        self._memory: MemoryToolsPort | None = None
+        self.lock = threading.RLock()
+
+    # --- lazily opened resources ---------------------------------------------------------
+    def engine(self) -> EnginePort:
+        with self.lock:
+            if self._engine is None:
+                try:
+                    self._engine = self._engine_factory(self.settings)
+                except Exception as exc:
+                    raise ToolError(f"the Helix engine could not be opened: {exc}") from exc
+            return self._engine
+
+    def memory(self) -> MemoryToolsPort:
+        with self.lock:
+            if self._memory is None:
+                self._memory = self._memory_factory(self.settings, self.user, self.engine())
+            return self._memory
+
+    def close(self) -> None:
+        with self.lock:
+            if self._memory is not None:
+                self._memory.close()
+            if self._engine is not None:
+                self._engine.close()
+            self._memory = self._engine = None
+
+    # --- helpers -------------------------------------------------------------------------
+    def node(self, ref: str) -> NodeRef:
+        """A KG node from an id (``Compound::DB00843``) or a name/synonym (``Aricept``)."""
+        engine = self.engine()
+        ref = ref.strip()
+        if not ref:
+            raise ToolError("empty node reference: give a node id or a name")
+        name = engine.node_name(ref)
+        if name is not None:
+            return NodeRef(id=ref, name=name, kind=self._kind(ref))
+        linked = engine.link(ref)
+        if not linked:
+            raise ToolError(f"no knowledge-graph node matches {ref!r}")
+        best = max(linked, key=lambda e: e.score)
+        return NodeRef(id=best.id, name=best.name, kind=best.kind)
+
+    def _kind(self, node_id: str) -> str:
+        kind_of = getattr(self.engine(), "node_kind", None)
+        kind = kind_of(node_id) if callable(kind_of) else None
+        return str(kind) if kind else _kind_of(node_id)
+
+    def _triple_out(self, t: Triple) -> TripleOut:
+        engine = self.engine()
+        return TripleOut(
+            subj=t[0],
+            rel=t[1],
+            obj=t[2],
+            subj_name=engine.node_name(t[0]),
+            obj_name=engine.node_name(t[2]),
+        )
+
+    # --- tools ---------------------------------------------------------------------------
+    def ask(
+        self,
+        question: str,
+        mode: Mode | None = None,
+        session: str | None = None,
+        choice: str | None = None,
+        use_memory: bool = True,
+    ) -> dict[str, Any]:
+        if not question.strip():
+            raise ToolError("the question is empty")
+        if len(question) > self.settings.max_question_chars:
+            raise ToolError(
+                f"the question is {len(question)} characters long; the limit is "
+                f"{self.settings.max_question_chars}"
+            )
+        with self.lock:
+            engine = self.engine()
+            memory = self.memory() if use_memory else None
+            try:
+                result = engine.ask(
+                    question, mode=mode, memory=memory, session=session, choice=choice
+                )
+            except ToolError:
+                raise
+            except Exception as exc:
+                raise ToolError(f"ask failed: {type(exc).__name__}: {exc}") from exc
+        data = result.to_contract()
+        data["question"] = question
+        return data
+
+    def kg_get_triples(self, node: str, rel: str | None = None, limit: int = 50) -> TriplesOut:
+        if rel is not None and rel not in BY_ABBREV:
+            raise ToolError(f"unknown relation {rel!r}; known: {', '.join(sorted(BY_ABBREV))}")
+        with self.lock:
+            ref = self.node(node)
+            triples = self.engine().triples(ref.id, rel, limit + 1)
+            return TriplesOut(
+                node=ref,
+                triples=[self._triple_out(t) for t in triples[:limit]],
+                truncated=len(triples) > limit,
+            )
+
+    def kg_walk(
+        self, start: str, relations: Sequence[str], max_paths: int = 20, fanout: int = 25
+    ) -> WalkOut:
+        with self.lock:
+            ref = self.node(start)
+            try:
+                hops = parse_hops(relations, ref.kind)
+            except WalkError as exc:
+                raise ToolError(str(exc)) from exc
+            engine = self.engine()
+            outcome = walk(
+                ref.id,
+                hops,
+                lambda n, r, k: engine.triples(n, r, k),
+                fanout=fanout,
+                max_paths=max_paths,
+            )
+            return WalkOut(
+                start=ref,
+                relations=[h.code for h in hops],
+                paths=[[self._triple_out(t) for t in p] for p in outcome.paths],
+                expanded=outcome.expanded,
+                truncated=outcome.truncated,
+            )
+
+    def dense_search(self, text: str, k: int = 10) -> PassagesOut:
+        if not text.strip():
+            raise ToolError("the search text is empty")
+        with self.lock:
+            try:
+                hits = self.engine().dense_search(text, k)
+            except ToolError:
+                raise
+            except Exception as exc:
+                raise ToolError(f"dense search failed: {exc}") from exc
+        return PassagesOut(
+            passages=[
+                PassageOut(id=h.id, score=h.score, text=h.text, source=h.source) for h in hits
+            ]
+        )
+
+    def memory_store(
+        self,
+        statement: str | None = None,
+        subj: str | None = None,
+        rel: str | None = None,
+        obj: str | None = None,
+        supersedes: Sequence[str] | None = None,
+        session: str | None = None,
+    ) -> MemoryStoreOut:
+        structured = [subj, rel, obj]
+        if any(structured) and not all(structured):
+            raise ToolError("give subj, rel and obj together (or only a statement)")
+        if not statement and not all(structured):
+            raise ToolError("give a statement, or a fact as subj, rel and obj")
+        if supersedes is not None and len(supersedes) != 3:
+            raise ToolError("supersedes must be a triple [subj, rel, obj]")
+        with self.lock:
+            memory = self.memory()
+            if subj and rel and obj:
+                old = (supersedes[0], supersedes[1], supersedes[2]) if supersedes else None
+                fact = memory.store_fact(subj, rel, obj, old, statement, session=session)
+            else:
+                fact = memory.state(statement or "", session)
+        if fact is None:
+            return MemoryStoreOut(
+                stored=False, message="no fact recognised; nothing was stored (try subj/rel/obj)"
+            )
+        out = fact_out(fact)
+        return MemoryStoreOut(
+            stored=True, fact=out, message=f"stored {out.subj} {out.rel} {out.obj}"
+        )
+
+    def memory_search(self, query: str, limit: int = 20) -> FactsOut:
+        if not query.strip():
+            raise ToolError("the query is empty")
+        with self.lock:
+            facts = self.memory().search(query, limit)
+        return FactsOut(facts=[fact_out(f) for f in facts[:limit]])
+
+    def memory_forget(
+        self,
+        subject: str | None = None,
+        subj: str | None = None,
+        rel: str | None = None,
+        obj: str | None = None,
+    ) -> ForgetOut:
+        triple = (subj, rel, obj)
+        if subject and any(triple):
+            raise ToolError("give either a subject or a fact (subj, rel, obj), not both")
+        with self.lock:
+            memory = self.memory()
+            if subject:
+                removed = memory.forget(subject)
+            elif subj and rel and obj:
+                removed = memory.forget((subj, rel, obj))
+            else:
+                raise ToolError("give a subject to forget, or a whole fact as subj, rel and obj")
+        return ForgetOut(removed=int(removed))
+
+    # --- resources -----------------------------------------------------------------------
+    @staticmethod
+    def relations_json() -> str:
+        return json.dumps(
+            {
+                "relations": [
+                    {
+                        "rel": r.rel,
+                        "source": r.source,
+                        "target": r.target,
+                        "verb": r.verb,
+                        "description": r.description,
+                        "undirected": r.undirected,
+                        "forward_phrases": list(r.forward),
+                        "backward_phrases": list(r.backward),
+                    }
+                    for r in RELATIONS
+                ],
+                "directed_uses": [
+                    {"code": u.key, "from": u.src, "to": u.dst} for u in directed_uses()
+                ],
+                "note": "rel^-1 follows a relation backwards (object to subject); undirected "
+                "relations are followed both ways under their plain code.",
+            },
+            indent=1,
+        )
+
+    def node_card_json(self, node_id: str, sample: int = 12) -> str:
+        with self.lock:
+            ref = self.node(node_id)
+            engine = self.engine()
+            triples = engine.triples(ref.id, None, 500)
+            counts: dict[str, int] = {}
+            for _, r, _ in triples:
+                counts[r] = counts.get(r, 0) + 1
+            describe = getattr(engine, "node_description", None)
+            card: dict[str, Any] = {
+                **ref.model_dump(),
+                "description": describe(ref.id) if callable(describe) else None,
+                "relation_counts": counts,
+                "relation_counts_capped_at": 500,
+                "sample": [self._triple_out(t).model_dump() for t in triples[:sample]],
+            }
+        return json.dumps(card, indent=1)

@@ -1,0 +1,26 @@
+"""``helix-chat mcp [--user ID] [--http --port N]``: serve Helix's tools over MCP."""
+
+from __future__ import annotations
+
+import click
+
+from engine.config import Settings
+
+
+def _settings() -> Settings:
+    ctx = click.get_current_context(silent=True)
+    found = ctx.find_object(Settings) if ctx is not None else None
+    return found if found is not None else Settings()
+
+
+@click.command("mcp")
+@click.option("--user", default=None, help="User whose memory the tools act on (default: you).")
+@click.option("--http", is_flag=True, help="Serve streamable HTTP on 127.0.0.1 instead of stdio.")
+@click.option("--port", default=8765, show_default=True, help="Port for --http.")
+def mcp(user: str | None, http: bool, port: int) -> None:
+    """Run an MCP server (stdio by default) exposing ask, KG look-ups and walks, passage search
+    and the user's memory to MCP clients such as IDE agents and desktop assistants."""
+    from helix_mcp import serve
+
+    settings = _settings()
+    serve(settings, user or settings.user, http=http, port=port)

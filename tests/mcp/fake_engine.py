@@ -1,0 +1,129 @@
+"""A tiny in-memory stand-in for ``engine.api.Helix`` (loaded by the MCP tests, also by path
+in a server subprocess: ``--engine-factory tests/mcp/fake_engine.py:make_engine``)."""
+
+from __future__ import annotations
+
+import re
+
+from engine.config import Settings
+from engine.result import Answer, Evidence, LinkedEntity, Result, Status
+
+NODES = {
+    "Compound::DB00843": "Donepezil",
+    "Compound::DB00331": "Metformin",
+    "Compound::DB01261": "Sitagliptin",
+    "Disease::DOID:10652": "Alzheimer's disease",
+    "Disease::DOID:9352": "type 2 diabetes mellitus",
+    "Gene::43": "ACHE",
+    "Gene::5468": "PPARG",
+}
+ALIASES = {name.lower(): nid for nid, name in NODES.items()} | {
+    "aricept": "Compound::DB00843",
+    "alzheimer": "Disease::DOID:10652",
+    "diabetes": "Disease::DOID:9352",
+}
+TRIPLES = [
+    ("Compound::DB00843", "CtD", "Disease::DOID:10652"),
+    ("Compound::DB00843", "CbG", "Gene::43"),
+    ("Compound::DB00331", "CtD", "Disease::DOID:9352"),
+    ("Compound::DB01261", "CtD", "Disease::DOID:9352"),
+    ("Compound::DB00331", "CbG", "Gene::5468"),
+    ("Disease::DOID:9352", "DaG", "Gene::5468"),
+    ("Disease::DOID:10652", "DaG", "Gene::43"),
+    ("Disease::DOID:10652", "DrD", "Disease::DOID:9352"),
+]
+PASSAGES = {
+    "pubmedqa:1:0": "Donepezil improves cognition in mild Alzheimer's disease.",
+    "pubmedqa:2:0": "Metformin lowers hepatic glucose output in type 2 diabetes.",
+}
+
+
+class FakeEngine:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.closed = False
+
+    def link(self, text: str, kinds: set[str] | None = None) -> list[LinkedEntity]:
+        found = []
+        for alias, nid in ALIASES.items():
+            for m in re.finditer(rf"\b{re.escape(alias)}\b", text, re.IGNORECASE):
+                kind = nid.split("::")[0]
+                if kinds is None or kind in kinds:
+                    found.append(
+                        LinkedEntity(
+                            mention=m.group(0),
+                            id=nid,
+                            name=NODES[nid],
+                            kind=kind,
+                            score=1.0,
+                            method="exact",
+                            start=m.start(),
+                            end=m.end(),
+                        )
+                    )
+        return sorted(found, key=lambda e: e.start)
+
+    def node_name(self, node_id: str) -> str | None:
+        return NODES.get(node_id)
+
+    def triples(self, node_id: str, rel: str | None = None, limit: int = 50):
+        hits = [t for t in TRIPLES if node_id in (t[0], t[2]) and (rel is None or t[1] == rel)]
+        return sorted(hits, key=lambda t: (t[1], t[0], t[2]))[:limit]
+
+    def dense_search(self, text: str, k: int = 10) -> list[Evidence]:
+        words = set(re.findall(r"\w+", text.lower()))
+        scored = []
+        for pid, body in PASSAGES.items():
+            overlap = len(words & set(re.findall(r"\w+", body.lower())))
+            scored.append(
+                Evidence(kind="passage", id=pid, text=body, score=overlap / 10, source="pubmedqa")
+            )
+        return sorted(scored, key=lambda e: -e.score)[:k]
+
+    def ask(
+        self,
+        question,
+        *,
+        mode=None,
+        memory=None,
+        session=None,
+        choice=None,
+        qid=None,
+        on_event=None,
+    ) -> Result:
+        linked = self.link(question)
+        if memory is not None:
+            mine = memory.answer(question, linked)
+            if mine is not None:
+                return mine
+        diseases = [e for e in linked if e.kind == "Disease"]
+        if not diseases:
+            return Result(
+                question=question,
+                status=Status.NOT_ANSWERED,
+                linked=linked,
+                text="No disease recognised.",
+            )
+        target = diseases[0].id
+        hits = [t for t in TRIPLES if t[1] == "CtD" and t[2] == target]
+        result = Result(
+            question=question,
+            status=Status.ANSWERED if hits else Status.NOT_ANSWERED,
+            answers=[Answer(id=s, name=NODES[s], score=0.9) for s, _, _ in hits],
+            evidence=[Evidence(kind="triple", triple=t, score=0.9) for t in hits],
+            paths=[[t] for t in hits],
+            linked=linked,
+            mode=mode or "hybrid",
+            text=f"{len(hits)} treatment(s) found.",
+            trace_id="0" * 32,
+        )
+        if memory is not None:
+            memory.record(question, result, session)
+        return result
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def make_engine(settings: Settings) -> FakeEngine:
+    return FakeEngine(settings)
