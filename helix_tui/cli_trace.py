@@ -15,7 +15,7 @@ from engine.telemetry.store import SpanNode, SpanRecord, build_tree, read_spans,
 from engine.telemetry.store import roots as root_spans
 from engine.telemetry.tracing import spans_path
 
-HIDDEN = {"helix.step", "helix.message", "helix.depth", "helix.question", "helix.elapsed_ms"}
+HIDDEN = {"helix.step", "helix.message", "helix.question", "helix.duration_ms"}
 MAX_ATTRS = 6
 
 

@@ -36,9 +36,10 @@ class SpanRecord:
 
     @property
     def label(self) -> str:
-        """``walk d=2`` for a walk at depth 2, else the step name."""
-        depth = self.attributes.get("helix.depth")
-        return f"{self.step} d={depth}" if depth is not None else self.step
+        """``walk d=2`` for the walk's depth-2 sub-span, else the step name."""
+        if self.step.endswith(".depth"):
+            return f"{self.step.removesuffix('.depth')} d={self.attributes.get('helix.depth')}"
+        return self.step
 
 
 @dataclass

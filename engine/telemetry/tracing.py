@@ -1,10 +1,10 @@
 """Spans from the engine's step events: one ``helix.ask`` root per question, a child per step.
 
-The engine already reports every step as ``StepEvent`` start/end pairs through its
-``on_event`` callback; ``QuestionTrace.sink`` is such a callback. A start opens a span under the
-innermost open one (so a step nested in another nests in the tree), the matching end closes
-it, and the event's ``data`` become ``helix.*`` attributes. Timestamps are taken when the
-events arrive, so span durations are wall time as the engine experienced it.
+The engine already reports every step as ``StepEvent`` start/end pairs (and walk progress per
+depth) through its ``on_event`` callback; ``QuestionTrace.sink`` is such a callback. A start
+opens a span under the innermost open one (so a step nested in another nests in the tree), the
+matching end closes it, and the event's ``data`` become ``helix.*`` attributes. Timestamps are
+taken when the events arrive, so span durations are wall time as the engine experienced it.
 
 ``Tracing`` owns a private ``TracerProvider`` (the global one is never touched) whose exporters
 are chosen from ``Settings.trace_exporter`` and the standard ``OTEL_*`` environment.
@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from opentelemetry import trace as otel_trace
@@ -74,15 +75,33 @@ def step_attributes(data: Mapping[str, object]) -> dict[str, AttrValue]:
     return out
 
 
+@dataclass
+class _Open:
+    step: str
+    depth: object
+    span: Span
+    start_ns: int
+    mark_ns: int
+    """When the last progress sub-span of this step ended (its start, before any)."""
+
+
 class QuestionTrace:
-    """The spans of one question; ``sink`` receives the engine's step events."""
+    """The spans of one question; ``sink`` receives the engine's step events.
+
+    - ``start``/``end`` pairs become spans named ``helix.<step>``; an end closes the innermost
+      open span of the same step (preferring one started with the same ``depth``).
+    - ``progress`` events that carry a ``depth`` (the walk reports each depth it finishes)
+      become child spans ``helix.<step>.depth`` covering the time since the previous one;
+      other progress events become span events.
+    - an ``end`` without a ``start`` is rebuilt from its ``duration_ms``.
+    """
 
     def __init__(self, tracer: otel_trace.Tracer, root: Span) -> None:
         self._tracer = tracer
         self.root = root
         ctx = root.get_span_context()
         self.trace_id: str | None = f"{ctx.trace_id:032x}" if ctx.is_valid else None
-        self._open: list[tuple[tuple[str, object], Span]] = []
+        self._open: list[_Open] = []
         self._lock = threading.Lock()
 
     # --- events -> spans ---------------------------------------------------------------
@@ -94,6 +113,8 @@ class QuestionTrace:
                     self._start(event)
                 elif event.phase == "end":
                     self._end(event)
+                elif event.phase == "progress":
+                    self._progress(event)
         except Exception:  # a tracing bug must not fail a question
             log.exception("dropped step event %s/%s", event.step, event.phase)
 
@@ -108,42 +129,68 @@ class QuestionTrace:
 
         return both
 
-    @staticmethod
-    def _key(event: StepEvent) -> tuple[str, object]:
-        return (event.step, event.data.get("depth"))
-
     def _parent(self) -> Span:
-        return self._open[-1][1] if self._open else self.root
+        return self._open[-1].span if self._open else self.root
 
-    def _start(self, event: StepEvent, at: int | None = None) -> Span:
+    def _span(self, name: str, event: StepEvent, start_ns: int) -> Span:
         attrs = step_attributes(event.data)
         attrs["helix.step"] = event.step
         if event.message:
             attrs["helix.message"] = event.message[:MAX_ATTR_CHARS]
-        span = self._tracer.start_span(
-            f"helix.{event.step}",
+        return self._tracer.start_span(
+            name,
             context=otel_trace.set_span_in_context(self._parent()),
             attributes=attrs,
-            start_time=at or time.time_ns(),
+            start_time=start_ns,
         )
-        self._open.append((self._key(event), span))
-        return span
+
+    def _start(self, event: StepEvent, at: int | None = None) -> _Open:
+        now = at or time.time_ns()
+        span = self._span(f"helix.{event.step}", event, now)
+        opened = _Open(event.step, event.data.get("depth"), span, now, now)
+        self._open.append(opened)
+        return opened
+
+    def _find(self, event: StepEvent) -> int:
+        same = [i for i, o in enumerate(self._open) if o.step == event.step]
+        depth = event.data.get("depth")
+        exact = [i for i in same if depth is not None and self._open[i].depth == depth]
+        return (exact or same or [-1])[-1]
 
     def _end(self, event: StepEvent) -> None:
         now = time.time_ns()
-        key = self._key(event)
-        idx = next((i for i in range(len(self._open) - 1, -1, -1) if self._open[i][0] == key), -1)
-        if idx < 0:  # an end without a start: rebuild the span from its elapsed time
-            elapsed_ns = int(max(0.0, event.elapsed_ms) * 1e6)
-            span = self._start(event, at=now - elapsed_ns)
+        idx = self._find(event)
+        if idx < 0:  # an end without a start: rebuild the span from its duration
+            duration = event.data.get("duration_ms")
+            ms = float(duration) if isinstance(duration, int | float) else 0.0
+            self._start(event, at=now - int(max(0.0, ms) * 1e6))
             idx = len(self._open) - 1
-        _, span = self._open.pop(idx)
-        span.set_attributes(step_attributes(event.data))
+        opened = self._open.pop(idx)
+        opened.span.set_attributes(step_attributes(event.data))
         if event.message:
-            span.set_attribute("helix.message", event.message[:MAX_ATTR_CHARS])
-        if event.elapsed_ms:
-            span.set_attribute("helix.elapsed_ms", float(event.elapsed_ms))
-        span.end(end_time=now)
+            opened.span.set_attribute("helix.message", event.message[:MAX_ATTR_CHARS])
+        opened.span.end(end_time=now)
+
+    def _progress(self, event: StepEvent) -> None:
+        now = time.time_ns()
+        idx = self._find(event)
+        owner = self._open[idx] if idx >= 0 else None
+        if owner is None or event.data.get("depth") is None:
+            target = owner.span if owner else self.root
+            target.add_event(event.message or event.step, step_attributes(event.data))
+            return
+        child = self._tracer.start_span(
+            f"helix.{event.step}.depth",
+            context=otel_trace.set_span_in_context(owner.span),
+            attributes={
+                **step_attributes(event.data),
+                "helix.step": event.step,
+                "helix.message": event.message[:MAX_ATTR_CHARS],
+            },
+            start_time=owner.mark_ns,
+        )
+        child.end(end_time=now)
+        owner.mark_ns = now
 
     # --- the root ----------------------------------------------------------------------
     def finish(self, result: Result) -> Result:
@@ -174,9 +221,9 @@ class QuestionTrace:
         with self._lock:
             now = time.time_ns()
             while self._open:  # steps the engine never closed (it raised mid-step)
-                _, span = self._open.pop()
-                span.set_attribute("helix.unclosed", True)
-                span.end(end_time=now)
+                opened = self._open.pop()
+                opened.span.set_attribute("helix.unclosed", True)
+                opened.span.end(end_time=now)
             if error is not None:
                 self.root.record_exception(error)
                 self.root.set_status(Status(StatusCode.ERROR, type(error).__name__))

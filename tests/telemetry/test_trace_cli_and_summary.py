@@ -32,7 +32,7 @@ def test_trace_last_prints_the_tree(tmp_path, pipeline):
     for label in ("plan", "link", "predict_edges", "walk d=1", "walk d=2", "dense", "fuse",
                   "review", "explain", "memory_read", "memory_write"):  # fmt: skip
         assert label in out.output
-    assert "nodes_expanded=40" in out.output
+    assert "expanded=40" in out.output and "stop_reason=confident" in out.output
     assert "steps " in out.output and "reported latency" in out.output
 
 

@@ -35,33 +35,55 @@ def test_every_step_is_a_child_span_and_timings_add_up(tmp_path, pipeline):
     assert root is not None and root.span.name == "helix.ask"
     labels = [c.span.label for c in root.children]
     assert labels == [
-        "memory_read", "plan", "link", "predict_edges", "walk d=1", "walk d=2",
-        "dense", "fuse", "review", "explain", "memory_write",
-    ]  # fmt: skip
+        "memory_read",
+        "plan",
+        "dense",
+        "predict_edges",
+        "walk",
+        "review",
+        "fuse",
+        "explain",
+        "memory_write",
+    ]
+    plan, walk = root.children[1], root.children[4]
+    assert [c.span.label for c in plan.children] == ["link"]
+    assert [c.span.label for c in walk.children] == ["walk d=1", "walk d=2"]
     # the steps account for the question's time, and the root matches the reported latency
     assert root.children_ms == pytest.approx(root.span.duration_ms, rel=0.10)
     assert root.span.duration_ms == pytest.approx(result.latency_ms, rel=0.10)
-    walk2 = root.children[5].span
-    assert walk2.attributes["helix.depth"] == 2
-    assert walk2.attributes["helix.nodes_expanded"] == 40
-    assert walk2.attributes["helix.stop_reason"] == "confident"
-    assert root.children[3].span.attributes["helix.rels"] == ["CtD^-1", "CpD^-1"]
+    # the depth sub-spans tile the walk
+    assert walk.children_ms == pytest.approx(walk.span.duration_ms, rel=0.10)
+    d2 = walk.children[1].span
+    assert d2.attributes["helix.depth"] == 2 and d2.attributes["helix.expanded"] == 40
+    assert walk.span.attributes["helix.stop_reason"] == "confident"
+    assert walk.span.attributes["helix.cache_hits"] == 3
+    assert root.children[3].span.attributes["helix.top"] == '[["CtD^-1", 0.91], ["CpD^-1", 0.05]]'
     assert root.span.attributes["helix.status"] == "ANSWERED"
     assert root.span.attributes["helix.top_answer"] == "Compound::DB00843"
     assert root.span.attributes["helix.qid"] == "q1"
+    assert root.span.attributes["helix.timing.walk_ms"] == pytest.approx(
+        walk.span.duration_ms, rel=0.10
+    )
 
 
 def test_each_line_is_an_otlp_json_export_request(tmp_path, pipeline):
     settings = Settings(home=tmp_path)
     _traced(settings, pipeline)
     lines = spans_path(settings).read_text().splitlines()
-    assert len(lines) == 12  # 11 steps + the root, one span per line
+    assert len(lines) == 13  # 9 steps, link inside plan, 2 walk depths, the root: one per line
     record = json.loads(lines[0])
     span = record["resourceSpans"][0]["scopeSpans"][0]["spans"][0]
     assert set(span) >= {
-        "traceId", "spanId", "parentSpanId", "name", "kind",
-        "startTimeUnixNano", "endTimeUnixNano", "attributes", "status",
-    }  # fmt: skip
+        "traceId",
+        "spanId",
+        "parentSpanId",
+        "name",
+        "kind",
+        "startTimeUnixNano",
+        "endTimeUnixNano",
+        "attributes",
+        "status",
+    }
     assert int(span["endTimeUnixNano"]) >= int(span["startTimeUnixNano"])
     resource = {a["key"]: a["value"] for a in record["resourceSpans"][0]["resource"]["attributes"]}
     assert resource["service.name"] == {"stringValue": "helix"}
@@ -91,20 +113,25 @@ def test_lines_parse_as_the_otlp_protobuf_message(tmp_path, pipeline):
     assert names[-1] == "helix.ask" and "helix.walk" in names
 
 
-def test_nested_steps_nest_and_orphan_ends_are_rebuilt(tmp_path):
+def test_nesting_pairing_progress_and_orphan_ends(tmp_path):
     settings = Settings(home=tmp_path)
     tracing = Tracing.from_settings(settings, environ={})
     with tracing.question("q") as trace:
-        trace.sink(StepEvent("walk", "start", data={"depth": 1}))
+        trace.sink(StepEvent("walk", "start"))
         trace.sink(StepEvent("predict_edges", "start"))
-        trace.sink(StepEvent("predict_edges", "end", elapsed_ms=1.0))
-        trace.sink(StepEvent("walk", "end", data={"depth": 1}))
-        trace.sink(StepEvent("fuse", "end", elapsed_ms=3.0))  # never started
+        trace.sink(StepEvent("predict_edges", "end"))
+        trace.sink(StepEvent("walk", "progress", "depth 1", data={"depth": 1, "expanded": 3}))
+        trace.sink(StepEvent("walk", "progress", "note without depth", data={"n": 1}))
+        trace.sink(StepEvent("walk", "end", data={"depth": 1}))  # pairs with the depth-less start
+        trace.sink(StepEvent("fuse", "end", data={"duration_ms": 3.0}))  # never started
+        trace.sink(StepEvent("plan", "progress", "no plan open"))
+        trace.sink(StepEvent("explain", "start"))  # never ended
     root = build_tree(read_spans(spans_path(settings)), trace.trace_id)
     by_label = {c.span.label: c for c in root.children}
-    assert set(by_label) == {"walk d=1", "fuse"}
-    assert [c.span.label for c in by_label["walk d=1"].children] == ["predict_edges"]
-    assert by_label["fuse"].span.duration_ms == pytest.approx(3.0, abs=1.0)  # from elapsed_ms
+    assert set(by_label) == {"walk", "fuse", "explain"}
+    assert by_label["explain"].span.attributes["helix.unclosed"] is True
+    assert {c.span.label for c in by_label["walk"].children} == {"predict_edges", "walk d=1"}
+    assert by_label["fuse"].span.duration_ms == pytest.approx(3.0, abs=1.0)  # from duration_ms
 
 
 def test_a_failing_question_marks_the_root_and_closes_open_steps(tmp_path, pipeline):
@@ -115,8 +142,8 @@ def test_a_failing_question_marks_the_root_and_closes_open_steps(tmp_path, pipel
     spans = read_spans(spans_path(settings))
     root = build_tree(spans, trace.trace_id)
     assert root.span.status == 2  # ERROR
-    walk = next(c for c in root.children if c.span.step == "walk")
-    assert walk.span.attributes["helix.unclosed"] is True
+    assert [c.span.label for c in root.children][-1] == "walk"  # closed by the engine's finally
+    assert "review" not in {c.span.label for c in root.children}
 
 
 def test_a_broken_sink_input_never_raises(tmp_path):
@@ -216,6 +243,6 @@ def test_otlp_export_to_a_loopback_collector(tmp_path, pipeline, monkeypatch):
             for ss in rs.scope_spans:
                 spans.extend(ss.spans)
     assert services == {"helix-test"}
-    assert len(spans) == 12
+    assert len(spans) == 13
     assert {sp.trace_id.hex() for sp in spans} == {trace.trace_id}
-    assert len(read_spans(spans_path(settings))) == 12  # the JSONL file still gets them
+    assert len(read_spans(spans_path(settings))) == 13  # the JSONL file still gets them
