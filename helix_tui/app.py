@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from textual.app import App
 from textual.binding import Binding, BindingType
@@ -58,14 +58,18 @@ def make_replay_app(
     services: Services | None = None,
     *,
     delay: float = 0.8,
+    extract: Literal["fact", "text"] = "fact",
 ) -> HelixApp:
     """The chat app playing a ``*.replay.jsonl`` stream on a simulated clock.
 
-    ``say`` events go to the user's memory, ``ask`` events are answered and checked against
-    ``expect``; ``delay`` seconds of wall time pass between events so the play can be watched.
+    ``say`` events go to the event user's memory (``extract="fact"`` stores the given fact,
+    ``"text"`` extracts it from the text); ``ask`` events are answered and checked against
+    ``expect``. ``delay`` seconds of wall time pass between events so the play can be watched.
     """
     events = load_replay(replay)
     clock = ReplayClock(events[0].at if events else None)
     services = replace(services or default_services(), clock=clock)
-    options = StartOptions(replay=events, replay_clock=clock, replay_delay=delay)
+    options = StartOptions(
+        replay=events, replay_clock=clock, replay_delay=delay, replay_extract=extract
+    )
     return HelixApp(settings, services, options)

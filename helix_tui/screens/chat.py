@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from functools import partial
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from textual import work
 from textual.app import ComposeResult
@@ -13,11 +13,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, TabbedContent, TabPane, Tree
+from textual.widgets import Footer, Header, Input
 
 from engine.config import Mode, Settings
 from engine.events import StepEvent
-from engine.result import Candidate, Evidence, Result, Status
+from engine.result import Candidate, Result, Status
 from helix_tui import commands
 from helix_tui.asking import ActiveAsk, AskRequest, Memories, answer, known_names
 from helix_tui.backend import Backend
@@ -45,22 +45,23 @@ from helix_tui.services import EnginePort, Services
 from helix_tui.session_keeper import SessionKeeper
 from helix_tui.widgets.assistant_turn import AssistantTurn
 from helix_tui.widgets.conversation import Conversation
-from helix_tui.widgets.detail_view import (
-    DetailView,
-    evidence_markdown,
-    node_markdown,
-    triple_markdown,
-)
-from helix_tui.widgets.evidence_table import EvidenceTable
+from helix_tui.widgets.detail_view import node_markdown
 from helix_tui.widgets.memory_panel import FactTable, MemoryPanel
 from helix_tui.widgets.note import Note
-from helix_tui.widgets.path_tree import Hop, PathTree
 from helix_tui.widgets.prompt import PromptInput
-from helix_tui.widgets.run_info import RunInfo
+from helix_tui.widgets.sidebar import Sidebar
 from helix_tui.widgets.status_line import StatusLine
 from helix_tui.widgets.user_turn import UserTurn
 
 LOADING = "◌ Loading the engine (embedding model, knowledge graph)… you can type already"
+WELCOME = """Ask about drugs, diseases, genes and how they connect; answers come with their
+knowledge-graph paths and evidence (panes on the right). Try:
+
+- *Which medicines are used to treat Alzheimer's disease?*
+- *How could metformin act on type 2 diabetes?*
+- *Switched MRN 4471 from metformin to sitagliptin.* (noted in your memory)
+
+`/help` lists commands · `Esc` cancels a running question."""
 
 
 @dataclass
@@ -76,6 +77,7 @@ class StartOptions:
     replay: list[ReplayEvent] | None = None
     replay_clock: ReplayClock | None = None
     replay_delay: float = 0.8
+    replay_extract: Literal["fact", "text"] = "fact"
 
 
 class ChatScreen(Screen[None]):
@@ -122,23 +124,17 @@ class ChatScreen(Screen[None]):
                 yield Conversation(id="conversation")
                 yield StatusLine(id="status")
                 yield PromptInput(id="prompt")
-            with TabbedContent(id="sidebar", initial="paths-tab"):
-                with TabPane("Paths", id="paths-tab"):
-                    yield PathTree(id="paths")
-                    yield DetailView(id="path-detail")
-                with TabPane("Evidence", id="evidence-tab"):
-                    yield EvidenceTable(id="evidence")
-                    yield DetailView(id="evidence-detail")
-                with TabPane("Run", id="run-tab"):
-                    yield RunInfo(id="run")
-                with TabPane("Memory", id="memory-tab"):
-                    yield MemoryPanel(id="memory")
+            yield Sidebar(id="sidebar")
         yield Footer()
 
     async def on_mount(self) -> None:
         self.query_one(PromptInput).focus()
         self._show_status()
         self.load_engine()
+        if self.options.replay is None:
+            await self.query_one(Conversation).add(
+                Note(WELCOME, title="Welcome to Helix", kind="welcome")
+            )
         await self._open_start_session()
         if self.options.replay is not None:
             self.query_one(PromptInput).disabled = True
@@ -217,21 +213,28 @@ class ChatScreen(Screen[None]):
         *,
         choice: str | None = None,
         shown: str | None = None,
-        state_first: bool = True,
         title: str = "You",
         replay: ReplayEvent | None = None,
     ) -> None:
-        """Show the question and answer it in a worker (after the engine loads, if need be)."""
+        """Show the question and answer it in a worker (after the engine loads, if need be).
+
+        A replay ``say`` event only goes to memory (its given fact, unless extracting from text);
+        a replay ``ask`` event only goes to the engine.
+        """
         await self._abandon("Cancelled: a new question was asked.")
         session = self.sessions.ensure(question)
         self._ask_ids += 1
+        given = replay is not None and self.options.replay_extract == "fact"
         request = AskRequest(
             question=question,
             user=self.sessions.user,
             session=session.id,
             mode=self.mode,
             choice=choice,
-            state_first=state_first,
+            state_first=choice is None and (replay is None or replay.type == "say"),
+            ask_engine=replay is None or replay.type == "ask",
+            fact=replay.fact if given and replay is not None else None,
+            supersedes=replay.supersedes if given and replay is not None else None,
         )
         conversation = self.query_one(Conversation)
         await conversation.add(UserTurn(shown or question, title=title))
@@ -258,7 +261,7 @@ class ChatScreen(Screen[None]):
         pending, self.clarifying = self.clarifying, None
         cand = next((c for c in pending.candidates if c.id == node_id), None)
         shown = f"→ {cand.name} ({cand.kind})" if cand else f"→ {node_id}"
-        await self.ask(pending.question, choice=node_id, shown=shown, state_first=False)
+        await self.ask(pending.question, choice=node_id, shown=shown)
 
     def _run(self, ask: ActiveAsk) -> None:
         assert self.engine is not None
@@ -339,55 +342,22 @@ class ChatScreen(Screen[None]):
 
     # ----------------------------------------------------------------- panes
     def show_turn(self, turn: AssistantTurn) -> None:
-        result = turn.result
-        if result is None:
-            return
-        self.shown = turn
-        name = turn.name_of
-        self.query_one(PathTree).show_paths(result.paths, name)
-        self.query_one(EvidenceTable).show_evidence(result.evidence, name)
-        self.query_one(RunInfo).show_result(result)
-        for detail in self.query(DetailView):
-            detail.update(
-                "_Select an evidence row or a path hop to see its details._"
-            )
+        if turn.result is not None:
+            self.shown = turn
+            self.query_one(Sidebar).show_turn(turn)
 
     def on_assistant_turn_selected(self, message: AssistantTurn.Selected) -> None:
         self.show_turn(message.turn)
 
-    def _label(self, node_id: str) -> str:
-        return self.shown.name_of(node_id) if self.shown else short_id(node_id)
-
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if not isinstance(event.data_table, EvidenceTable):
-            return
-        ev: Evidence | None = event.data_table.evidence_for(event.row_key.value)
-        if ev is not None:
-            self.query_one("#evidence-detail", DetailView).update(
-                evidence_markdown(ev, self._label)
-            )
-
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        if not isinstance(event.data_table, EvidenceTable):
-            return
-        ev = event.data_table.evidence_for(event.row_key.value)
-        if ev is not None and ev.triple:
-            self.fetch_node(ev.triple[0], "#evidence-detail", evidence_markdown(ev, self._label))
-
-    def on_tree_node_selected(self, event: Tree.NodeSelected[Hop]) -> None:
-        hop = event.node.data
-        if hop is None or hop.triple is None:
-            return
-        head = triple_markdown(hop.triple, self._label)
-        self.query_one("#path-detail", DetailView).update(head)
-        self.fetch_node(hop.triple[0], "#path-detail", head)
+    def on_sidebar_node_wanted(self, message: Sidebar.NodeWanted) -> None:
+        self.fetch_node(message.node_id, message.target, message.head)
 
     @work(thread=True, group="details", exclusive=True, exit_on_error=False)
     def fetch_node(self, node_id: str, target: str, head: str) -> None:
         engine = self.engine
         if engine is None:
             return
-        name = self._label
+        name = self.query_one(Sidebar).name_of
 
         def job() -> str:
             triples = engine.triples(node_id, limit=12)
@@ -401,7 +371,7 @@ class ChatScreen(Screen[None]):
         self.post_message(NodeDetails(node_id, f"{head}\n\n---\n\n{body}", target))
 
     def on_node_details(self, message: NodeDetails) -> None:
-        self.query_one(message.target, DetailView).update(message.markdown)
+        self.query_one(Sidebar).show_details(message.target, message.markdown)
 
     # ----------------------------------------------------------------- memory
     @work(thread=True, group="memory", exclusive=True, exit_on_error=False)
@@ -464,7 +434,7 @@ class ChatScreen(Screen[None]):
         self.app.push_screen(HelpScreen(bindings))
 
     def action_memory(self) -> None:
-        self.query_one(TabbedContent).active = "memory-tab"
+        self.query_one(Sidebar).show_tab("memory-tab")
         self.query_one(FactTable).focus()
         self.refresh_memory()
 
@@ -559,7 +529,7 @@ class ChatScreen(Screen[None]):
     async def resume(self, session_id: str) -> None:
         await self._abandon("Cancelled: switched session.")
         self.sessions.use(session_id)
-        await self._reset_view()
+        await self._reset_view(welcome=False)
         conversation = self.query_one(Conversation)
         last: AssistantTurn | None = None
         for old in self.sessions.turns():
@@ -571,13 +541,14 @@ class ChatScreen(Screen[None]):
             self.show_turn(last)
         self._show_status()
 
-    async def _reset_view(self) -> None:
+    async def _reset_view(self, *, welcome: bool = True) -> None:
         self.clarifying = None
         self.shown = None
-        await self.query_one(Conversation).clear()
-        self.query_one(PathTree).show_paths([], short_id)
-        self.query_one(EvidenceTable).show_evidence([], short_id)
-        self.query_one(RunInfo).clear_info()
+        conversation = self.query_one(Conversation)
+        await conversation.clear()
+        if welcome:
+            await conversation.add(Note(WELCOME, title="Welcome to Helix", kind="welcome"))
+        self.query_one(Sidebar).clear()
         self._show_status()
 
     def _show_status(self) -> None:
@@ -607,9 +578,7 @@ class ChatScreen(Screen[None]):
             if self.sessions.session_id != event.session:
                 self.sessions.use(event.session)
             title = f"{event.user} · {event.session} · {event.stamp}"
-            await self.ask(
-                event.text, state_first=event.type == "say", title=title, replay=event
-            )
+            await self.ask(event.text, title=title, replay=event)
             await self.idle.wait()
             await asyncio.sleep(self.options.replay_delay)
         await self.query_one(Conversation).add(Note(score.summary(), title="Replay"))

@@ -34,7 +34,7 @@ class PathTree(Tree[Hop]):
             if len(path) == 1:
                 self.root.add_leaf(label, data=Hop(i, tuple(path[0])))  # type: ignore[arg-type]
                 continue
-            branch = self.root.add(label, data=Hop(i), expand=i <= 3)
+            branch = self.root.add(label, data=Hop(i), expand=i <= 5)
             for triple in path:
                 branch.add_leaf(Text(triple_text(triple, name)), data=Hop(i, tuple(triple)))  # type: ignore[arg-type]
         if not paths:

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from textual.worker import WorkerCancelled, WorkerFailed
 
 from helix_tui.app import HelixApp, make_app
 from helix_tui.widgets.prompt import PromptInput
@@ -26,7 +27,10 @@ async def settle(pilot: Pilot[None], rounds: int = 50) -> None:
     app = pilot.app
     assert isinstance(app, HelixApp)
     for _ in range(rounds):
-        await app.workers.wait_for_complete()
+        try:
+            await app.workers.wait_for_complete()
+        except (WorkerCancelled, WorkerFailed):
+            continue
         await pilot.pause()
         chat = app.chat
         busy = chat.asking is not None and chat.engine is not None

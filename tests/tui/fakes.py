@@ -352,8 +352,8 @@ def make_harness(home: Path, user: str = "alice") -> Harness:
     clock = FixedClock()
     memories: dict[str, FakeMemory] = {}
 
-    def open_memory(_s: Settings, who: str, clk: object, _e: object) -> FakeMemory:
-        return memories.setdefault(who, FakeMemory(who, clock))
+    def open_memory(_s: Settings, who: str, clk: FixedClock, _e: object) -> FakeMemory:
+        return memories.setdefault(who, FakeMemory(who, clk))
 
     services = Services(
         open_engine=lambda _s: engine,

@@ -13,6 +13,7 @@ from helix_tui.widgets.evidence_table import EvidenceTable
 from helix_tui.widgets.path_tree import PathTree
 from helix_tui.widgets.prompt import PromptInput
 from helix_tui.widgets.run_info import RunInfo
+from helix_tui.widgets.sidebar import Sidebar
 from helix_tui.widgets.status_line import StatusLine
 from helix_tui.widgets.user_turn import UserTurn
 
@@ -70,7 +71,7 @@ async def test_selecting_evidence_shows_passage_text(app: HelixApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await submit(pilot, ALZ_QUESTION)
-        app.chat.query_one("#sidebar").active = "evidence-tab"  # type: ignore[attr-defined]
+        app.chat.query_one(Sidebar).show_tab("evidence-tab")
         table = app.chat.query_one(EvidenceTable)
         table.focus()
         table.move_cursor(row=3)

@@ -1,0 +1,103 @@
+"""Pure helpers: relation verbs, path chains, clarification replies, statements, fact rows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from engine.events import StepEvent
+from engine.result import Candidate, Result, Status
+from helix_tui.asking import looks_like_question, split_turn
+from helix_tui.clarify import match_candidate
+from helix_tui.facts import FactView, notes_of
+from helix_tui.present import result_markdown, step_line
+from helix_tui.relations import VERBS, path_text, short_id, triple_text
+
+NAMES = {"C": "Donepezil", "D": "Alzheimer's disease", "G": "ACHE"}
+
+
+def name(node_id: str) -> str:
+    return NAMES.get(node_id, node_id)
+
+
+def test_relation_verbs() -> None:
+    assert VERBS["CtD"] == "treats"
+    assert VERBS["PCiC"] == "includes"
+    assert triple_text(("C", "CtD", "D"), name) == "Donepezil —treats→ Alzheimer's disease"
+    assert triple_text(("patient:1", "takes", "C"), name) == "patient:1 —takes→ Donepezil"
+    assert short_id("Compound::DB00843") == "DB00843"
+
+
+def test_path_chain_follows_the_walk() -> None:
+    forward = [("C", "CbG", "G"), ("D", "DaG", "G")]
+    assert path_text(forward, name) == "Donepezil —binds→ ACHE ←associates— Alzheimer's disease"
+    backward = [("G", "GiG", "C"), ("C", "CtD", "D")]
+    assert path_text(backward, name) == "ACHE —interacts→ Donepezil —treats→ Alzheimer's disease"
+    starts_at_object = [("D", "DaG", "G"), ("C", "CbG", "G")]
+    assert path_text(starts_at_object, name).startswith("Alzheimer's disease —associates→ ACHE")
+
+
+CANDIDATES = [
+    Candidate(id="Gene::3630", name="INS", kind="Gene"),
+    Candidate(id="Disease::DOID:9744", name="type 1 diabetes mellitus", kind="Disease"),
+]
+
+
+def test_match_candidate_by_number_name_kind() -> None:
+    assert match_candidate("2", CANDIDATES) is CANDIDATES[1]
+    assert match_candidate("INS", CANDIDATES) is CANDIDATES[0]
+    assert match_candidate("the disease", CANDIDATES) is CANDIDATES[1]
+    assert match_candidate("I meant the gene.", CANDIDATES) is CANDIDATES[0]
+    assert match_candidate("type 1 diabetes", CANDIDATES) is CANDIDATES[1]
+    assert match_candidate("3", CANDIDATES) is None
+    assert match_candidate("What treats asthma?", CANDIDATES) is None
+
+
+def test_statements_and_questions() -> None:
+    assert looks_like_question("What is MRN 4471 on?")
+    assert looks_like_question("list drugs for asthma")
+    assert not looks_like_question("Switched MRN 4471 from metformin to sitagliptin.")
+    assert split_turn("Switched MRN 4471 to sitagliptin. What does it treat?") == (
+        "Switched MRN 4471 to sitagliptin.",
+        "What does it treat?",
+    )
+
+
+@dataclass
+class Row:
+    subj: str
+    rel: str
+    obj: str
+    t_start: datetime
+    t_end: datetime | None
+    quality: float
+    obj_name: str | None = None
+
+
+def test_fact_rows_of_any_shape() -> None:
+    when = datetime(2026, 3, 2, tzinfo=UTC)
+    from_attrs = FactView.of(Row("patient:1", "takes", "C", when, None, 1.0, "Metformin"))
+    assert from_attrs.current and from_attrs.obj_name == "Metformin"
+    from_map = FactView.of({"subj": "a", "rel": "r", "obj": "b", "t_end": "2026-03-05"})
+    assert not from_map.current
+    from_tuple = FactView.of(("a", "r", "b"))
+    assert from_tuple.triple == ("a", "r", "b")
+    assert notes_of(None) == []
+    assert notes_of(Row("patient:1", "takes", "C", when, None, 1.0, "Metformin")) == [
+        "patient:1 takes Metformin"
+    ]
+
+
+def test_step_lines() -> None:
+    assert step_line(StepEvent("walk", "start", "walking the graph")) == "… Walking the graph"
+    progress = StepEvent("walk", "progress", "depth 2: 9 nodes expanded", 5.0, {"depth": 2})
+    assert step_line(progress) == "  · depth 2: 9 nodes expanded"
+    end = StepEvent("review", "end", "", 9.0, {"accepted": False, "duration_ms": 3.2})
+    assert step_line(end) == "✓ Reviewing — not accepted · 3 ms"
+
+
+def test_not_found_is_said_once() -> None:
+    result = Result(status=Status.NOT_ANSWERED, text="Not found: 'x' is not in the graph.")
+    assert result_markdown(result, name) == "Not found: 'x' is not in the graph."
+    bare = Result(status=Status.NOT_ANSWERED)
+    assert result_markdown(bare, name).startswith("**Not found.**")
