@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Literal
 
 import pytest
-
 from textual.widgets import Static
 
 from helix_tui.app import make_replay_app
