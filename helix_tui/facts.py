@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from helix_tui.relations import short_id, verb
+
 _FIELDS = ("subj", "rel", "obj", "t_start", "t_end", "quality", "subj_name", "obj_name")
 
 
@@ -101,5 +103,6 @@ def _note(item: object) -> str:
         return item
     view = FactView.of(item)
     if view.rel:
-        return f"{view.subj_name or view.subj} {view.rel} {view.obj_name or view.obj}"
+        subj = view.subj_name or short_id(view.subj)
+        return f"{subj} {verb(view.rel)} {view.obj_name or short_id(view.obj)}"
     return str(item)

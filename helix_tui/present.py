@@ -72,14 +72,16 @@ def step_line(event: StepEvent) -> str:
 
 
 def steps_summary(events: Sequence[StepEvent], latency_ms: float) -> str:
-    """One line once the answer is in: ``plan · link · walk ×2 · review · explain — 84 ms``."""
-    counts: dict[str, int] = {}
-    for event in events:
-        if event.phase == "end":
-            counts[event.step] = counts.get(event.step, 0) + 1
-    steps = " · ".join(f"{s} ×{n}" if n > 1 else s for s, n in counts.items())
-    timing = f" — {latency_ms:.0f} ms" if latency_ms else ""
-    return f"✓ {steps}{timing}" if steps else f"✓ done{timing}"
+    """One line once the answer is in: ``✓ 6 steps, walked to depth 2 · 84 ms · ctrl+t trace``."""
+    steps = len({e.step for e in events if e.phase == "end"})
+    depths = [d for e in events if isinstance(d := e.data.get("depth"), int)]
+    parts = [f"✓ {steps} step{'s' * (steps != 1)}"]
+    if depths:
+        parts[0] += f", walked to depth {max(depths)}"
+    if latency_ms:
+        parts.append(f"{latency_ms:.0f} ms")
+    parts.append("ctrl+t trace")
+    return " · ".join(parts)
 
 
 def result_markdown(result: Result, name: Namer) -> str:

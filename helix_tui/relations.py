@@ -41,8 +41,18 @@ def verb(rel: str) -> str:
 
 
 def short_id(node_id: str) -> str:
-    """``Compound::DB00843`` -> ``DB00843``; other ids unchanged."""
-    return node_id.split("::", 1)[1] if "::" in node_id else node_id
+    """A readable stand-in for a node without a name.
+
+    ``Compound::DB00843`` -> ``DB00843``, ``patient:4471`` -> ``MRN 4471``,
+    ``note:crispr-screen`` -> ``note crispr-screen``; other ids unchanged.
+    """
+    if "::" in node_id:
+        return node_id.split("::", 1)[1]
+    if node_id.startswith("patient:"):
+        return f"MRN {node_id.removeprefix('patient:')}"
+    if node_id.startswith("note:"):
+        return f"note {node_id.removeprefix('note:')}"
+    return node_id
 
 
 def kind_of(node_id: str) -> str | None:

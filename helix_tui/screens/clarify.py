@@ -41,7 +41,7 @@ class ClarifyScreen(ModalScreen[str | None]):
         text.append(cand.name, style="bold")
         text.append(f"  {cand.kind}", style="italic")
         if cand.detail:
-            text.append(f"\n   {clip(cand.detail, 140)}", style="dim")
+            text.append(f"\n   {clip(cand.detail, 64)}", style="dim")
         return Option(text, id=cand.id)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

@@ -53,7 +53,9 @@ class MemoryPanel(Vertical):
             table.add_column(Text(label), key=key)
 
     def show_facts(self, facts: list[FactView], names: dict[str, str], user: str) -> None:
-        self.names = names
+        learned = {f.subj: f.subj_name for f in facts if f.subj_name}
+        learned |= {f.obj: f.obj_name for f in facts if f.obj_name}
+        self.names = learned | names
         ordered = [f for f in facts if f.current] + [f for f in facts if not f.current]
         table = self.query_one(FactTable)
         table.facts = ordered
@@ -62,9 +64,9 @@ class MemoryPanel(Vertical):
             dim = "" if fact.current else "dim strike"
             table.add_row(
                 Text("●" if fact.current else "○", style="green" if fact.current else "dim"),
-                Text(fact.subj_name or self._label(fact.subj), style=dim),
+                Text(self._label(fact.subj), style=dim),
                 Text(verb(fact.rel), style=dim),
-                Text(fact.obj_name or self._label(fact.obj), style=dim),
+                Text(self._label(fact.obj), style=dim),
                 Text(day(fact.t_start), style="dim"),
                 Text(day(fact.t_end), style="dim"),
                 key=str(i),

@@ -25,6 +25,7 @@ def test_relation_verbs() -> None:
     assert VERBS["PCiC"] == "includes"
     assert triple_text(("C", "CtD", "D"), name) == "Donepezil —treats→ Alzheimer's disease"
     assert triple_text(("patient:1", "takes", "C"), name) == "patient:1 —takes→ Donepezil"
+    assert short_id("patient:4471") == "MRN 4471"
     assert short_id("Compound::DB00843") == "DB00843"
 
 
@@ -84,7 +85,7 @@ def test_fact_rows_of_any_shape() -> None:
     assert from_tuple.triple == ("a", "r", "b")
     assert notes_of(None) == []
     assert notes_of(Row("patient:1", "takes", "C", when, None, 1.0, "Metformin")) == [
-        "patient:1 takes Metformin"
+        "MRN 1 takes Metformin"
     ]
 
 
