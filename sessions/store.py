@@ -1,0 +1,211 @@
+"""Chat sessions and their turns, one SQLite file per user (``sessions.sqlite``).
+
+The TUI lists, resumes, renames, deletes and exports sessions through ``SessionStore``; each
+turn keeps the question and the full ``Result`` (JSON). Schema changes are named migrations
+recorded in ``_migrations``.
+"""
+
+from __future__ import annotations
+
+import builtins
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from engine.config import Settings
+from engine.result import Result
+from memory.clock import Clock, SystemClock, iso, parse_instant
+from memory.migrate import Migrations
+from memory.sqlite import open_sqlite
+
+SESSIONS_FILE = "sessions.sqlite"
+DEFAULT_TITLE = "New chat"
+MIGRATIONS = Migrations("sessions")
+
+
+@MIGRATIONS.register
+def m001_initial(db: Any) -> None:
+    db.execute(
+        """CREATE TABLE sessions (
+            id TEXT PRIMARY KEY, title TEXT NOT NULL, created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL)"""
+    )
+    db.execute(
+        """CREATE TABLE turns (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            question TEXT NOT NULL, result TEXT NOT NULL, created_at TEXT NOT NULL)"""
+    )
+    db.execute("CREATE INDEX turns_session ON turns (session_id, id)")
+    db.execute("CREATE INDEX sessions_updated ON sessions (updated_at)")
+
+
+@MIGRATIONS.register
+def m002_auto_title(db: Any) -> None:
+    """Remember whether a title was chosen by the user (auto titles follow the first turn)."""
+    db.execute("ALTER TABLE sessions ADD COLUMN auto_title INTEGER NOT NULL DEFAULT 0")
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    id: str
+    user: str
+    title: str
+    created_at: datetime
+    updated_at: datetime
+    n_turns: int
+
+
+@dataclass(frozen=True)
+class Turn:
+    id: int
+    session_id: str
+    question: str
+    result: Result
+    created_at: datetime
+
+
+_INFO_SQL = (
+    "SELECT s.id, s.title, s.created_at, s.updated_at, "
+    "(SELECT count(*) FROM turns t WHERE t.session_id = s.id) FROM sessions s"
+)
+
+
+class SessionStore:
+    """One user's chat sessions."""
+
+    def __init__(self, settings: Settings, user: str, clock: Clock | None = None) -> None:
+        self.user = user
+        self._clock = clock or SystemClock()
+        self.path = settings.user_dir(user) / SESSIONS_FILE
+        self._db = open_sqlite(self.path, self._clock, MIGRATIONS)
+
+    def create(self, title: str | None = None, session_id: str | None = None) -> SessionInfo:
+        now = iso(self._clock.now())
+        sid = session_id or uuid.uuid4().hex[:12]
+        self._db.execute(
+            "INSERT INTO sessions (id, title, created_at, updated_at, auto_title) "
+            "VALUES (?, ?, ?, ?, ?)", (sid, title or DEFAULT_TITLE, now, now, int(title is None)))
+        info = self.get(sid)
+        assert info is not None
+        return info
+
+    def list(self) -> builtins.list[SessionInfo]:
+        """All sessions, most recently updated first."""
+        rows = self._db.execute(f"{_INFO_SQL} ORDER BY s.updated_at DESC, s.rowid DESC")
+        return [self._info(r) for r in rows.fetchall()]
+
+    def get(self, session_id: str) -> SessionInfo | None:
+        row = self._db.execute(f"{_INFO_SQL} WHERE s.id = ?", (session_id,)).fetchone()
+        return self._info(row) if row else None
+
+    def latest(self) -> SessionInfo | None:
+        sessions = self.list()
+        return sessions[0] if sessions else None
+
+    def rename(self, session_id: str, title: str) -> None:
+        cur = self._db.execute("UPDATE sessions SET title = ?, auto_title = 0 WHERE id = ?",
+                               (title, session_id))
+        if cur.rowcount == 0:
+            raise KeyError(session_id)
+
+    def delete(self, session_id: str) -> None:
+        self._db.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+
+    def add_turn(self, session_id: str, question: str, result: Result) -> Turn:
+        """Append a turn (creating the session if needed); the first turn titles the session."""
+        now = self._clock.now()
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            exists = self._db.execute("SELECT auto_title FROM sessions WHERE id = ?",
+                                      (session_id,)).fetchone()
+            if exists is None:
+                self._db.execute(
+                    "INSERT INTO sessions (id, title, created_at, updated_at, auto_title) "
+                    "VALUES (?, ?, ?, ?, 1)", (session_id, DEFAULT_TITLE, iso(now), iso(now)))
+            cur = self._db.execute(
+                "INSERT INTO turns (session_id, question, result, created_at) VALUES (?, ?, ?, ?)",
+                (session_id, question, result.model_dump_json(), iso(now)))
+            self._db.execute(
+                "UPDATE sessions SET updated_at = ?, title = CASE WHEN auto_title = 1 AND "
+                "title = ? THEN ? ELSE title END WHERE id = ?",
+                (iso(now), DEFAULT_TITLE, _title_from(question), session_id))
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        return Turn(int(cur.lastrowid or 0), session_id, question, result, now)
+
+    def turns(self, session_id: str) -> builtins.list[Turn]:
+        rows = self._db.execute(
+            "SELECT id, session_id, question, result, created_at FROM turns "
+            "WHERE session_id = ? ORDER BY id", (session_id,)).fetchall()
+        return [Turn(int(r[0]), r[1], r[2], Result.model_validate_json(r[3]),
+                     parse_instant(r[4])) for r in rows]
+
+    def export_markdown(self, session_id: str) -> str:
+        info = self.get(session_id)
+        if info is None:
+            raise KeyError(session_id)
+        lines = [f"# {info.title}", "",
+                 f"_Session `{info.id}` of {info.user}, started {_when(info.created_at)}, "
+                 f"{info.n_turns} turn(s)._", ""]
+        for n, turn in enumerate(self.turns(session_id), start=1):
+            lines += _turn_markdown(n, turn)
+        return "\n".join(lines).rstrip() + "\n"
+
+    def forget_mentions(self, needles: Iterable[str]) -> int:
+        """Delete turns whose question or result mentions any of ``needles``."""
+        total = 0
+        for needle in needles:
+            if needle:
+                cur = self._db.execute(
+                    "DELETE FROM turns WHERE instr(lower(question), ?) > 0 OR "
+                    "instr(lower(result), ?) > 0", (needle.lower(), needle.lower()))
+                total += int(cur.rowcount or 0)
+        return total
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> SessionStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _info(self, row: Any) -> SessionInfo:
+        return SessionInfo(row[0], self.user, row[1], parse_instant(row[2]),
+                           parse_instant(row[3]), int(row[4]))
+
+
+def _title_from(question: str, limit: int = 60) -> str:
+    text = " ".join(question.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _when(instant: datetime) -> str:
+    return instant.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _turn_markdown(n: int, turn: Turn) -> builtins.list[str]:
+    r = turn.result
+    lines = [f"## {n}. {turn.question}", "", f"_{_when(turn.created_at)} · {r.status}_", ""]
+    if r.text:
+        lines += [r.text, ""]
+    if r.answers:
+        lines.append("**Answers**")
+        lines += [f"- {a.name} (`{a.id}`, {a.score:.2f})" for a in r.answers]
+        lines.append("")
+    if r.clarification:
+        lines += [f"> {r.clarification}", ""]
+    evidence = [e for e in r.evidence if e.triple or e.id]
+    if evidence:
+        lines.append("**Evidence**")
+        for e in evidence:
+            what = " → ".join(e.triple) if e.triple else (e.id or "")
+            lines.append(f"- {e.kind}: {what}")
+        lines.append("")
+    return lines
