@@ -1,0 +1,185 @@
+"""Per-user semantic answer cache (SQLite): LRU + TTL, invalidated by vault changes.
+
+Only reviewed, high-scoring answers are admitted (see ``admissible``). Each entry records the
+node ids its answer relied on; when the vault changes or forgets a fact about one of them, the
+entry is dropped. Similarity is cosine over an injected ``embed`` function (normalized
+vectors); without one, only the exact normalized question text hits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engine.result import Result, Status
+from engine.util.text import normalize
+from memory.clock import Clock, iso
+from memory.migrate import Migrations
+from memory.sqlite import open_sqlite
+
+CACHE_FILE = "cache.sqlite"
+MIGRATIONS = Migrations("cache")
+Embed = Callable[[list[str]], np.ndarray]
+REVIEWED_STOPS = frozenset({"accepted", "reviewed", "review_accepted", "reviewer_accepted"})
+
+
+@MIGRATIONS.register
+def m001_initial(db: Any) -> None:
+    db.execute(
+        """CREATE TABLE answers (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            mode TEXT NOT NULL, question TEXT NOT NULL, norm TEXT NOT NULL, vec BLOB,
+            result TEXT NOT NULL, created_at TEXT NOT NULL, last_hit TEXT NOT NULL,
+            hits INTEGER NOT NULL DEFAULT 0)"""
+    )
+    db.execute("CREATE INDEX answers_norm ON answers (mode, norm)")
+    db.execute(
+        """CREATE TABLE deps (
+            answer_id INTEGER NOT NULL REFERENCES answers(id) ON DELETE CASCADE,
+            node TEXT NOT NULL)"""
+    )
+    db.execute("CREATE INDEX deps_node ON deps (node)")
+
+
+def is_reviewed(result: Result) -> bool:
+    """True when the Reviewer accepted this KG answer (quality 1).
+
+    The agent loop sets ANSWERED on a KG answer only after the Reviewer accepted its paths or
+    verified its claim, so an answered, uncached KG result backed by graph triples counts;
+    an explicit accepting ``stop_reason`` counts too.
+    """
+    if result.status != Status.ANSWERED or result.cached or not result.answers:
+        return False
+    if result.stop_reason and result.stop_reason.lower() in REVIEWED_STOPS:
+        return True
+    return result.answers[0].source == "kg" and any(
+        e.kind == "triple" and e.triple and e.source != "vault" for e in result.evidence)
+
+
+def admissible(result: Result, min_score: float) -> bool:
+    """Cache only reviewed KG answers whose top score reaches ``min_score``."""
+    return (is_reviewed(result) and bool(result.answers) and not result.cached
+            and result.answers[0].source != "memory" and result.answers[0].score >= min_score)
+
+
+def dependencies(result: Result) -> set[str]:
+    """Node ids an answer relies on: its answers and the ends of its evidence triples."""
+    nodes = {a.id for a in result.answers}
+    for ev in result.evidence:
+        if ev.triple:
+            nodes.update((ev.triple[0], ev.triple[2]))
+    for path in result.paths:
+        for s, _, o in path:
+            nodes.update((s, o))
+    return nodes
+
+
+class AnswerCache:
+    def __init__(self, path: Path, clock: Clock, *, size: int = 256, ttl_minutes: float = 1440,
+                 similarity: float = 0.95, embed: Embed | None = None,
+                 min_score: float = 0.5) -> None:
+        self.path = path
+        self._clock = clock
+        self.size = size
+        self.ttl = timedelta(minutes=ttl_minutes)
+        self.similarity = similarity
+        self.min_score = min_score
+        self._embed = embed
+        self._db = open_sqlite(path, clock, MIGRATIONS)
+
+    def get(self, question: str, mode: str) -> Result | None:
+        """A live cached answer to this (or a near-identical) question, or None."""
+        now = self._clock.now()
+        cutoff = iso(now - self.ttl)
+        norm = normalize(question)
+        row = self._db.execute(
+            "SELECT id, result FROM answers WHERE mode = ? AND norm = ? AND created_at >= ? "
+            "ORDER BY id DESC LIMIT 1", (mode, norm, cutoff)).fetchone()
+        if row is None and self._embed is not None:
+            row = self._nearest(question, mode, cutoff)
+        if row is None:
+            return None
+        self._db.execute("UPDATE answers SET last_hit = ?, hits = hits + 1 WHERE id = ?",
+                         (iso(now), row[0]))
+        result = Result.model_validate_json(row[1])
+        return result.model_copy(update={"cached": True, "question": question})
+
+    def _nearest(self, question: str, mode: str, cutoff: str) -> tuple[int, str] | None:
+        rows = self._db.execute(
+            "SELECT id, vec, result FROM answers WHERE mode = ? AND created_at >= ? AND "
+            "vec IS NOT NULL", (mode, cutoff)).fetchall()
+        if not rows:
+            return None
+        query = self._vector(question)
+        matrix = np.stack([np.frombuffer(r[1], dtype=np.float32) for r in rows])
+        sims = matrix @ query
+        best = int(np.argmax(sims))
+        if float(sims[best]) < self.similarity:
+            return None
+        return int(rows[best][0]), str(rows[best][2])
+
+    def _vector(self, text: str) -> np.ndarray:
+        assert self._embed is not None
+        vec = np.asarray(self._embed([text]), dtype=np.float32).reshape(-1)
+        norm = float(np.linalg.norm(vec))
+        return vec / norm if norm else vec
+
+    def put(self, question: str, mode: str, result: Result) -> bool:
+        """Admit an answer if it qualifies; evicts least-recently-hit entries past ``size``."""
+        if not admissible(result, self.min_score):
+            return False
+        now = iso(self._clock.now())
+        vec = self._vector(question).tobytes() if self._embed is not None else None
+        stored = result.model_copy(update={"cached": False})
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            cur = self._db.execute(
+                "INSERT INTO answers (mode, question, norm, vec, result, created_at, last_hit) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (mode, question, normalize(question), vec, stored.model_dump_json(), now, now))
+            self._db.executemany("INSERT INTO deps (answer_id, node) VALUES (?, ?)",
+                                 [(cur.lastrowid, n) for n in sorted(dependencies(result))])
+            self._db.execute(
+                "DELETE FROM answers WHERE id NOT IN (SELECT id FROM answers "
+                "ORDER BY last_hit DESC, id DESC LIMIT ?)", (self.size,))
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        return True
+
+    def invalidate(self, nodes: Iterable[str]) -> int:
+        """Drop entries that relied on any of ``nodes``."""
+        nodes = sorted(set(nodes))
+        if not nodes:
+            return 0
+        marks = ",".join("?" for _ in nodes)
+        cur = self._db.execute(
+            f"DELETE FROM answers WHERE id IN (SELECT answer_id FROM deps WHERE node IN ({marks}))",
+            nodes)
+        return int(cur.rowcount or 0)
+
+    def forget_text(self, needles: Iterable[str]) -> int:
+        """Drop entries whose question or answer mentions any of ``needles``."""
+        total = 0
+        for needle in needles:
+            if needle:
+                cur = self._db.execute(
+                    "DELETE FROM answers WHERE instr(lower(question), ?) > 0 OR "
+                    "instr(lower(result), ?) > 0", (needle.lower(), needle.lower()))
+                total += int(cur.rowcount or 0)
+        return total
+
+    def __len__(self) -> int:
+        row = self._db.execute("SELECT count(*) FROM answers").fetchone()
+        return int(row[0]) if row else 0
+
+    def clear(self) -> None:
+        self._db.execute("DELETE FROM answers")
+
+    def close(self) -> None:
+        self._db.close()

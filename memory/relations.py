@@ -1,0 +1,126 @@
+"""The relation catalogue of the vault, loaded from ``relations.yaml``.
+
+Which relations are functional (and how), which subject/object kinds they take, and the cue
+lexicons used to recognise them in statements and questions are data, not code.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cached_property, lru_cache
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from engine.util.text import alias_key
+
+Functional = Literal["none", "subject", "key", "explicit"]
+DEFAULT_PATH = Path(__file__).with_name("relations.yaml")
+
+
+class Cue(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    regex: str = Field(alias="re")
+    w: float = 1.0
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str]:
+        return re.compile(self.regex, re.IGNORECASE)
+
+
+def _cues(value: object) -> list[Cue]:
+    if not isinstance(value, list):
+        raise ValueError("cues must be a list")
+    return [Cue.model_validate({"re": v} if isinstance(v, str) else v) for v in value]
+
+
+class RelationSpec(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+    name: str = ""
+    subject: str
+    objects: list[str] = Field(alias="object")
+    functional: Functional = "none"
+    say: list[Cue] = Field(default_factory=list)
+    ask: list[Cue] = Field(default_factory=list)
+    keys: list[str] = Field(default_factory=list)
+    synonyms: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("say", "ask", mode="before")
+    @classmethod
+    def _parse_cues(cls, value: object) -> list[Cue]:
+        return _cues(value)
+
+    @property
+    def literal_object(self) -> bool:
+        return "literal" in self.objects
+
+    @property
+    def object_kinds(self) -> set[str]:
+        return {k for k in self.objects if k != "literal"}
+
+    def score(self, text: str, *, ask: bool) -> float:
+        """Sum of the weights of the cues found in ``text``."""
+        return sum(c.w for c in (self.ask if ask else self.say) if c.pattern.search(text))
+
+
+class SupersedeSpec(BaseModel):
+    switch: str
+    old_before: str
+    old_after: str
+
+    @cached_property
+    def switch_re(self) -> re.Pattern[str]:
+        return re.compile(self.switch, re.IGNORECASE)
+
+    @cached_property
+    def old_before_re(self) -> re.Pattern[str]:
+        return re.compile(self.old_before, re.IGNORECASE)
+
+    @cached_property
+    def old_after_re(self) -> re.Pattern[str]:
+        return re.compile(self.old_after, re.IGNORECASE)
+
+
+class RelationCatalog(BaseModel):
+    relations: dict[str, RelationSpec]
+    supersede: SupersedeSpec
+
+    def model_post_init(self, __context: object) -> None:
+        for name, spec in self.relations.items():
+            spec.name = name
+
+    def get(self, rel: str) -> RelationSpec | None:
+        return self.relations.get(rel)
+
+    def functional(self, rel: str) -> Functional:
+        spec = self.relations.get(rel)
+        return spec.functional if spec else "none"
+
+    def for_subject(self, kind: str) -> list[RelationSpec]:
+        return [s for s in self.relations.values() if s.subject == kind]
+
+    @cached_property
+    def measurement_keys(self) -> dict[str, str]:
+        """alias_key -> canonical key, over every relation's known keys and synonyms."""
+        out: dict[str, str] = {}
+        for spec in self.relations.values():
+            for key in spec.keys:
+                out.setdefault(alias_key(key), key)
+            for spoken, key in spec.synonyms.items():
+                out.setdefault(alias_key(spoken), key)
+        return out
+
+
+def load_catalog(path: Path | None = None) -> RelationCatalog:
+    """Load and validate a relation catalogue (the packaged one by default)."""
+    return _load(str(path or DEFAULT_PATH))
+
+
+@lru_cache(maxsize=4)
+def _load(path: str) -> RelationCatalog:
+    data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    return RelationCatalog.model_validate(data)
