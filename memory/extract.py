@@ -1,0 +1,174 @@
+"""Fact capture from chat statements, by local rules (no LLM).
+
+"Switched MRN 4471 from metformin to sitagliptin" -> (patient:4471, takes, Compound::DB01261)
+superseding metformin. The relation is the best-scoring one (cue lexicons of
+``relations.yaml``) whose subject and object kinds are present in the statement; roles follow
+from kinds, not word order ("EPHB3 is inhibited by nilotinib" works). Values marked as old
+("from A", "A ->", "(was X)", "previously X") become what the new fact supersedes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from engine.result import LinkedEntity, Triple
+from memory.literals import Measurement, find_allergen, find_measurements
+from memory.relations import RelationCatalog, RelationSpec
+from memory.subjects import NOTE, PATIENT, Linker, Resolver, SubjectRef, link
+
+_MARGIN = 1.0
+"""A feasible relation may win only if its cue score is within this of the best score."""
+
+
+@dataclass(frozen=True)
+class Extracted:
+    subj: str
+    rel: str
+    obj: str
+    subj_name: str | None = None
+    obj_name: str | None = None
+    supersedes: Triple | None = None
+    supersede_current: bool = False
+    score: float = 0.0
+
+    @property
+    def triple(self) -> Triple:
+        return (self.subj, self.rel, self.obj)
+
+
+@dataclass(frozen=True)
+class _Value:
+    id: str
+    name: str | None
+    start: int
+    end: int
+
+
+class Extractor:
+    def __init__(self, catalog: RelationCatalog, resolver: Resolver,
+                 linker: Linker | None = None) -> None:
+        self.catalog = catalog
+        self.resolver = resolver
+        self.linker = linker
+
+    def extract(self, text: str) -> Extracted | None:
+        """The fact a statement states, or None when it states none we can store."""
+        patients = [r for r in self.resolver.patients(text) if r.id]
+        notes = self.resolver.notes(text)
+        measurements = find_measurements(text)
+        taken = [(r.start, r.end) for r in patients] + [(m.start, m.end) for m in measurements]
+        entities = _non_overlapping(link(self.linker, text), taken)
+        scored = sorted(((spec.score(text, ask=False), spec)
+                         for spec in self.catalog.relations.values()), key=lambda t: -t[0])
+        top = scored[0][0] if scored else 0.0
+        for score, spec in scored:
+            if score <= 0 or score < top - _MARGIN:
+                return None  # the statement's clearest relation could not be built
+            fact = self._build(spec, text, patients, notes, entities, measurements)
+            if fact is not None:
+                return replace(fact, score=score)
+        return None
+
+    def _build(self, spec: RelationSpec, text: str, patients: list[SubjectRef],
+               notes: list[SubjectRef], entities: list[LinkedEntity],
+               measurements: list[Measurement]) -> Extracted | None:
+        subject = self._subject(spec, patients, notes, entities)
+        if subject is None:
+            return None
+        values = self._values(spec, text, entities, measurements, subject)
+        if not values:
+            return None
+        sup = self.catalog.supersede
+        old = [v for v in values if _is_old(text, v, sup.old_before_re, sup.old_after_re)]
+        new = [v for v in values if v not in old]
+        if not new and old and spec.functional in ("explicit", "subject"):
+            new = _unlinked_new(text, old[0])  # "from calcitriol to dex": keep "dex" verbatim
+        if not new:
+            return None
+        value = new[0]
+        switched = bool(sup.switch_re.search(text))
+        supersedes = (subject.id, spec.name, old[0].id) if old else None
+        return Extracted(subject.id, spec.name, value.id, subject.name, value.name,
+                         supersedes, switched and not old and spec.functional == "explicit")
+
+    def _subject(self, spec: RelationSpec, patients: list[SubjectRef], notes: list[SubjectRef],
+                 entities: list[LinkedEntity]) -> SubjectRef | None:
+        if spec.subject == PATIENT:
+            return patients[0] if patients else None
+        if spec.subject == NOTE:
+            return notes[0] if notes else None
+        ents = [e for e in entities if e.kind == spec.subject]
+        if not ents:
+            return None
+        e = ents[0]
+        return SubjectRef(e.id, e.kind, e.mention, e.start, e.end, True, "entity", e.name)
+
+    def _values(self, spec: RelationSpec, text: str, entities: list[LinkedEntity],
+                measurements: list[Measurement], subject: SubjectRef) -> list[_Value]:
+        if spec.functional == "key" and spec.literal_object:
+            return [_Value(m.literal, None, m.start, m.end) for m in measurements]
+        kinds = spec.object_kinds
+        values = [_Value(e.id, e.name, e.start, e.end) for e in entities
+                  if e.kind in kinds and e.id != subject.id]
+        if spec.literal_object:
+            allergen = find_allergen(text)
+            if allergen is not None:
+                phrase, start, end = allergen
+                inside = [v for v in values if start <= v.start < end or v.start <= start < v.end]
+                return inside[:1] or [_Value(phrase, phrase, start, end)]
+        if not values and kinds:
+            values = self._relink(text, kinds, subject, entities)
+        return values
+
+    def _relink(self, text: str, kinds: set[str], subject: SubjectRef,
+                entities: list[LinkedEntity]) -> list[_Value]:
+        """Ask the linker again restricted to ``kinds`` (a symptom may also be a side effect)."""
+        found = link(self.linker, text, kinds)
+        return [_Value(e.id, e.name, e.start, e.end) for e in found if e.id != subject.id]
+
+
+_WORDS = r"[A-Za-z0-9][\w-]*(?:\s+[A-Za-z0-9][\w-]*){0,2}?"
+_STOP_AFTER = r"(?=\s*(?:[.,;:!?)]|$|\s+(?:instead|for|as|today|now|is|in|on)\b))"
+_NEW_AFTER_OLD = re.compile(rf"^\W{{0,2}}\s*(?:->|→|to|onto|with)\s+(?P<x>{_WORDS}){_STOP_AFTER}",
+                            re.IGNORECASE)
+_NEW_CUED = re.compile(rf"\b(?:now|starting|changed to|switched to|moved to)\s+(?P<x>{_WORDS})"
+                       rf"{_STOP_AFTER}", re.IGNORECASE)
+
+
+def _unlinked_new(text: str, old: _Value) -> list[_Value]:
+    """The replacing value of a switch when the linker did not recognise it."""
+    m = _NEW_AFTER_OLD.search(text[old.end:])
+    if m:
+        start = old.end + m.start("x")
+        return [_Value(m.group("x"), m.group("x"), start, start + len(m.group("x")))]
+    m = _NEW_CUED.search(text, old.end)
+    if m and m.start("x") > old.end:
+        return [_Value(m.group("x"), m.group("x"), m.start("x"), m.end("x"))]
+    return []
+
+
+def _non_overlapping(entities: list[LinkedEntity],
+                     taken: list[tuple[int, int]]) -> list[LinkedEntity]:
+    """Entities outside patient/measurement spans, longest/best first per span, in order."""
+    ranked = sorted(entities, key=lambda e: (-(e.end - e.start), -e.score))
+    kept: list[LinkedEntity] = []
+    spans = list(taken)
+    for e in ranked:
+        if e.start < 0:
+            kept.append(e)
+            continue
+        if any(e.start < b and a < e.end for a, b in spans):
+            continue
+        kept.append(e)
+        spans.append((e.start, e.end))
+    return sorted(kept, key=lambda e: e.start)
+
+
+def _is_old(text: str, value: _Value, before: re.Pattern[str], after: re.Pattern[str]) -> bool:
+    """A value right after "from/off/replacing/(was" or right before "->/discontinued"."""
+    if value.start < 0:
+        return False
+    head = text[max(0, value.start - 40):value.start]
+    tail = text[value.end:value.end + 30]
+    return bool(before.search(head) or after.search(tail))

@@ -1,0 +1,137 @@
+"""Literal values kept as strings: measurements ("HbA1c 7.5%", "IC50 18 nM") and allergens.
+
+A measurement literal is copied verbatim from the text; its *key* (the measurement name,
+"HbA1c", "CA 19-9") decides which older value it supersedes for key-functional relations.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from engine.util.text import alias_key
+
+_NUMBER = r"[-+<>≤≥~]?\d+(?:[.,]\d+)?(?:/\d+(?:[.,]\d+)?)?"
+_UNIT = (
+    r"(?:\s*%(?:\s+predicted)?"
+    r"|\s?(?:x\s?10\^\d+/[A-Za-zµμ]+|cells/[A-Za-zµμ]+|[A-Za-zµμ]+/[A-Za-zµμ0-9^]+"
+    r"|mmHg|kg|lbs?|[nuµμmp]M|mg|ng|pg|g|cm|mm|bpm|IU|U|mEq|ms|sec)(?![A-Za-z]))?"
+)
+_VALUE = re.compile(rf"(?<![\w#(/.\-])(?P<num>{_NUMBER})(?P<unit>{_UNIT})(?=[\s.,;:)!?]|$)")
+_KEY_TOKEN = re.compile(r"^(?:[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*|\d+-\d+)$")
+_STOP = frozenset({
+    "a", "an", "and", "are", "as", "at", "back", "be", "by", "came", "come", "de", "for",
+    "from", "gives", "give", "got", "had", "has", "have", "her", "his", "in", "is", "it", "its",
+    "latest", "logged", "logging", "measured", "mrn", "my", "new", "now", "of", "on", "our",
+    "patient", "pt", "readout", "recorded", "recording", "result", "results", "run",
+    "rechecked", "reached", "showed", "shows", "the", "their", "to", "today", "was", "were",
+    "with", "previously", "replacing", "labs", "lab", "value", "values", "level", "levels",
+    "reading", "number", "numbers", "updated", "revised", "repeat", "check", "follow-up",
+    "followup", "first", "last", "current", "baseline", "initial", "this", "that", "type",
+    "known", "dx", "put", "started", "start", "giving", "turns", "out", "switched", "initiated",
+    "prescribed", "seeing", "admitted", "moved", "changed", "stopping",
+})
+
+
+@dataclass(frozen=True)
+class Measurement:
+    literal: str
+    key: str
+    start: int
+    end: int
+
+
+def find_measurements(text: str) -> list[Measurement]:
+    """Every "<name> <number>[unit]" span in ``text``, left to right."""
+    found: list[Measurement] = []
+    for m in _VALUE.finditer(text):
+        key_start = _key_start(text, m.start())
+        if key_start is None:
+            continue
+        key = text[key_start : m.start()].strip()
+        if not m.group("unit").strip() and not _plausible_unitless(key, m.group("num")):
+            continue
+        found.append(Measurement(text[key_start : m.end()].strip(), key, key_start, m.end()))
+    return found
+
+
+def _key_start(text: str, value_start: int) -> int | None:
+    """Where the measurement name before ``value_start`` begins (None when there is none)."""
+    head = text[:value_start]
+    if not head.endswith(" "):
+        return None
+    start: int | None = None
+    for taken, m in enumerate(reversed(list(re.finditer(r"\S+", head)))):
+        token = m.group(0)
+        if taken >= 4 or not _KEY_TOKEN.match(token) or token.lower() in _STOP:
+            break
+        start = m.start()
+    return start
+
+
+def _plausible_unitless(key: str, number: str) -> bool:
+    """A unitless value is a measurement when its name looks like a score/test name (EDSS,
+    IC50, T-score) or the value is small/decimal; "patient 5948" or "treating 1812" is not."""
+    if any(_testlike(tok) for tok in key.split()):
+        return True
+    digits = number.lstrip("-+<>≤≥~")
+    return "." in digits or "," in digits or "/" in digits or len(digits) <= 3
+
+
+def _testlike(token: str) -> bool:
+    return (any(c.isdigit() for c in token) or sum(c.isupper() for c in token) >= 2
+            or (token[:1].isupper() and "-" in token))
+
+
+def measurement_key(literal: str) -> str | None:
+    """The normalized key of a measurement literal ("CA 19-9 449 U/mL" -> "ca 19 9")."""
+    found = find_measurements(literal)
+    if not found or found[0].start != 0:
+        return None
+    return alias_key(found[0].key)
+
+
+def mentioned_keys(text: str, keys: Iterable[str], synonyms: Mapping[str, str]) -> list[str]:
+    """Normalized keys (from ``keys`` or via ``synonyms``) that ``text`` names, longest first."""
+    norm = f" {alias_key(text)} "
+    out: list[str] = []
+    candidates = {alias_key(k): alias_key(k) for k in keys}
+    candidates.update({alias_key(s): alias_key(k) for s, k in synonyms.items()})
+    for spoken in sorted(candidates, key=len, reverse=True):
+        if spoken and f" {spoken} " in norm and candidates[spoken] not in out:
+            out.append(candidates[spoken])
+            norm = norm.replace(f" {spoken} ", " | ")
+    return out
+
+
+_ALLERGEN = [
+    r"\ballergic to (?P<x>[^.,;:!?()]+)",
+    r"\ballerg(?:y|ies) to (?P<x>[^.,;:!?()]+)",
+    r"\breaction to (?P<x>[^.,;:!?()]+)",
+    r"\badd (?P<x>[^.,;:!?()]+?) to (?:[^.]*?)allerg",
+    r"\bflag (?:an? )?(?P<x>[^.,;:!?()]+?) allerg",
+    r"\ballerg(?:y|ies)(?: noted| recorded| documented)?(?: for [^:]+)?:\s*(?P<x>[^.,;!?()]+)",
+    r"(?P<x>\b[a-z][a-z -]{1,40}?) allergy\b",
+]
+_ALLERGEN_RE = [re.compile(p, re.IGNORECASE) for p in _ALLERGEN]
+_TRAIL = re.compile(r"\s+(?:in the past|before|previously|documented|noted|recorded|today)\b.*$",
+                    re.IGNORECASE)
+
+
+def find_allergen(text: str) -> tuple[str, int, int] | None:
+    """The allergen phrase of an allergy statement, verbatim, with its span."""
+    for pattern in _ALLERGEN_RE:
+        m = pattern.search(text)
+        if not m:
+            continue
+        raw = m.group("x")
+        cut = _TRAIL.search(raw)
+        value = raw[: cut.start()] if cut else raw
+        lead = re.match(r"\s*(?:(?:a|an|the|their|his|her|known)\s+)*", value, re.IGNORECASE)
+        offset = lead.end() if lead else 0
+        value = value[offset:].rstrip()
+        if value:
+            start = m.start("x") + offset
+            return value, start, start + len(value)
+    return None

@@ -1,0 +1,91 @@
+"""Project/note references ("the CRISPR screen", "our neuroinflammation work") and their slugs.
+
+Notes are stored as ``note:<slug>``: lower-case words joined by hyphens, inner hyphens dropped
+("T-cell assay" -> ``tcell-assay``), generic heads folded ("work" -> "project"; a trailing
+"study" after another head is dropped: "biobank cohort study" -> ``biobank-cohort``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from engine.util.text import alias_key
+
+HEADS = (
+    "screen", "project", "work", "study", "cohort", "assay", "panel", "trial", "shortlist",
+    "program", "programme", "experiment", "pipeline", "campaign", "collaboration", "grant",
+    "analysis", "survey", "registry", "initiative", "audit", "model", "series",
+)
+_NOT_AFTER = ("paper", "papers", "data", "dataset", "preprint", "report", "meeting", "article",
+              "seminar", "abstract", "review")
+_DETERMINERS = r"(?:the|our|my|this|that|their|his|her)"
+_WORD = r"[A-Za-z0-9][\w'-]*"
+_HEAD = "|".join(HEADS)
+_PHRASE = re.compile(
+    rf"\b{_DETERMINERS}\s+(?P<phrase>(?:{_WORD}\s+){{0,3}}?(?:{_HEAD}))\b"
+    rf"(?:\s+(?:study|project))?(?!\s+(?:{'|'.join(_NOT_AFTER)})\b)(?![\w-])",
+    re.IGNORECASE,
+)
+_FOLD = {"work": "project", "programme": "program", "tumor": "tumour"}
+_SYNONYMS = {"hepatotoxicity": "liver tox", "nephrotoxicity": "kidney tox",
+             "cardiotoxicity": "cardiac tox", "neurotoxicity": "neuro tox"}
+_SKIP_FIRST = frozenset({"new", "latest", "first", "same", "whole", "current", "main"})
+
+
+@dataclass(frozen=True)
+class NoteMention:
+    phrase: str
+    slug: str
+    start: int
+    end: int
+
+
+def find_notes(text: str) -> list[NoteMention]:
+    """Project phrases introduced by a determiner, with their slugs."""
+    out: list[NoteMention] = []
+    for m in _PHRASE.finditer(text):
+        full = m.group(0)
+        phrase = full.split(None, 1)[1] if " " in full else full
+        slug = slugify(phrase)
+        if "-" in slug:  # a bare head ("our assay today") names no project
+            out.append(NoteMention(phrase, slug, m.start("phrase"), m.end()))
+    return out
+
+
+def slugify(phrase: str) -> str:
+    """The note slug of a project phrase ("our CRISPR screen" -> "crispr-screen")."""
+    words = [w.replace("-", "") for w in re.split(r"\s+", phrase.strip().lower()) if w]
+    words = [re.sub(r"[^a-z0-9]", "", w) for w in words]
+    words = [w for w in words if w]
+    if words and words[0] in {"the", "our", "my", "this", "that", "their"}:
+        words = words[1:]
+    while words and words[0] in _SKIP_FIRST:
+        words = words[1:]
+    text = " ".join(_SYNONYMS.get(w, w) for w in words)
+    words = [_FOLD.get(w, w) for w in text.split()]
+    if len(words) >= 3 and words[-1] in {"study", "project"} and words[-2] in HEADS:
+        words = words[:-1]
+    return "-".join(words)
+
+
+def match_slug(slug: str, known: Iterable[str]) -> str | None:
+    """The known note slug ``slug`` refers to: exact, else the best token overlap."""
+    known = list(known)
+    if slug in known:
+        return slug
+    tokens = set(slug.split("-"))
+    best, best_score = None, 0.0
+    for cand in known:
+        ctoks = set(cand.split("-"))
+        inter = len(tokens & ctoks)
+        score = inter / len(tokens | ctoks)
+        distinctive = tokens & ctoks - set(HEADS) - {"project"}
+        if distinctive and score > best_score:
+            best, best_score = cand, score
+    return best if best_score >= 0.34 else None
+
+
+def phrase_key(phrase: str) -> str:
+    return alias_key(phrase)

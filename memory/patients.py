@@ -1,0 +1,109 @@
+"""Patient references in free text: MRNs, "Name (MRN n)" introductions, names and titles.
+
+Patients are stored as ``patient:<MRN>``. Names are per-user aliases learned from statements
+that give both a name and an MRN; a later "Victor Costa" or "Mr. Costa" resolves through the
+user's alias table (see ``memory.vault``), never through anyone else's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memory.literals import find_measurements
+
+_UP = "A-ZÀ-ÖØ-Þ"
+_LOW = "a-zß-öø-ÿ"
+_WORD = rf"[{_UP}](?:'[{_UP}])?[{_LOW}]+(?:[{_UP}][{_LOW}]+)?(?:-[{_UP}]?[{_LOW}]+)?(?![{_LOW}])"
+NAME = rf"(?P<name>{_WORD} {_WORD})"
+TITLE = rf"\b(?P<title>Mr|Mrs|Ms|Miss|Mx)\.? (?P<surname>{_WORD})"
+_PREFIX = r"(?:MRN[:#]?\s*|pt\.?\s+|patient\s+|#)"
+_MRN_DIGITS = r"(?P<mrn>\d{3,10})"
+
+_STRONG = re.compile(
+    rf"(?<![\w#])(?:(?i:MRN)[:#]?\s*|(?i:pt)\.?\s+|(?i:patient)\s+|#){_MRN_DIGITS}\b")
+_BARE = re.compile(r"(?<![\w#.,/\-^])(?P<mrn>\d{4,10})(?![\w%/^]|[.,]\d)")
+_INTROS = [
+    re.compile(rf"{NAME},? \({_PREFIX}?{_MRN_DIGITS}\)", re.UNICODE),
+    re.compile(rf"{NAME}, {_PREFIX}?{_MRN_DIGITS}\b", re.UNICODE),
+    re.compile(rf"{_PREFIX}?{_MRN_DIGITS} \({NAME}\)", re.UNICODE),
+]
+_NAME_RE = re.compile(NAME)
+_TITLE_RE = re.compile(TITLE)
+# Capitalised words that start sentences or name things other than people.
+_NOT_FIRST_NAMES = frozenset({
+    "Started", "Put", "Switched", "Prescribed", "Initiated", "Replacing", "Stopping", "Seeing",
+    "Picked", "Referral", "New", "Patient", "Record", "Note", "Add", "Please", "Allergy",
+    "Side", "Adverse", "Med", "Latest", "Updated", "Repeat", "Results", "Got", "Recording",
+    "Changed", "Admitted", "Lead", "Our", "The", "My", "What", "Which", "Who", "Remind",
+    "Current", "Before", "Initially", "Most", "Where", "Is", "Was", "Did", "Per", "In", "For",
+    "Top", "Target", "Primary", "Set", "Dropping", "Logging", "Revised", "Result",
+    "Comorbidity", "Turns", "Interesting", "Yesterday", "Transcriptomics", "Elevated", "Worth",
+    "Adding",
+})
+
+
+@dataclass(frozen=True)
+class MrnMention:
+    mrn: str
+    start: int
+    end: int
+    strong: bool
+
+
+@dataclass(frozen=True)
+class NameMention:
+    name: str
+    start: int
+    end: int
+    title: bool = False
+
+
+def find_mrns(text: str) -> list[MrnMention]:
+    """MRN mentions: prefixed ("MRN 4471", "pt 5170", "#6328") first, then bare numbers that
+    are not part of a measurement ("CA 19-9 2091 U/mL")."""
+    found = [MrnMention(m.group("mrn"), m.start(), m.end(), True) for m in _STRONG.finditer(text)]
+    taken = [(f.start, f.end) for f in found]
+    taken += [(m.start, m.end) for m in find_measurements(text)]
+    for m in _BARE.finditer(text):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
+        found.append(MrnMention(m.group("mrn"), m.start(), m.end(), False))
+    return sorted(found, key=lambda f: (not f.strong, f.start))
+
+
+def find_intros(text: str) -> list[tuple[str, str]]:
+    """(name, MRN) pairs introduced together: "Ada Moreno (MRN 4471)", "MRN 9280 (Ivan
+    Fischer)", "Ravi Murphy, MRN 5507"."""
+    pairs: list[tuple[str, str]] = []
+    for pattern in _INTROS:
+        for m in pattern.finditer(text):
+            name = _strip_leading_verb(m.group("name"))
+            if name and (name, m.group("mrn")) not in pairs:
+                pairs.append((name, m.group("mrn")))
+    return pairs
+
+
+def find_names(text: str) -> list[NameMention]:
+    """Person-like mentions: "First Last" pairs and "Mr./Ms. Surname" titles."""
+    out: list[NameMention] = []
+    for m in _TITLE_RE.finditer(text):
+        out.append(NameMention(f"{m.group('title')}. {m.group('surname')}", m.start(), m.end(),
+                               title=True))
+    for m in re.finditer(rf"(?=({NAME}))", text):
+        name = m.group("name")
+        start = m.start()
+        first = name.split(" ", 1)[0]
+        if first in _NOT_FIRST_NAMES or any(o.start <= start < o.end for o in out):
+            continue
+        out.append(NameMention(name, start, start + len(name)))
+    return sorted(out, key=lambda n: n.start)
+
+
+def surname(name: str) -> str:
+    return name.rsplit(" ", 1)[-1]
+
+
+def _strip_leading_verb(name: str) -> str | None:
+    first = name.split(" ", 1)[0]
+    return None if first in _NOT_FIRST_NAMES else name

@@ -1,0 +1,175 @@
+"""The IMM router: which memory stores a question needs, and its temporal intent.
+
+Rules live in ``rules.yaml`` (match regexes -> store set, plus a default). A question that
+names one of this user's known subjects (found through the ``mem_index`` alias hashes by the
+injected ``resolve`` callable) routes to the vault and episodic stores.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from enum import StrEnum
+from functools import cached_property, lru_cache
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel
+
+DEFAULT_RULES = Path(__file__).with_name("rules.yaml")
+STORES = frozenset({"episodic", "vault", "kg", "dense"})
+
+
+class Temporal(StrEnum):
+    CURRENT = "current"
+    FIRST = "first"
+    PREVIOUS = "previous"
+    BEFORE = "before"
+    AFTER = "after"
+    AS_OF = "as_of"
+
+
+@dataclass(frozen=True)
+class TemporalIntent:
+    kind: Temporal = Temporal.CURRENT
+    anchor: str | None = None
+    """Text of the value a before/after question refers to ("levothyroxine")."""
+    fallback: Temporal = Temporal.CURRENT
+    """Intent to use when the anchor does not resolve to a stored value."""
+    as_of: datetime | None = None
+    explicit: bool = False
+
+    @property
+    def historical(self) -> bool:
+        return self.kind != Temporal.CURRENT
+
+
+@dataclass(frozen=True)
+class Route:
+    stores: frozenset[str]
+    rule: str
+    temporal: TemporalIntent
+    subjects: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def memory(self) -> bool:
+        return bool(self.stores & {"vault", "episodic"})
+
+
+class Rule(BaseModel):
+    name: str
+    match: list[str]
+    stores: list[str]
+
+    @cached_property
+    def patterns(self) -> list[re.Pattern[str]]:
+        return [re.compile(p, re.IGNORECASE) for p in self.match]
+
+
+class TemporalRules(BaseModel):
+    before: list[str]
+    after: list[str]
+    first: list[str]
+    previous: list[str]
+    as_of: dict[str, float]
+    as_of_days: str
+    current: list[str]
+
+    @cached_property
+    def compiled(self) -> dict[str, list[re.Pattern[str]]]:
+        names = ("before", "after", "first", "previous", "current")
+        return {n: [re.compile(p, re.IGNORECASE) for p in getattr(self, n)] for n in names}
+
+
+class RouterRules(BaseModel):
+    rules: list[Rule]
+    subject_hit: list[str]
+    default: list[str]
+    temporal: TemporalRules
+
+    def model_post_init(self, __context: object) -> None:
+        for stores in [self.subject_hit, self.default, *[r.stores for r in self.rules]]:
+            unknown = set(stores) - STORES
+            if unknown:
+                raise ValueError(f"unknown stores {sorted(unknown)} in rules")
+
+
+def load_rules(path: Path | None = None) -> RouterRules:
+    return _load(str(path or DEFAULT_RULES))
+
+
+@lru_cache(maxsize=4)
+def _load(path: str) -> RouterRules:
+    return RouterRules.model_validate(yaml.safe_load(Path(path).read_text(encoding="utf-8")))
+
+
+class Router:
+    """Routes a question to stores and detects its temporal intent."""
+
+    def __init__(self, rules: RouterRules | None = None,
+                 resolve: Callable[[str], list[str]] | None = None) -> None:
+        self.rules = rules or load_rules()
+        self._resolve = resolve
+
+    def route(self, question: str, now: datetime) -> Route:
+        temporal = self.temporal(question, now)
+        for rule in self.rules.rules:
+            if any(p.search(question) for p in rule.patterns):
+                return Route(frozenset(rule.stores), rule.name, temporal,
+                             tuple(self._subjects(question)))
+        subjects = tuple(self._subjects(question))
+        if subjects:
+            return Route(frozenset(self.rules.subject_hit), "subject-hit", temporal, subjects)
+        return Route(frozenset(self.rules.default), "default", temporal)
+
+    def _subjects(self, question: str) -> list[str]:
+        return self._resolve(question) if self._resolve else []
+
+    def temporal(self, question: str, now: datetime) -> TemporalIntent:
+        """Temporal intent: before/after an anchor, first, previous, as-of, or current."""
+        t = self.rules.temporal
+        pats = t.compiled
+        fallback, explicit = Temporal.CURRENT, False
+        if any(p.search(question) for p in pats["first"]):
+            fallback, explicit = Temporal.FIRST, True
+        elif any(p.search(question) for p in pats["previous"]):
+            fallback, explicit = Temporal.PREVIOUS, True
+        for kind in (Temporal.BEFORE, Temporal.AFTER):
+            for p in pats[kind.value]:
+                m = p.search(question)
+                if m and m.group("anchor").strip():
+                    anchor = m.group("anchor").strip()
+                    if fallback == Temporal.CURRENT:
+                        fallback = Temporal.PREVIOUS if kind == Temporal.BEFORE else fallback
+                    return TemporalIntent(kind, anchor, fallback, None, True)
+        if explicit:
+            return TemporalIntent(fallback, None, fallback, None, True)
+        days = _as_of_days(question, t)
+        if days is not None:
+            return TemporalIntent(Temporal.AS_OF, None, Temporal.CURRENT,
+                                  now - timedelta(days=days), True)
+        current = any(p.search(question) for p in pats["current"])
+        return TemporalIntent(Temporal.CURRENT, None, Temporal.CURRENT, None, current)
+
+
+_QUESTION_START = re.compile(
+    r"^\s*(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|"
+    r"could|should|would|will|has|have|had|remind me|tell me|show me|list|any)\b",
+    re.IGNORECASE)
+
+
+def looks_like_question(text: str) -> bool:
+    """A question or request, as opposed to a statement of fact."""
+    stripped = text.strip()
+    return stripped.endswith("?") or bool(_QUESTION_START.match(stripped))
+
+
+def _as_of_days(question: str, rules: TemporalRules) -> float | None:
+    lowered = question.lower()
+    for phrase, days in rules.as_of.items():
+        if re.search(rf"\b{re.escape(phrase)}\b", lowered):
+            return days
+    m = re.search(rules.as_of_days, lowered)
+    return float(m.group("n")) if m else None

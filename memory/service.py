@@ -1,0 +1,240 @@
+"""``UserMemory``: one user's memory behind ``engine.agent.ports.MemoryPort``.
+
+Stores (all under ``settings.user_dir(user)``): the DuckDB vault of facts and aliases, the
+episodic turn log (aiosqlite), the answer cache (SQLite); forgetting also reaches the session
+transcripts (``sessions.store``). Nothing here is shared between users.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from engine.config import Settings
+from engine.result import LinkedEntity, Result, Triple
+from memory.answer import Answerer
+from memory.cache import CACHE_FILE, AnswerCache, Embed, is_reviewed
+from memory.clock import Clock
+from memory.episodic import EPISODIC_FILE, EpisodicStore
+from memory.extract import Extracted, Extractor
+from memory.lock import file_lock
+from memory.relations import RelationCatalog, load_catalog
+from memory.router import Route, Router, looks_like_question
+from memory.subjects import Linker, Resolver, link
+from memory.vault import VAULT_FILE, Fact, StoreOutcome, Vault
+
+DEFAULT_SESSION = "default"
+
+
+class UserMemory:
+    """Per-user memory: vault + episodic + cache, implementing ``MemoryPort``."""
+
+    def __init__(self, settings: Settings, user: str, *, clock: Clock,
+                 linker: Linker | None = None, embed: Embed | None = None,
+                 catalog: RelationCatalog | None = None) -> None:
+        self.settings = settings
+        self.user = user
+        self.clock = clock
+        self.linker = linker
+        self.dir = settings.user_dir(user)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.catalog = catalog or load_catalog()
+        self.vault = Vault(self.dir / VAULT_FILE, clock, catalog=self.catalog,
+                           max_facts=settings.vault_max_facts)
+        self.episodic = EpisodicStore(self.dir / EPISODIC_FILE, clock,
+                                      window=settings.episodic_window,
+                                      ttl_minutes=settings.episodic_ttl_minutes)
+        self.cache = AnswerCache(self.dir / CACHE_FILE, clock, size=settings.cache_size,
+                                 ttl_minutes=settings.cache_ttl_minutes,
+                                 similarity=settings.cache_similarity, embed=embed)
+        self.resolver = Resolver(self.vault)
+        self.router = Router(resolve=self.resolver.mentioned)
+        self.extractor = Extractor(self.catalog, self.resolver, linker)
+        self.answerer = Answerer(self.vault, self.resolver, self.catalog)
+
+    # --- lifecycle -------------------------------------------------------------------------
+    @contextmanager
+    def hold(self) -> Iterator[UserMemory]:
+        """Keep this user's vault open (and locked against other processes) for a batch."""
+        with self.vault.hold():
+            yield self
+
+    def close(self) -> None:
+        self.episodic.close()
+        self.cache.close()
+
+    def __enter__(self) -> UserMemory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- MemoryPort --------------------------------------------------------------------------
+    def route(self, question: str) -> Route:
+        return self.router.route(question, self.clock.now())
+
+    def answer(self, question: str, linked: list[LinkedEntity],
+               session: str | None = None) -> Result | None:
+        """Answer from this user's own memory; None when it is not a memory question."""
+        with self.vault.hold():
+            route = self.route(question)
+            if not route.memory and not route.subjects:
+                return None
+            entities = linked or link(self.linker, question)
+            last = self.episodic.last_subject(session or DEFAULT_SESSION)
+            return self.answerer.answer(question, entities, route, last)
+
+    def boosts(self, triples: list[Triple]) -> dict[Triple, float]:
+        """``settings.vault_boost`` for each triple that is a current quality-1 vault fact."""
+        verified = self.vault.verified(triples)
+        return {t: self.settings.vault_boost for t in triples if t in verified}
+
+    def cached(self, question: str, mode: str) -> Result | None:
+        return self.cache.get(question, mode)
+
+    def record(self, question: str, result: Result, session: str | None) -> None:
+        """Log the turn; keep reviewed KG triples in the vault and the answer in the cache."""
+        self.episodic.add(session or DEFAULT_SESSION, question,
+                          chain=[[list(t) for t in p] for p in result.paths],
+                          evidence=[e.model_dump(mode="json") for e in result.evidence],
+                          quality=result.answers[0].score if result.answers else None,
+                          subject=_subject_of(result))
+        if not is_reviewed(result) or (result.answers and result.answers[0].source == "memory"):
+            return
+        top = {a.id for a in result.answers[:3]}
+        with self.vault.hold():
+            for ev in result.evidence:
+                if ev.kind == "triple" and ev.triple and (ev.triple[0] in top or
+                                                          ev.triple[2] in top):
+                    self.vault.add(*ev.triple, source="reviewed", quality=1.0,
+                                   evidence=question, session=session)
+        self.cache.put(question, result.mode or "hybrid", result)
+
+    # --- statements ----------------------------------------------------------------------------
+    def state(self, text: str, session: str | None = None) -> Fact | None:
+        """Capture the fact a user statement states (text extraction); None if none found.
+
+        Questions are never captured (callers may offer every chat input here first)."""
+        if looks_like_question(text):
+            return None
+        with self.vault.hold():
+            found = self.extractor.extract(text)
+            if found is None:
+                self.vault.learn_aliases(self.resolver.introductions(text))
+                self._log_statement(text, session, None)
+                return None
+            return self._store(found, text, session)
+
+    def store_fact(self, subj: str, rel: str, obj: str, supersedes: Triple | None = None,
+                   evidence: str | None = None, *, session: str | None = None,
+                   subj_name: str | None = None, obj_name: str | None = None) -> Fact | None:
+        """Store a stated fact given in structured form; ``evidence`` is the statement text."""
+        found = Extracted(subj, rel, obj, subj_name, obj_name,
+                          tuple(supersedes) if supersedes else None)  # type: ignore[arg-type]
+        with self.vault.hold():
+            return self._store(found, evidence, session)
+
+    def _store(self, found: Extracted, text: str | None, session: str | None) -> Fact | None:
+        subj_name, obj_name = found.subj_name, found.obj_name
+        if text and self.linker is not None and (subj_name is None or obj_name is None):
+            names = {e.id: e.name for e in link(self.linker, text)}
+            subj_name = subj_name or names.get(found.subj)
+            obj_name = obj_name or names.get(found.obj)
+        aliases = self.resolver.learn(text, found.subj) if text else []
+        aliases += self.resolver.introductions(text) if text else []
+        outcome: StoreOutcome = self.vault.add(
+            found.subj, found.rel, found.obj, supersedes=found.supersedes,
+            supersede_current=found.supersede_current, source="stated", evidence=text,
+            subj_name=subj_name, obj_name=obj_name, session=session, aliases=aliases)
+        changed = {found.subj, found.obj} | {f.obj for f in outcome.superseded}
+        self.cache.invalidate(changed)
+        self._log_statement(text or " ".join(found.triple), session, outcome.fact)
+        return outcome.fact
+
+    def _log_statement(self, text: str, session: str | None, fact: Fact | None) -> None:
+        evidence: list[Any] = []
+        if fact is not None:
+            evidence = [{"kind": "memory", "id": f"vault:{fact.id}", "triple": list(fact.triple)}]
+        self.episodic.add(session or DEFAULT_SESSION, text, evidence=evidence,
+                          subject=fact.subj if fact else None)
+
+    # --- inspection and forgetting ---------------------------------------------------------------
+    def facts(self, include_superseded: bool = True) -> list[Fact]:
+        return self.vault.facts(include_superseded)
+
+    def search(self, query: str, limit: int = 50) -> list[Fact]:
+        """Facts matching ``query``: about a patient/note it names, else by text."""
+        with self.vault.hold():
+            subjects = self.resolver.mentioned(query)
+            if subjects:
+                return [f for s in subjects for f in self.vault.history(s)][:limit]
+            terms = [t for t in query.split() if len(t) > 1]
+            return self.vault.search(terms, limit)
+
+    def forget(self, target: Fact | Triple | str) -> int:
+        """Forget one fact (all its intervals) or a whole subject, everywhere it is kept.
+
+        ``target`` is a ``Fact``, a triple, or a subject: an id ("patient:4471",
+        "Compound::DB00331", "note:crispr-screen") or a mention ("MRN 4471", "Ada Moreno").
+        Returns the number of vault rows removed.
+        """
+        from sessions.store import SessionStore
+
+        with self.vault.hold():
+            if isinstance(target, Fact):
+                target = target.triple
+            if isinstance(target, tuple):
+                gone = self.vault.forget_facts([target])
+                needles = [f"vault:{f.id}" for f in gone]
+                nodes: set[str] = set()
+                subject = None
+            else:
+                subject = self._subject_id(target)
+                aliases = [a.alias for a in self.vault.aliases(subject)]
+                gone = self.vault.forget_subject(subject)
+                needles = [subject, *aliases, *_mentions_of(subject)]
+                needles += [f"vault:{f.id}" for f in gone]
+                nodes = {subject}
+            nodes |= {f.subj for f in gone} | {f.obj for f in gone}
+            self.episodic.forget(subject, needles)
+            self.cache.invalidate(nodes)
+            self.cache.forget_text(needles)
+            store = SessionStore(self.settings, self.user, clock=self.clock)
+            try:
+                store.forget_mentions(needles)
+            finally:
+                store.close()
+        return len(gone)
+
+    def _subject_id(self, target: str) -> str:
+        if target.startswith(("patient:", "note:")) or "::" in target:
+            return target
+        refs = [r for r in self.resolver.patients(target) + self.resolver.notes(target) if r.id]
+        if not refs:
+            raise KeyError(f"no subject found in {target!r}")
+        return refs[0].id
+
+
+def _subject_of(result: Result) -> str | None:
+    for ev in result.evidence:
+        if ev.kind == "memory" and ev.triple:
+            return ev.triple[0]
+    return result.linked[0].id if result.linked else None
+
+
+def _mentions_of(subject: str) -> list[str]:
+    """Text forms a subject takes in questions ("4471" for patient:4471)."""
+    if subject.startswith("patient:"):
+        return [subject.removeprefix("patient:")]
+    return []
+
+
+def delete_user(settings: Settings, user: str) -> None:
+    """Delete every store of ``user`` (vault, aliases, episodic, cache, sessions)."""
+    target = settings.user_dir(user)
+    lock = file_lock((target / VAULT_FILE).with_suffix(".lock"))
+    with lock.hold():
+        if target.exists():
+            shutil.rmtree(target)

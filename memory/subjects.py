@@ -1,0 +1,144 @@
+"""Who or what a text is about, resolved against ONE user's alias index.
+
+Patients come from MRNs and from names/titles the user introduced earlier; notes from project
+phrases (matched to the user's known note slugs and learned phrases); KG entities from the
+engine's linker. Aliases are per user: the same name or MRN may be someone else elsewhere.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.result import LinkedEntity
+from memory.notes import find_notes, match_slug, phrase_key
+from memory.patients import find_intros, find_mrns, find_names, surname
+from memory.vault import Vault
+
+Linker = Callable[..., list[LinkedEntity]]
+"""``linker(text)`` (optionally ``linker(text, kinds={...})``) -> linked KG entities."""
+
+PATIENT = "patient"
+NOTE = "note"
+
+
+@dataclass(frozen=True)
+class SubjectRef:
+    id: str
+    kind: str
+    mention: str
+    start: int
+    end: int
+    known: bool
+    via: str
+    """mrn | bare | intro | name | title | note | entity | unknown-name"""
+    name: str | None = None
+
+
+def patient_id(mrn: str) -> str:
+    return f"patient:{mrn}"
+
+
+def kind_of(node_id: str) -> str:
+    """'patient', 'note' or the KG kind of a node id ("Compound::DB00331" -> "Compound")."""
+    if node_id.startswith("patient:"):
+        return PATIENT
+    if node_id.startswith("note:"):
+        return NOTE
+    return node_id.split("::", 1)[0] if "::" in node_id else "literal"
+
+
+def link(linker: Linker | None, text: str, kinds: set[str] | None = None) -> list[LinkedEntity]:
+    """Call ``linker`` (passing ``kinds`` when it accepts them) and filter by kind."""
+    if linker is None or not text.strip():
+        return []
+    found = linker(text, kinds=kinds) if kinds and _accepts_kinds(linker) else linker(text)
+    return [e for e in found if not kinds or e.kind in kinds]
+
+
+def _accepts_kinds(fn: Any) -> bool:
+    try:
+        return "kinds" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+class Resolver:
+    """Resolves mentions in a text to this user's subjects (through ``Vault`` aliases)."""
+
+    def __init__(self, vault: Vault) -> None:
+        self.vault = vault
+
+    def patients(self, text: str) -> list[SubjectRef]:
+        """Patient references, best first: prefixed MRNs and intros, names, titles, bare MRNs."""
+        refs: list[SubjectRef] = []
+        intro_names = {name: mrn for name, mrn in find_intros(text)}
+        for m in find_mrns(text):
+            pid = patient_id(m.mrn)
+            name = next((n for n, mrn in intro_names.items() if mrn == m.mrn), None)
+            via = "mrn" if m.strong else ("intro" if name else "bare")
+            refs.append(SubjectRef(pid, PATIENT, text[m.start:m.end], m.start, m.end,
+                                   self._known(pid), via, name))
+        for n in find_names(text):
+            if n.name in intro_names or any(r.start <= n.start < r.end for r in refs):
+                continue
+            hits = (self.vault.resolve(surname(n.name), "surname") if n.title
+                    else self.vault.resolve(n.name, "name"))
+            if hits:
+                refs.append(SubjectRef(hits[0].subject, PATIENT, n.name, n.start, n.end, True,
+                                       "title" if n.title else "name", n.name))
+            else:
+                refs.append(SubjectRef("", PATIENT, n.name, n.start, n.end, False,
+                                       "unknown-name", n.name))
+        order = {"mrn": 0, "intro": 0, "name": 1, "title": 2, "bare": 3, "unknown-name": 4}
+        return sorted(refs, key=lambda r: (order[r.via], r.start))
+
+    def notes(self, text: str) -> list[SubjectRef]:
+        refs: list[SubjectRef] = []
+        known: list[str] | None = None
+        for n in find_notes(text):
+            hits = self.vault.resolve(phrase_key(n.phrase), NOTE)
+            if hits:
+                refs.append(SubjectRef(hits[0].subject, NOTE, n.phrase, n.start, n.end, True,
+                                       NOTE, n.phrase))
+                continue
+            if known is None:
+                known = [s.removeprefix("note:") for s in self.vault.subjects("note:")]
+            slug = match_slug(n.slug, known)
+            sid = f"note:{slug or n.slug}"
+            refs.append(SubjectRef(sid, NOTE, n.phrase, n.start, n.end, slug is not None, NOTE,
+                                   n.phrase))
+        return refs
+
+    def entities(self, linked: list[LinkedEntity]) -> list[SubjectRef]:
+        return [SubjectRef(e.id, e.kind, e.mention, e.start, e.end, True, "entity", e.name)
+                for e in linked]
+
+    def mentioned(self, text: str) -> list[str]:
+        """Ids of this user's known patients/notes named in ``text`` (for the router)."""
+        refs = [r for r in self.patients(text) + self.notes(text) if r.known and r.id]
+        return list(dict.fromkeys(r.id for r in refs))
+
+    def _known(self, subject: str) -> bool:
+        return self.vault.exists(subject)
+
+    def introductions(self, text: str) -> list[tuple[str, str, str]]:
+        """Name aliases introduced with an MRN ("Ada Moreno (MRN 4471)"), whatever is said."""
+        out: list[tuple[str, str, str]] = []
+        for name, mrn in find_intros(text):
+            out += [(name, "name", patient_id(mrn)), (surname(name), "surname", patient_id(mrn))]
+        return out
+
+    def learn(self, text: str, subject: str) -> list[tuple[str, str, str]]:
+        """Note phrases of ``subject`` that ``text`` teaches: (alias, kind, subject) triples.
+
+        Patient names are learned from every statement by ``introductions``."""
+        out: list[tuple[str, str, str]] = []
+        if subject.startswith("note:"):
+            for n in find_notes(text):
+                if n.slug == subject.removeprefix("note:") or not out:
+                    out.append((phrase_key(n.phrase), NOTE, subject))
+                    break
+        return out
