@@ -57,6 +57,35 @@ class Components:
     errors: list[str] = field(default_factory=list)
 
 
+PASSIVE = {"treats": "treated by", "palliates": "palliated by", "binds": "bound by",
+           "presents": "presented by", "associates": "associated with",
+           "localizes": "localized in", "includes": "included in", "causes": "caused by",
+           "expresses": "expressed in", "upregulates": "upregulated by",
+           "downregulates": "downregulated by", "participates": "with participating genes",
+           "regulates": "regulated by"}
+PLURAL = {"Compound": "Compounds", "Disease": "Diseases", "Gene": "Genes", "Symptom": "Symptoms",
+          "Anatomy": "Anatomical structures", "Pharmacologic Class": "Pharmacologic classes",
+          "Side Effect": "Side effects", "Pathway": "Pathways",
+          "Biological Process": "Biological processes", "Molecular Function": "Molecular functions",
+          "Cellular Component": "Cellular components"}
+
+
+def describe_metapath(mp: Metapath, seed: str) -> str:
+    """'Compounds that treat X' / 'Diseases that X treats' / 'Genes: X <- treated by <- bound by'."""
+    dst = PLURAL.get(mp.dst, mp.dst)
+    first = mp.uses[0]
+    verb = BY_ABBREV[first.rel].verb
+    if len(mp) == 1:
+        if first.inverse or BY_ABBREV[first.rel].undirected:
+            return f"{dst} that {verb.removesuffix('s')} {seed}"
+        return f"{dst} that {seed} {verb}"
+    hops = []
+    for u in mp.uses:
+        v = BY_ABBREV[u.rel].verb
+        hops.append(PASSIVE.get(v, v) if u.inverse else v)
+    return f"{dst} reached from {seed} ({' → '.join(hops)})"
+
+
 def _bad_input(question: str, settings: Settings) -> str | None:
     if not question.strip():
         return "The question is empty. Ask about a drug, disease, gene or symptom."
@@ -253,7 +282,7 @@ class AgentLoop:
                     if self.c.dense_passages else [])
             if self.c.triple_index is None and self.c.embedder is not None:
                 stores = self.c.settings.stores_dir
-                cache = CachedEmbedder(self.c.embedder, stores / "embeddings.duckdb")
+                cache = CachedEmbedder(self.c.embedder, stores / "embeddings")
                 try:
                     self.c.triple_index = load_or_build(self.c.store, cache, stores / "triples.faiss")
                 finally:
@@ -395,17 +424,12 @@ class AgentLoop:
 
     @staticmethod
     def _what(plan: Plan) -> str:
+        seed = plan.seeds[0].name
         if plan.intent == "mechanism":
-            return f"Mechanistic paths from {plan.seeds[0].name} to {plan.targets[0].name}"
-        if plan.intent == "overview":
-            return f"What the graph links to {plan.seeds[0].name}"
-        mp = plan.dist[0][0] if plan.dist else None
-        if mp is None:
-            return "Answers"
-        kind_word = {v: k for k, v in KIND_WORDS.items()}
-        rels = " → ".join(BY_ABBREV[u.rel].verb + ("" if not u.inverse else " (by)")
-                          for u in mp.uses)
-        return f"{mp.dst} ({rels}) for {plan.seeds[0].name}" if kind_word else "Answers"
+            return f"Mechanistic paths from {seed} to {plan.targets[0].name}"
+        if plan.intent == "overview" or not plan.dist:
+            return f"What the graph links to {seed}"
+        return describe_metapath(plan.dist[0][0], seed)
 
     def _finish(self, result: Result, steps: Steps, *, memory: MemoryPort | None,
                 session: str | None) -> Result:

@@ -146,7 +146,7 @@ def build_passage_index(con: duckdb.DuckDBPyConnection, emb: CachedEmbedder, out
 
 def open_embedder(settings: Settings) -> CachedEmbedder:
     inner = SentenceTransformerEmbedder(settings.embed_model, settings.embed_batch_size)
-    return CachedEmbedder(inner, settings.stores_dir / "embeddings.duckdb")
+    return CachedEmbedder(inner, settings.stores_dir / "embeddings")
 
 
 def ingest(

@@ -1,0 +1,75 @@
+"""Fit the edge predictor's temperature on dev questions with gold paths.
+
+For each question, the planner's relation distribution at the seed gives ``p`` = probability of
+the top-ranked relation; the label is whether that relation is the gold path's first hop.
+T minimises the BCE of ``sigmoid(logit(p) / T)`` against the labels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol
+
+from engine.agent.planner import Planner
+from engine.eval.runner import load_questions
+from engine.graph.edges import Calibration, LocalEdgePredictor, calibrate, ece, fit_temperature
+from engine.graph.relations import UNDIRECTED
+
+
+class _HasPlanner(Protocol):
+    @property
+    def c(self) -> object: ...
+
+
+def gold_first_hop(record: dict[str, object], seed: str) -> str | None:
+    """The first relation use of the gold path from ``seed`` ('CtD' or 'CtD^-1')."""
+    paths = record.get("gold_paths") or []
+    if not isinstance(paths, list) or not paths or not paths[0]:
+        return None
+    s, rel, o = paths[0][0]
+    if rel in UNDIRECTED:
+        return str(rel)
+    if s == seed:
+        return str(rel)
+    if o == seed:
+        return f"{rel}^-1"
+    return None
+
+
+def samples(planner: Planner, records: Sequence[dict[str, object]]) -> tuple[list[float], list[int]]:
+    """(top-relation probability, top relation is gold) for each question the planner parses."""
+    predictor = LocalEdgePredictor(top_k=4)
+    probs: list[float] = []
+    labels: list[int] = []
+    for rec in records:
+        plan = planner.plan(str(rec["question"]))
+        if not plan.dist or not plan.seeds:
+            continue
+        seed = plan.seeds[0]
+        gold = gold_first_hop(rec, seed.id)
+        if gold is None:
+            continue
+        preds = predictor.predict(plan.qhash, seed.id, seed.kind, (), plan.dist, calibrated=False)
+        if not preds:
+            continue
+        top, p = preds[0]
+        probs.append(p)
+        labels.append(int(top.key == gold))
+    return probs, labels
+
+
+def fit(probs: list[float], labels: list[int], provider: str = "local") -> Calibration:
+    t = fit_temperature(probs, labels)
+    after = [calibrate(p, t) for p in probs]
+    return Calibration(temperature=t, n=len(probs), ece_before=ece(probs, labels),
+                       ece_after=ece(after, labels), provider=provider)
+
+
+def fit_from_bench(helix: object, benches: list[Path]) -> Calibration:
+    planner: Planner = helix.c.planner  # type: ignore[attr-defined]
+    records = [q for b in benches for q in load_questions(b)]
+    probs, labels = samples(planner, records)
+    if len(probs) < 200:
+        raise ValueError(f"only {len(probs)} usable questions; calibration needs at least 200")
+    return fit(probs, labels)

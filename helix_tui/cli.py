@@ -1,0 +1,217 @@
+"""``helix-chat``: the chat app by default, plus ``ask``, ``eval``, ``ingest``, ``calibrate``."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+
+from engine.config import Settings
+
+err = Console(stderr=True)
+MODES = click.Choice(["hybrid", "graph", "dense"])
+
+
+def _settings(home: Path | None, user: str | None) -> Settings:
+    overrides: dict[str, Any] = {}
+    if home is not None:
+        overrides["home"] = home
+    if user:
+        overrides["user"] = user
+    return Settings(**overrides)
+
+
+def _open_engine(settings: Settings):  # type: ignore[no-untyped-def]
+    from engine.api import Helix
+    from helix_tui.progress import RichProgress
+
+    with RichProgress(err) as progress:
+        return Helix.open(settings, progress=progress)
+
+
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--user", "-u", help="User id whose sessions and memory to use (default: $USER).")
+@click.option("--session", "-s", "session_id", help="Open this session id.")
+@click.option("--resume", is_flag=True, help="Resume the user's most recent session.")
+@click.option("--replay", "replay", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Run a scripted memory stream (JSONL) on a simulated clock.")
+@click.option("--tui", is_flag=True, help="With --replay: play the stream visibly in the app.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="With --replay: write one result line per ask event here.")
+@click.option("--extract", type=click.Choice(["fact", "text"]), default="fact", show_default=True,
+              help="With --replay: store the given facts, or extract them from the text.")
+@click.option("--home", type=click.Path(file_okay=False, path_type=Path),
+              help="Data home (default: $HELIX_HOME or the platform data dir).")
+@click.pass_context
+def cli(ctx: click.Context, user: str | None, session_id: str | None, resume: bool,
+        replay: Path | None, tui: bool, out: Path | None, extract: str,
+        home: Path | None) -> None:
+    """Helix: biomedical answers with verifiable knowledge-graph paths, evidence and memory."""
+    ctx.ensure_object(dict)
+    ctx.obj["home"] = home
+    ctx.obj["user"] = user
+    if ctx.invoked_subcommand is not None:
+        return
+    settings = _settings(home, user)
+    if replay is not None and not tui:
+        from helix_tui.replay_cli import run_headless_replay
+
+        sys.exit(run_headless_replay(settings, replay, out, extract))
+    from helix_tui.launch import launch
+
+    launch(settings, session_id=session_id, resume=resume, replay=replay)
+
+
+@cli.command()
+@click.argument("question", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print the result object (bench contract).")
+@click.option("--mode", type=MODES, help="Retrieval mode (default from settings: hybrid).")
+@click.option("--choice", help="Node id chosen in reply to a clarifying question.")
+@click.pass_context
+def ask(ctx: click.Context, question: str | None, as_json: bool, mode: str | None,
+        choice: str | None) -> None:
+    """Answer one QUESTION (use '-' to read it from standard input)."""
+    if question is None:
+        raise click.UsageError("missing QUESTION (use '-' to read it from standard input)")
+    if question == "-":
+        raw = sys.stdin.buffer.read()
+        question = raw.decode("utf-8", errors="replace")
+    settings = _settings(ctx.obj["home"], ctx.obj["user"])
+    helix = _open_engine(settings)
+    try:
+        helix.warm()
+        result = helix.ask(question, mode=mode, choice=choice)  # type: ignore[arg-type]
+    finally:
+        helix.close()
+    if as_json:
+        click.echo(json.dumps(result.to_contract(), ensure_ascii=False))
+        return
+    from helix_tui.render import render_result
+
+    Console().print(render_result(result, helix.node_name))
+
+
+@cli.command("eval")
+@click.option("--bench", "benches", multiple=True, required=True,
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Question file(s) in the bench format; repeat for several.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write one result line per question here (one file per mode with --compare).")
+@click.option("--mode", type=MODES, help="Retrieval mode to evaluate (default hybrid).")
+@click.option("--compare", help="Comma-separated modes to run side by side, e.g. hybrid,dense.")
+@click.option("--no-calibration", is_flag=True, help="Ablation: raw edge-predictor probabilities.")
+@click.option("--report-json", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write the metrics as JSON here.")
+@click.pass_context
+def eval_cmd(ctx: click.Context, benches: tuple[Path, ...], out: Path | None, mode: str | None,
+             compare: str | None, no_calibration: bool, report_json: Path | None) -> None:
+    """Run bench questions in one warm process and print the metrics table."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from engine.eval import load_questions, out_path_for, render_report, run_eval, score
+
+    modes = [m.strip() for m in compare.split(",")] if compare else [mode or "hybrid"]
+    bad = [m for m in modes if m not in {"hybrid", "graph", "dense"}]
+    if bad:
+        raise click.UsageError(f"unknown mode(s): {', '.join(bad)}")
+    settings = _settings(ctx.obj["home"], ctx.obj["user"])
+    if no_calibration:
+        settings = settings.model_copy(update={"calibration": False})
+    questions = [q for b in benches for q in load_questions(b)]
+    helix = _open_engine(settings)
+    helix.warm()
+    reports = {}
+    try:
+        for m in modes:
+            target = out_path_for(out, m) if out and len(modes) > 1 else out
+            with Progress("[progress.description]{task.description}", BarColumn(),
+                          MofNCompleteColumn(), TimeElapsedColumn(), console=err) as prog:
+                task = prog.add_task(f"eval {m}", total=len(questions))
+                results = run_eval(helix, questions, mode=m,  # type: ignore[arg-type]
+                                   out_path=target, progress=lambda n: prog.advance(task, n),
+                                   warmup=[questions[0]["question"]] if questions else [])
+            reports[m] = score(questions, results)
+    finally:
+        helix.close()
+    Console(width=max(100, Console().width)).print(render_report(reports))
+    if report_json:
+        report_json.write_text(json.dumps({m: r.to_dict() for m, r in reports.items()}, indent=2))
+
+
+@cli.command()
+@click.option("--kg", "kg_dirs", multiple=True,
+              type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Add a KG directory (Hetionet layout: nodes TSV, metaedges.tsv, edge TSVs).")
+@click.option("--passages", "passage_files", multiple=True,
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Add a passages JSONL file (id, text, optional title/source).")
+@click.option("--force", is_flag=True, help="Rebuild every store from scratch.")
+@click.pass_context
+def ingest(ctx: click.Context, kg_dirs: tuple[Path, ...], passage_files: tuple[Path, ...],
+           force: bool) -> None:
+    """Build the stores (KG in DuckDB, FAISS indexes) under the data home."""
+    from engine.ingest.build import ingest as run_ingest
+    from engine.ingest.sources import DataError
+    from helix_tui.progress import RichProgress
+
+    settings = _settings(ctx.obj["home"], ctx.obj["user"])
+    t = time.perf_counter()
+    try:
+        with RichProgress(err) as progress:
+            report = run_ingest(settings, kg_dirs=list(kg_dirs),
+                                passage_files=list(passage_files), progress=progress, force=force)
+    except DataError as exc:
+        raise click.ClickException(str(exc)) from exc
+    err.print(f"[green]stores ready[/] under {settings.stores_dir} in "
+              f"{time.perf_counter() - t:.1f} s: {report.nodes:,} nodes, {report.triples:,} "
+              f"triples, {report.aliases:,} aliases, {report.passages:,} passages")
+    for step, what in report.steps.items():
+        secs = report.seconds.get(step)
+        err.print(f"  {step}: {what}" + (f" ({secs:.1f} s)" if secs is not None else ""))
+
+
+@cli.command()
+@click.option("--bench", "benches", multiple=True, required=True,
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Dev question files with gold triples (>= 200 questions).")
+@click.pass_context
+def calibrate(ctx: click.Context, benches: tuple[Path, ...]) -> None:
+    """Fit the edge predictor's temperature on dev questions and store it with the stores."""
+    from engine.eval.calibration import fit_from_bench
+
+    settings = _settings(ctx.obj["home"], ctx.obj["user"])
+    helix = _open_engine(settings)
+    try:
+        cal = fit_from_bench(helix, list(benches))
+    finally:
+        helix.close()
+    cal.save(settings.stores_dir / "calibration.json")
+    err.print(f"T = {cal.temperature:.3f} on {cal.n} questions; ECE {cal.ece_before:.3f} -> "
+              f"{cal.ece_after:.3f}")
+
+
+def _register_optional() -> None:
+    from helix_tui.cli_trace import trace
+
+    cli.add_command(trace)
+    try:
+        from helix_tui.cli_mcp import mcp
+    except ImportError:
+        return
+    cli.add_command(mcp)
+
+
+_register_optional()
+
+
+def main() -> None:
+    cli(obj={})
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,56 @@
+"""Rich rendering of a result for ``helix-chat ask``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.console import Group, RenderableType
+from rich.markdown import Markdown
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+from rich.tree import Tree
+
+from engine.graph.relations import verb_phrase
+from engine.result import Result, Status
+
+STATUS_STYLE = {Status.ANSWERED: "green", Status.NEEDS_CLARIFICATION: "yellow",
+                Status.NOT_ANSWERED: "red"}
+
+
+def render_result(result: Result, name: Callable[[str], str | None]) -> RenderableType:
+    def nm(node: str) -> str:
+        return name(node) or node
+
+    parts: list[RenderableType] = [
+        Panel(Markdown(result.text or "(no text)"),
+              title=f"[{STATUS_STYLE[result.status]}]{result.status.value}[/]",
+              subtitle=f"{result.intent or ''} · {result.latency_ms:.0f} ms", expand=True)
+    ]
+    if result.candidates:
+        t = Table("#", "candidate", "kind", "id", title="Did you mean")
+        for i, c in enumerate(result.candidates, 1):
+            t.add_row(str(i), c.name, c.kind, c.id)
+        parts.append(t)
+    if result.answers:
+        t = Table("#", "answer", "kind", "score", "id", title="Answers")
+        for i, a in enumerate(result.answers[:10], 1):
+            t.add_row(str(i), a.name, a.kind or "", f"{a.score:.3f}", a.id)
+        parts.append(t)
+    if result.paths:
+        tree = Tree("Paths")
+        for path in result.paths[:5]:
+            tree.add(Text(" · ".join(f"{nm(s)} —{verb_phrase(r)}→ {nm(o)}" for s, r, o in path)))
+        parts.append(tree)
+    passages = [e for e in result.evidence if e.kind == "passage"][:3]
+    if passages:
+        t = Table("passage", "score", "text", title="Passages", show_lines=False)
+        for e in passages:
+            text = (e.text or "")[:160]
+            t.add_row(e.id or "", f"{e.score:.3f}", text)
+        parts.append(t)
+    foot = " · ".join(f"{k} {v:.0f} ms" for k, v in result.timings.items())
+    if result.stop_reason:
+        foot = f"stop: {result.stop_reason} · {foot}"
+    parts.append(Text(foot, style="dim"))
+    return Group(*parts)

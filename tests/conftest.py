@@ -1,0 +1,48 @@
+"""Shared fixtures: a real data home ingested from a small slice of the shipped data."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from engine.config import Settings
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+
+
+@pytest.fixture(scope="session")
+def small_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """HELIX_HOME with stores ingested from a real slice (built once per test session)."""
+    from engine.ingest.build import ingest
+    from tests.support.kgslice import build_slice
+
+    root = tmp_path_factory.mktemp("helix")
+    data = build_slice(root / "data")
+    home = root / "home"
+    ingest(Settings(home=home, data_dir=data))
+    return home
+
+
+@pytest.fixture(scope="session")
+def small_settings(small_home: Path) -> Settings:
+    return Settings(home=small_home, data_dir=small_home.parent / "data", user="tester")
+
+
+@pytest.fixture(scope="session")
+def helix(small_settings: Settings) -> Iterator[object]:
+    from engine.api import Helix
+
+    h = Helix.open(small_settings, auto_ingest=False)
+    yield h
+    h.close()
+
+
+@pytest.fixture
+def shared_bench() -> Path:
+    bench = SHARED / "bench"
+    if not bench.is_dir():
+        pytest.skip("../shared/bench is not available")
+    return bench

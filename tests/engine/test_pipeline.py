@@ -1,0 +1,130 @@
+"""End to end on real stores ingested from a slice of the shipped data."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from engine.events import StepEvent
+from engine.result import Status
+
+pytestmark = pytest.mark.integration
+
+
+def test_treats_question_returns_ctd_evidence(helix) -> None:
+    events: list[StepEvent] = []
+    r = helix.ask("What drugs treat Alzheimer's disease?", on_event=events.append)
+    assert r.status is Status.ANSWERED
+    ids = [a.id for a in r.answers]
+    assert "Compound::DB00843" in ids  # donepezil
+    triples = r.triples()
+    assert ("Compound::DB00843", "CtD", "Disease::DOID:10652") in triples
+    assert all(t[1] == "CtD" and t[2] == "Disease::DOID:10652" for t in triples)
+    assert r.paths and r.paths[0][0][1] == "CtD"
+    assert "Donepezil" in r.text
+    steps = {e.step for e in events}
+    assert {"plan", "predict_edges", "walk", "review", "fuse", "explain"} <= steps
+    assert r.stop_reason == "answered"
+    assert set(r.timings) >= {"plan", "walk", "review"}
+
+
+def test_synonym_and_brand_names_link(helix) -> None:
+    r = helix.ask("Which drugs palliate paralysis agitans?")
+    assert r.status is Status.ANSWERED
+    assert r.linked[0].id == "Disease::DOID:14330"
+    assert all(t[1] == "CpD" for t in r.triples())
+
+
+def test_multi_hop_paths_follow_the_question(helix) -> None:
+    r = helix.ask("Which genes are targeted by drugs that treat Alzheimer's disease?")
+    assert r.status is Status.ANSWERED
+    assert r.paths
+    for path in r.paths:
+        assert [t[1] for t in path] == ["CtD", "CbG"]
+        assert path[0][2] == "Disease::DOID:10652"
+
+
+def test_negative_claim_gets_no_support(helix) -> None:
+    r = helix.ask("Does Memantine treat Parkinson's disease?")
+    assert r.status is Status.NOT_ANSWERED
+    assert r.triples() == []
+    yes = helix.ask("Does Donepezil treat Alzheimer's disease?")
+    assert yes.status is Status.ANSWERED
+    assert yes.triples() == [("Compound::DB00843", "CtD", "Disease::DOID:10652")]
+
+
+def test_ambiguous_symbol_asks_back_and_choice_resumes(helix) -> None:
+    r = helix.ask("What is known about NEP?")
+    assert r.status is Status.NEEDS_CLARIFICATION
+    assert {c.id for c in r.candidates} == {"Gene::4311", "Gene::780"}
+    assert "NEP" in (r.clarification or "")
+    again = helix.ask("What is known about NEP?", choice="Gene::4311")
+    assert again.status is not Status.NEEDS_CLARIFICATION
+    assert again.linked[0].id == "Gene::4311"
+
+
+def test_unknown_entity_is_not_answered(helix) -> None:
+    for q in ("What is emapalumab used for?", "Which drugs treat mpox?",
+              "What are the symptoms of idiopathic hypersomnia?"):
+        r = helix.ask(q)
+        assert r.status is Status.NOT_ANSWERED, q
+        assert r.answers == [] and r.triples() == []
+
+
+def _digest(home: Path) -> str:
+    h = hashlib.sha256()
+    for p in sorted((home / "stores").glob("*")):
+        if p.suffix in {".duckdb", ".faiss"} and p.name != "embeddings.duckdb":
+            h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+@pytest.mark.parametrize(
+    "question, fragment",
+    [
+        ("", "empty"),
+        ("   \n ", "empty"),
+        ("x" * 100_000, "limit"),
+        ("\x00\x01\x02binary\xff\xfe" * 20, "binary"),
+        ("What drugs treat '; DROP TABLE triples; -- \" disease?", ""),
+    ],
+)
+def test_bad_input_is_refused_clearly_and_stores_untouched(helix, small_home, question,
+                                                          fragment) -> None:
+    before = _digest(small_home)
+    r = helix.ask(question)
+    assert r.status is Status.NOT_ANSWERED
+    assert fragment in r.text.lower()
+    assert r.text
+    assert _digest(small_home) == before
+    assert helix.ask("What drugs treat Alzheimer's disease?").status is Status.ANSWERED
+
+
+def test_dense_outage_degrades_to_graph_only(helix, monkeypatch) -> None:
+    def broken(*args, **kwargs):
+        raise RuntimeError("index offline")
+
+    monkeypatch.setattr(helix.c.passages, "search", broken)
+    r = helix.ask("What drugs treat Alzheimer's disease?")
+    assert r.status is Status.ANSWERED
+    assert any(d.startswith("dense:") for d in r.degraded)
+    assert not [e for e in r.evidence if e.kind == "passage"]
+
+
+def test_modes_graph_and_dense(helix) -> None:
+    g = helix.ask("What drugs treat Alzheimer's disease?", mode="graph")
+    assert g.status is Status.ANSWERED and not [e for e in g.evidence if e.kind == "passage"]
+    d = helix.ask("What drugs treat Alzheimer's disease?", mode="dense")
+    assert d.mode == "dense" and d.status is Status.ANSWERED
+    assert any(e.kind == "triple" for e in d.evidence)
+
+
+def test_contract_shape(helix) -> None:
+    data = helix.ask("What drugs treat Alzheimer's disease?", qid="q-1").to_contract()
+    assert data["id"] == "q-1"
+    for key in ("status", "answers", "evidence", "paths", "clarification", "latency_ms"):
+        assert key in data
+    assert data["evidence"][0]["kind"] in {"triple", "passage"}
+    assert isinstance(data["paths"][0][0], list) and len(data["paths"][0][0]) == 3
