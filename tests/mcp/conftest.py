@@ -32,3 +32,17 @@ def fake_engine_module():
 @pytest.fixture
 def settings(tmp_path) -> Settings:
     return Settings(home=tmp_path, trace_exporter="none")
+
+
+@pytest.fixture
+def real_home(request, tmp_path) -> Path:
+    """A private copy of the lead's ``small_home`` stores (skips until that fixture exists)."""
+    import shutil
+
+    try:
+        home = request.getfixturevalue("small_home")
+    except pytest.FixtureLookupError:
+        pytest.skip("needs the small_home fixture (tests/conftest.py)")
+    home = Path(home.home if isinstance(home, Settings) else home)
+    shutil.copytree(home / "stores", tmp_path / "stores")
+    return tmp_path
