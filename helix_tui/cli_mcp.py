@@ -4,13 +4,7 @@ from __future__ import annotations
 
 import click
 
-from engine.config import Settings
-
-
-def _settings() -> Settings:
-    ctx = click.get_current_context(silent=True)
-    found = ctx.find_object(Settings) if ctx is not None else None
-    return found if found is not None else Settings()
+from helix_tui.cli_trace import settings_from_context
 
 
 @click.command("mcp")
@@ -22,5 +16,5 @@ def mcp(user: str | None, http: bool, port: int) -> None:
     and the user's memory to MCP clients such as IDE agents and desktop assistants."""
     from helix_mcp import serve
 
-    settings = _settings()
+    settings = settings_from_context()
     serve(settings, user or settings.user, http=http, port=port)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 import click
 from rich.console import Console
@@ -19,10 +20,20 @@ HIDDEN = {"helix.step", "helix.message", "helix.question", "helix.duration_ms"}
 MAX_ATTRS = 6
 
 
-def _settings() -> Settings:
+def settings_from_context() -> Settings:
+    """Settings for a subcommand: a ``Settings`` context object, or the ``helix-chat`` group's
+    ``{"home": ..., "user": ...}`` dict applied over the environment."""
     ctx = click.get_current_context(silent=True)
-    found = ctx.find_object(Settings) if ctx is not None else None
-    return found if found is not None else Settings()
+    obj = ctx.find_root().obj if ctx is not None else None
+    if isinstance(obj, Settings):
+        return obj
+    overrides: dict[str, Any] = {}
+    if isinstance(obj, dict):
+        if obj.get("home") is not None:
+            overrides["home"] = obj["home"]
+        if obj.get("user"):
+            overrides["user"] = obj["user"]
+    return Settings(**overrides)
 
 
 def _attrs(span: SpanRecord) -> str:
@@ -99,7 +110,7 @@ def _list_table(spans: list[SpanRecord], limit: int) -> Table:
 @click.option("-n", "limit", default=20, show_default=True, help="How many traces --list shows.")
 def trace(trace_id: str | None, last: bool, list_: bool, limit: int) -> None:
     """Print the span tree of a question (by trace id or unique prefix, or --last)."""
-    settings = _settings()
+    settings = settings_from_context()
     path = spans_path(settings)
     spans = read_spans(path)
     console = Console()

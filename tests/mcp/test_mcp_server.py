@@ -190,3 +190,13 @@ async def test_resources(server):
     assert {"code": "CtD^-1", "from": "Disease", "to": "Compound"} in rels["directed_uses"]
     assert card["name"] == "type 2 diabetes mellitus" and card["kind"] == "Disease"
     assert card["relation_counts"] == {"CtD": 2, "DaG": 1, "DrD": 1}
+
+
+def test_mcp_command_is_registered_with_help():
+    from click.testing import CliRunner
+
+    from helix_tui.cli import cli
+
+    out = CliRunner().invoke(cli, ["mcp", "--help"], obj={})
+    assert out.exit_code == 0
+    assert "--http" in out.output and "--user" in out.output and "MCP server" in out.output

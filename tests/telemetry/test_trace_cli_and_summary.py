@@ -118,3 +118,15 @@ def test_summary_with_the_llm_and_its_fallback(tmp_path, pipeline):
     assert summarize_session(settings, ids, llm=good) == "One fast question."
     bad = LLMProvider(settings, backend=_Backend(LLMCallError("http-500")), use_cache=False)
     assert summarize_session(settings, ids, llm=bad).startswith("Session session - 1 question")
+
+
+def test_trace_through_the_helix_chat_group_honours_home(tmp_path, pipeline):
+    from helix_tui.cli import cli
+
+    settings = Settings(home=tmp_path / "elsewhere")
+    result = _ask(settings, pipeline, "asked elsewhere")
+    out = CliRunner().invoke(
+        cli, ["--home", str(settings.home), "trace", "--last"], obj={}, terminal_width=160
+    )
+    assert out.exit_code == 0, out.output
+    assert result.trace_id in out.output and "asked elsewhere" in out.output

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -55,6 +56,7 @@ class LLMProvider:
         self._use_cache = use_cache
         self._monotonic = monotonic
         self._sleep = sleep
+        self._lock = threading.Lock()
 
     # --- configuration -----------------------------------------------------------------
     def enabled(self, feature: str) -> bool:
@@ -65,6 +67,10 @@ class LLMProvider:
         return self.settings.llm_model or ""
 
     def backend(self) -> ChatBackend:
+        with self._lock:
+            return self._backend_locked()
+
+    def _backend_locked(self) -> ChatBackend:
         if self._backend is None:
             from engine.providers.llm.openai_compat import OpenAICompatBackend
 
@@ -76,9 +82,10 @@ class LLMProvider:
         return self._backend
 
     def cache(self) -> LLMCache | None:
-        if self._use_cache and self._cache is None:
-            self._cache = LLMCache(self.settings.home / "cache" / "llm.sqlite")
-        return self._cache
+        with self._lock:
+            if self._use_cache and self._cache is None:
+                self._cache = LLMCache(self.settings.home / "cache" / "llm.sqlite")
+            return self._cache
 
     # --- the call ----------------------------------------------------------------------
     def complete_json(
