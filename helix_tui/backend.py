@@ -6,10 +6,11 @@ at a time, in order. Thread workers of the UI block on ``run`` so the event loop
 
 from __future__ import annotations
 
+import queue
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from concurrent.futures import Future
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -38,15 +39,41 @@ class CancelToken:
 
 class Backend:
     def __init__(self) -> None:
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="helix-backend")
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], Any], Future[Any]] | None] = (
+            queue.SimpleQueue()
+        )
+        self._thread: threading.Thread | None = None
+        self._closed = False
+
+    def _loop(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            fn, future = job
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(fn())
+                except BaseException as exc:
+                    future.set_exception(exc)
+
+    def submit(self, fn: Callable[[], T]) -> Future[T]:
+        """Queue ``fn`` on the backend thread."""
+        if self._closed:
+            raise RuntimeError("the backend is closed")
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._loop, name="helix-backend")
+            self._thread.start()
+        future: Future[T] = Future()
+        self._jobs.put((fn, future))
+        return future
 
     def run(self, fn: Callable[[], T]) -> T:
         """Run ``fn`` on the backend thread and wait for its result (call from a worker)."""
-        return self._pool.submit(fn).result()
+        return self.submit(fn).result()
 
-    def submit(self, fn: Callable[[], object]) -> None:
-        """Queue ``fn`` on the backend thread without waiting for it."""
-        self._pool.submit(fn)
-
-    def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+    def close(self, last: Callable[[], object] | None = None) -> None:
+        """Run ``last`` (closing the stores) after the queued calls, then stop the thread."""
+        if self._closed:
+            return
+        if last is not None and self._thread is not None:
+            self.submit(last)
+        self._closed = True
+        self._jobs.put(None)

@@ -151,8 +151,7 @@ class ChatScreen(Screen[None]):
             if callable(close_engine):
                 close_engine()
 
-        self.backend.submit(close)
-        self.backend.close()
+        self.backend.close(close)
         self.sessions.close()
 
     # ----------------------------------------------------------------- engine

@@ -102,3 +102,30 @@ def test_not_found_is_said_once() -> None:
     assert result_markdown(result, name) == "Not found: 'x' is not in the graph."
     bare = Result(status=Status.NOT_ANSWERED)
     assert result_markdown(bare, name).startswith("**Not found.**")
+
+
+def test_backend_runs_everything_on_one_thread_in_order() -> None:
+    import threading
+
+    from helix_tui.backend import Backend, Cancelled, CancelToken
+
+    backend = Backend()
+    seen: list[tuple[int, str]] = []
+
+    def job(n: int) -> int:
+        seen.append((n, threading.current_thread().name))
+        return n * 2
+
+    assert [backend.run(lambda n=n: job(n)) for n in range(3)] == [0, 2, 4]
+    done = threading.Event()
+    backend.close(done.set)
+    assert done.wait(5)
+    assert {name for _, name in seen} == {"helix-backend"}
+    token = CancelToken()
+    token.cancel()
+    try:
+        token.check()
+    except Cancelled:
+        pass
+    else:
+        raise AssertionError("a cancelled token did not raise")
