@@ -22,6 +22,8 @@ from engine.util.text import alias_key, normalize
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 MAX_NGRAM = 10
+MAX_EMBEDDED_PHRASES = 4
+"""Unlinked phrases tried by embedding per question; more means a literature question."""
 SOURCE_RANK = {"hetionet": 0, "disease-ontology": 1, "drugbank": 1, "ncbi-gene": 2}
 
 
@@ -226,28 +228,21 @@ class Linker:
         )
         return [(str(k), float(s)) for k, s, _ in hits]
 
-    def _embedding(self, text: str) -> list[tuple[str, float]]:
-        if self.names is None or self.embedder is None:
-            return []
-        hits = self.names.search(self.embedder.encode([text]), 5)[0]
-        return [(nid, s) for nid, s in hits if s >= self.embed_reject]
+    def _embeddings(self, texts: list[str]) -> list[list[tuple[str, float]]]:
+        """Top name matches for several phrases, embedded in one batch."""
+        if self.names is None or self.embedder is None or not texts:
+            return [[] for _ in texts]
+        hits = self.names.search(self.embedder.encode(texts), 5)
+        return [[(nid, s) for nid, s in row if s >= self.embed_reject] for row in hits]
 
-    def _fallback(self, phrase: str, a: int, b: int, tokens: list[Token]) -> Mention | None:
+    def _fuzzy_mention(self, phrase: str, a: int, b: int, tokens: list[Token]) -> Mention | None:
         key = alias_key(phrase)
-        if not any(c.isalpha() for c in key):
+        fz = self._fuzzy(key) if any(c.isalpha() for c in key) else []
+        if not fz:
             return None
-        fz = self._fuzzy(key)
-        if fz:
-            best = fz[0][1]
-            cands = [c for k, s in fz if s >= best - 1e-6 for c in self.aliases.get(k)]
-            return Mention(phrase, tokens[a].start, tokens[b].end, a, b, cands, "fuzzy",
-                           best / 100.0)
-        emb = [(n, s) for n, s in self._embedding(phrase) if covers(phrase, self.store.name(n))]
-        if emb and emb[0][1] >= self.embed_accept:
-            nid, top = emb[0]
-            cand = Candidate(nid, self.store.name(nid), "embedding", False)
-            return Mention(phrase, tokens[a].start, tokens[b].end, a, b, [cand], "embedding", top)
-        return None
+        best = fz[0][1]
+        cands = [c for k, s in fz if s >= best - 1e-6 for c in self.aliases.get(k)]
+        return Mention(phrase, tokens[a].start, tokens[b].end, a, b, cands, "fuzzy", best / 100.0)
 
     def link(self, text: str, *, fallback: bool = True) -> LinkResult:
         """Link mentions in ``text``.
@@ -259,17 +254,29 @@ class Linker:
         tokens = tokenize(text)
         mentions = self._resolve(self._exact(tokens))
         unlinked: list[str] = []
+        pending: list[tuple[str, int, int]] = []
         for a, b in self._chunks(tokens, mentions):
             touching = [m for m in mentions if m.last_token == a - 1 or m.first_token == b + 1]
             lo = min([a, *(m.first_token for m in touching)])
             hi = max([b, *(m.last_token for m in touching)])
+            for m in touching:
+                mentions.remove(m)
             phrase = self._text(tokens, lo, hi)
-            found = self._fallback(phrase, lo, hi, tokens) if fallback else None
-            if touching:
-                for m in touching:
-                    mentions.remove(m)
+            found = self._fuzzy_mention(phrase, lo, hi, tokens) if fallback else None
             if found is not None:
                 mentions.append(found)
+            elif fallback and len(pending) < MAX_EMBEDDED_PHRASES:
+                pending.append((phrase, lo, hi))
+            else:
+                unlinked.append(phrase)
+        for (phrase, lo, hi), hits in zip(pending, self._embeddings([p for p, _, _ in pending]),
+                                          strict=True):
+            ok = [(n, s) for n, s in hits if covers(phrase, self.store.name(n))]
+            if ok and ok[0][1] >= self.embed_accept:
+                nid, top = ok[0]
+                cand = Candidate(nid, self.store.name(nid), "embedding", False)
+                mentions.append(Mention(phrase, tokens[lo].start, tokens[hi].end, lo, hi, [cand],
+                                        "embedding", top))
             else:
                 unlinked.append(phrase)
         mentions.sort(key=lambda m: m.first_token)
