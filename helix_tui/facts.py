@@ -9,7 +9,9 @@ from typing import Any
 
 from helix_tui.relations import short_id, verb
 
-_FIELDS = ("subj", "rel", "obj", "t_start", "t_end", "quality", "subj_name", "obj_name")
+_FIELDS = (
+    "subj", "rel", "obj", "t_start", "t_end", "quality", "subj_name", "obj_name", "source"
+)
 
 
 @dataclass(frozen=True)
@@ -22,6 +24,8 @@ class FactView:
     quality: float | None = None
     subj_name: str | None = None
     obj_name: str | None = None
+    source: str | None = None
+    """Where the fact came from: 'stated' by the user, 'reviewed' KG evidence, ..."""
     raw: object = field(default=None, compare=False, repr=False)
     """The row as the memory returned it (handed back to ``UserMemory.forget``)."""
 
@@ -47,6 +51,7 @@ class FactView:
             quality=float(quality) if isinstance(quality, int | float) else None,
             subj_name=_text(values.get("subj_name")),
             obj_name=_text(values.get("obj_name")),
+            source=_text(values.get("source")),
             raw=row,
         )
 

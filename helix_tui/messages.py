@@ -72,3 +72,5 @@ class NodeDetails(HelixMessage):
 class Notice(HelixMessage):
     text: str
     severity: Literal["information", "warning", "error"] = "information"
+    reload: bool = False
+    """Show the current session again (forgetting also removes turns that mention it)."""

@@ -385,8 +385,12 @@ class ChatScreen(Screen[None]):
                 return MemoryFacts(user, [], {}, self.memories.errors.get(user))
             if forget is not None:
                 target = forget if isinstance(forget, str) else forget.raw
-                outcome = memory.forget(target)  # type: ignore[arg-type]
-                self.post_message(Notice(_forgot(forget, outcome)))
+                try:
+                    outcome = memory.forget(target)
+                except KeyError:
+                    self.post_message(Notice(f"Nothing in your memory matches {forget}", "warning"))
+                else:
+                    self.post_message(Notice(_forgot(forget, outcome), reload=True))
             facts = [FactView.of(row) for row in memory.facts(include_superseded=True)]
             ids = {i for f in facts for i in (f.subj, f.obj) if "::" in i}
             names = {i: n for i in ids if (n := engine.node_name(i))}
@@ -406,8 +410,11 @@ class ChatScreen(Screen[None]):
         else:
             panel.show_facts(message.facts, message.names, message.user)
 
-    def on_notice(self, message: Notice) -> None:
+    async def on_notice(self, message: Notice) -> None:
         self.notify(message.text, severity=message.severity)
+        session_id = self.sessions.session_id
+        if message.reload and session_id is not None and self.asking is None:
+            await self.resume(session_id)
 
     def on_fact_table_forget(self, message: FactTable.Forget) -> None:
         self.refresh_memory(message.fact)

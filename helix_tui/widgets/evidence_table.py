@@ -18,9 +18,9 @@ class EvidenceTable(DataTable[Text]):
 
     def on_mount(self) -> None:
         self.add_column(Text("#"), key="rank")
+        self.add_column(Text("score", justify="right"), key="score")
         self.add_column(Text("kind"), key="kind")
         self.add_column(Text("evidence"), key="what")
-        self.add_column(Text("score", justify="right"), key="score")
         self.add_column(Text("source"), key="source")
 
     def show_evidence(self, evidence: list[Evidence], name: Namer) -> None:
@@ -29,9 +29,9 @@ class EvidenceTable(DataTable[Text]):
         for i, ev in enumerate(self.evidence):
             self.add_row(
                 Text(str(i + 1)),
+                Text(f"{ev.score:.2f}", justify="right"),
                 Text(_KIND.get(ev.kind, ev.kind)),
                 Text(describe(ev, name), overflow="ellipsis", no_wrap=True),
-                Text(f"{ev.score:.2f}", justify="right"),
                 Text(ev.source or ""),
                 key=str(i),
             )

@@ -14,6 +14,15 @@ from textual.widgets import DataTable, Static
 from helix_tui.facts import FactView, day
 from helix_tui.relations import short_id, verb
 
+COLUMNS = (
+    ("", "state"),
+    ("subject", "subj"),
+    ("relation", "rel"),
+    ("object", "obj"),
+    ("since", "since"),
+    ("until", "until"),
+    ("from", "source"),
+)
 HINT = "Del forgets the highlighted fact · /forget SUBJECT forgets all about it"
 
 
@@ -48,8 +57,7 @@ class MemoryPanel(Vertical):
 
     def on_mount(self) -> None:
         table = self.query_one(FactTable)
-        for label, key in (("", "state"), ("subject", "subj"), ("relation", "rel"),
-                           ("object", "obj"), ("since", "since"), ("until", "until")):
+        for label, key in COLUMNS:
             table.add_column(Text(label), key=key)
 
     def show_facts(self, facts: list[FactView], names: dict[str, str], user: str) -> None:
@@ -69,6 +77,7 @@ class MemoryPanel(Vertical):
                 Text(self._label(fact.obj), style=dim),
                 Text(day(fact.t_start), style="dim"),
                 Text(day(fact.t_end), style="dim"),
+                Text(fact.source or "", style="dim"),
                 key=str(i),
             )
         current = sum(f.current for f in ordered)

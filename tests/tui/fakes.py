@@ -238,6 +238,7 @@ class FakeFact:
     quality: float = 1.0
     subj_name: str | None = None
     obj_name: str | None = None
+    source: str = "stated"
 
 
 _SWITCH = re.compile(r"MRN (\d+) from (\w+) to (\w+)", re.IGNORECASE)
@@ -311,7 +312,7 @@ class FakeMemory:
         for i, row in enumerate(self.rows):
             if row.subj == subj and row.t_end is None and (old is None or row.obj == old):
                 self.rows[i] = FakeFact(row.subj, row.rel, row.obj, row.t_start, now,
-                                        row.quality, row.subj_name, row.obj_name)
+                                        row.quality, row.subj_name, row.obj_name, row.source)
         fact = FakeFact(subj, rel, obj, now, None, 1.0, f"MRN {subj.split(':')[-1]}", name)
         self.rows.append(fact)
         return fact

@@ -58,8 +58,8 @@ async def test_ask_shows_answer_path_tree_and_evidence(app: HelixApp, harness: H
 
         table = app.chat.query_one(EvidenceTable)
         assert table.row_count == 4
-        assert "Galantamine —treats→ Alzheimer's disease" in str(table.get_row_at(1)[2])
-        assert str(table.get_row_at(3)[1]) == "text"
+        assert "Galantamine —treats→ Alzheimer's disease" in str(table.get_row_at(1)[3])
+        assert [str(c) for c in table.get_row_at(3)[:3]] == ["4", "0.41", "text"]
 
         run = str(app.chat.query_one(RunInfo).render())
         assert "reviewer accepted at depth 1" in run

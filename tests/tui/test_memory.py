@@ -7,6 +7,7 @@ from textual.widgets import Markdown, Static, TabbedContent
 from helix_tui.app import HelixApp
 from helix_tui.widgets.assistant_turn import AssistantTurn
 from helix_tui.widgets.memory_panel import FactTable
+from helix_tui.widgets.user_turn import UserTurn
 
 from .conftest import settle, submit
 from .fakes import SITAGLIPTIN, Harness
@@ -62,8 +63,8 @@ async def test_memory_panel_lists_current_and_superseded(app: HelixApp) -> None:
         await settle(pilot)
         assert app.chat.query_one(TabbedContent).active == "memory-tab"
         assert rows(app) == [
-            ["●", "MRN 4471", "takes", "Sitagliptin", "2026-03-02", ""],
-            ["○", "MRN 4471", "takes", "Metformin", "2026-03-02", "2026-03-02"],
+            ["●", "MRN 4471", "takes", "Sitagliptin", "2026-03-02", "", "stated"],
+            ["○", "MRN 4471", "takes", "Metformin", "2026-03-02", "2026-03-02", "stated"],
         ]
         summary = str(app.chat.query_one(".memory-summary", Static).render())
         assert summary == "alice: 1 current fact, 1 superseded"
@@ -79,7 +80,11 @@ async def test_forget_command_and_delete_key(app: HelixApp, harness: Harness) ->
         await settle(pilot)
         assert rows(app) == []
         await submit(pilot, START)
+        await submit(pilot, "/forget MRN 9999")
+        await settle(pilot)
+        assert len(rows(app)) == 1
         await submit(pilot, "/forget MRN 4471")
         await settle(pilot)
         assert rows(app) == []
+        assert [str(u.render()) for u in app.chat.query(UserTurn)] == [START, START]
         assert harness.memories["alice"].rows == []
