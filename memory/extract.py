@@ -17,6 +17,11 @@ from memory.literals import Measurement, find_allergen, find_measurements
 from memory.relations import RelationCatalog, RelationSpec
 from memory.subjects import NOTE, PATIENT, Linker, Resolver, SubjectRef, link
 
+_SOURCE = re.compile(
+    r"\b(?:the|a|an|our|my|this|[A-Z]?[a-z]+day's|[A-Z][\w.]*(?: et al\.?)?'s)\s+"
+    r"(?:[\w.'-]+\s+){0,3}?(?:study|paper|preprint|meeting|seminar|dataset|data|report|journal|"
+    r"abstract|review|poster|talk)\b", re.IGNORECASE)
+"""Where a finding comes from ("the new JAMA study"): not an entity of the fact."""
 _MARGIN = 1.0
 """A feasible relation may win only if its cue score is within this of the best score."""
 
@@ -58,6 +63,7 @@ class Extractor:
         notes = self.resolver.notes(text)
         measurements = find_measurements(text)
         taken = [(r.start, r.end) for r in patients] + [(m.start, m.end) for m in measurements]
+        taken += [(m.start(), m.end()) for m in _SOURCE.finditer(text)]
         entities = _non_overlapping(link(self.linker, text), taken)
         scored = sorted(((spec.score(text, ask=False), spec)
                          for spec in self.catalog.relations.values()), key=lambda t: -t[0])
@@ -150,16 +156,19 @@ def _unlinked_new(text: str, old: _Value) -> list[_Value]:
 
 def _non_overlapping(entities: list[LinkedEntity],
                      taken: list[tuple[int, int]]) -> list[LinkedEntity]:
-    """Entities outside patient/measurement spans, longest/best first per span, in order."""
+    """Entities outside patient/measurement spans; the longest wins among overlapping spans
+    (all candidate kinds of that span are kept), in text order."""
     ranked = sorted(entities, key=lambda e: (-(e.end - e.start), -e.score))
     kept: list[LinkedEntity] = []
-    spans = list(taken)
+    spans: list[tuple[int, int]] = []
     for e in ranked:
         if e.start < 0:
             kept.append(e)
             continue
-        if any(e.start < b and a < e.end for a, b in spans):
+        if any(e.start < b and a < e.end for a, b in taken):
             continue
+        if (e.start, e.end) not in spans and any(e.start < b and a < e.end for a, b in spans):
+            continue  # overlaps a longer mention; the same span with another kind is kept
         kept.append(e)
         spans.append((e.start, e.end))
     return sorted(kept, key=lambda e: e.start)

@@ -94,9 +94,10 @@ def find_names(text: str) -> list[NameMention]:
         name = m.group("name")
         start = m.start()
         first = name.split(" ", 1)[0]
-        if first in _NOT_FIRST_NAMES or any(o.start <= start < o.end for o in out):
+        end = start + len(name)
+        if first in _NOT_FIRST_NAMES or any(start < o.end and o.start < end for o in out):
             continue
-        out.append(NameMention(name, start, start + len(name)))
+        out.append(NameMention(name, start, end))
     return sorted(out, key=lambda n: n.start)
 
 

@@ -204,6 +204,9 @@ class Vault:
                     [now, subj_name, obj_name, quality, same[0].id])
                 return StoreOutcome(self._get(conn, same[0].id), False)
             ending = self._to_supersede(valid, subj, rel, key, supersedes, supersede_current)
+            if supersedes is not None and not any(f.obj == supersedes[2] for f in ending):
+                ending += self._implied_past(conn, supersedes, now, source, quality, evidence,
+                                             session)
             row = conn.execute(
                 f"INSERT INTO facts ({_COLUMNS}) VALUES (nextval('fact_id_seq'), "
                 "?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, NULL, NULL, ?, ?, ?) RETURNING id",
@@ -225,6 +228,25 @@ class Vault:
         fact = Fact(new_id, subj, rel, obj, key, subj_name, obj_name, t_now, t_now, 1, quality,
                     t_now, None, None, evidence, source, session)
         return StoreOutcome(fact, True, tuple(ended))
+
+    def _implied_past(self, conn: duckdb.DuckDBPyConnection, old: Triple, now: datetime,
+                      source: str, quality: float, evidence: str | None,
+                      session: str | None) -> list[_Slim]:
+        """A replaced value never stored before ("switched from A to B") is recorded as past.
+
+        It gets a zero-length interval ending now, so "what was she on before?" can answer A.
+        """
+        subj, rel, obj = old
+        if conn.execute("SELECT 1 FROM facts WHERE subj = ? AND rel = ? AND obj = ? LIMIT 1",
+                        [subj, rel, obj]).fetchone():
+            return []
+        key = self.key_of(rel, obj)
+        row = conn.execute(
+            f"INSERT INTO facts ({_COLUMNS}) VALUES (nextval('fact_id_seq'), "
+            "?, ?, ?, ?, NULL, NULL, ?, ?, 1, ?, ?, NULL, NULL, ?, ?, ?) RETURNING id",
+            [subj, rel, obj, key, now, now, quality, now, evidence, source, session]).fetchone()
+        assert row is not None
+        return [_Slim(int(row[0]), obj, key)]
 
     def key_of(self, rel: str, obj: str) -> str:
         """The functional key of a value ("hba1c" for "HbA1c 7.5%"); '' when not keyed."""

@@ -1,0 +1,130 @@
+"""Entity linking for *statements*: exact, longest-match alias n-grams, every candidate kind.
+
+The engine's question linker drops an exact mention that touches an unlinked content chunk
+and falls back to slow fuzzy/embedding matching; that suits questions, not chat statements
+("Patient 6328 complaining of confusion since yesterday" must keep "confusion"). This linker
+looks up alias n-grams only (microseconds per sentence) and returns one ``LinkedEntity`` per
+candidate node, so the extractor can pick the kind a relation needs (an "epilepsy" mention is
+both a Disease and a Side Effect).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.result import LinkedEntity
+from engine.util.text import alias_key, normalize
+
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+MAX_NGRAM = 8
+# Chat words that are also brand names or aliases in drug/gene vocabularies.
+_COMMON = frozenset({
+    "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "in", "is",
+    "it", "of", "on", "or", "the", "to", "was", "with", "today", "yesterday", "note", "notes",
+    "record", "allergy", "allergies", "lead", "result", "results", "new", "run", "labs", "lab",
+    "study", "screen", "panel", "assay", "cohort", "project", "trial", "work", "target", "gene",
+    "patient", "pt", "mrn", "med", "meds", "dx", "visit", "clinic", "ward", "team", "review",
+    "weeks", "week", "day", "days", "top", "hit", "set", "main", "our", "my", "we", "us", "i",
+    "me", "ms", "mr", "mrs", "dr", "per", "see", "data", "paper", "preprint", "seminar",
+    "meeting", "today's", "interesting", "worth", "idea", "update", "numbers", "first",
+    "latest", "previous", "current", "now", "still", "also", "well", "due", "since", "after",
+    "before", "off", "onto", "into", "via"
+})
+
+
+@dataclass(frozen=True)
+class AliasHit:
+    node_id: str
+    primary: bool = True
+    source: str = ""
+
+
+Lookup = Callable[[str], Sequence[AliasHit]]
+
+
+class StatementLinker:
+    """Exact alias linker over an injected ``lookup(alias_key) -> candidates``."""
+
+    def __init__(self, lookup: Lookup, name_of: Callable[[str], str | None],
+                 kind_of: Callable[[str], str | None], max_ngram: int = MAX_NGRAM) -> None:
+        self._lookup = lookup
+        self._name = name_of
+        self._kind = kind_of
+        self.max_ngram = max_ngram
+
+    def __call__(self, text: str, kinds: set[str] | None = None) -> list[LinkedEntity]:
+        tokens = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+        out: list[LinkedEntity] = []
+        i = 0
+        while i < len(tokens):
+            found = self._longest(text, tokens, i, kinds)
+            if found is None:
+                i += 1
+                continue
+            j, entities = found
+            out.extend(entities)
+            i = j + 1
+        return out
+
+    def _longest(self, text: str, tokens: list[tuple[str, int, int]], i: int,
+                 kinds: set[str] | None) -> tuple[int, list[LinkedEntity]] | None:
+        for j in range(min(len(tokens), i + self.max_ngram) - 1, i - 1, -1):
+            span = tokens[i : j + 1]
+            if i == j and not _single_ok(span[0][0], i):
+                continue
+            key = " ".join(alias_key(normalize(t[0])) for t in span)
+            hits = [h for h in self._lookup(key) if i != j or _single_hit_ok(span[0][0], h)]
+            entities = self._entities(text, span, hits, kinds)
+            if entities:
+                return j, entities
+        return None
+
+    def _entities(self, text: str, span: list[tuple[str, int, int]], hits: Sequence[AliasHit],
+                  kinds: set[str] | None) -> list[LinkedEntity]:
+        start, end = span[0][1], span[-1][2]
+        out: list[LinkedEntity] = []
+        seen: set[str] = set()
+        for h in hits:
+            kind = self._kind(h.node_id)
+            if h.node_id in seen or kind is None or (kinds and kind not in kinds):
+                continue
+            seen.add(h.node_id)
+            out.append(LinkedEntity(mention=text[start:end], id=h.node_id,
+                                    name=self._name(h.node_id) or h.node_id, kind=kind,
+                                    score=1.0 if h.primary else 0.95, method="exact",
+                                    start=start, end=end))
+        return out
+
+
+def _single_ok(token: str, position: int) -> bool:
+    low = token.lower()
+    return len(token) > 1 and low not in _COMMON and not token.isdigit()
+
+
+def _single_hit_ok(token: str, hit: AliasHit) -> bool:
+    """One-word gene symbols must look like symbols ("AR", "PDE5A"; not "Cell" or "Reports")."""
+    if hit.node_id.startswith("Gene::"):
+        upper = sum(c.isupper() for c in token)
+        return upper >= 2 or (upper >= 1 and any(c.isdigit() for c in token))
+    return True
+
+
+def engine_linker(helix: Any) -> Callable[..., list[LinkedEntity]]:
+    """A statement linker over an open ``engine.api.Helix``'s alias table.
+
+    Uses the engine's alias index and node store when reachable; otherwise ``helix.link``.
+    """
+    try:
+        aliases = helix.c.planner.linker.aliases
+        store = helix.c.store
+    except AttributeError:
+        return helix.link  # type: ignore[no-any-return]
+
+    def lookup(key: str) -> list[AliasHit]:
+        return [AliasHit(c.node_id, bool(c.primary), str(c.source)) for c in aliases.get(key)]
+
+    return StatementLinker(lookup, helix.node_name,
+                           lambda node: store.kind(node) if store.has(node) else None)

@@ -1,0 +1,54 @@
+"""Fixtures for memory tests: tmp homes, a simulated clock and a fake linker."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from engine.config import Settings
+from memory.clock import SimulatedClock
+from memory.linking import StatementLinker
+from memory.relations import RelationCatalog, load_catalog
+from memory.service import UserMemory
+from tests.memory.memfakes import fake_linker
+
+START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def clock() -> SimulatedClock:
+    return SimulatedClock(START)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(home=tmp_path / "home", user="tester", trace_exporter="none")
+
+
+@pytest.fixture
+def linker() -> StatementLinker:
+    return fake_linker()
+
+
+@pytest.fixture
+def catalog() -> RelationCatalog:
+    return load_catalog()
+
+
+@pytest.fixture
+def memory(settings: Settings, clock: SimulatedClock,
+           linker: StatementLinker) -> Iterator[UserMemory]:
+    mem = UserMemory(settings, "u07", clock=clock, linker=linker)
+    yield mem
+    mem.close()
+
+
+@pytest.fixture
+def other(settings: Settings, clock: SimulatedClock,
+          linker: StatementLinker) -> Iterator[UserMemory]:
+    mem = UserMemory(settings, "u12", clock=clock, linker=linker)
+    yield mem
+    mem.close()

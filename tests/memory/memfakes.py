@@ -1,0 +1,59 @@
+"""A small deterministic linker over a handful of names (for memory tests)."""
+
+from __future__ import annotations
+
+from memory.linking import AliasHit, StatementLinker
+
+NODES: dict[str, tuple[str, str]] = {
+    "Compound::DB00331": ("Metformin", "Compound"),
+    "Compound::DB01261": ("Sitagliptin", "Compound"),
+    "Compound::DB00683": ("Midazolam", "Compound"),
+    "Compound::DB01068": ("Clonazepam", "Compound"),
+    "Compound::DB04868": ("Nilotinib", "Compound"),
+    "Compound::DB00945": ("Acetylsalicylic acid", "Compound"),
+    "Compound::DB01053": ("Benzylpenicillin", "Compound"),
+    "Compound::DB06209": ("Prasugrel", "Compound"),
+    "Compound::DB00590": ("Doxazosin", "Compound"),
+    "Compound::DB00457": ("Prazosin", "Compound"),
+    "Gene::2049": ("EPHB3", "Gene"),
+    "Gene::64805": ("P2RY12", "Gene"),
+    "Gene::5426": ("POLE", "Gene"),
+    "Gene::50848": ("F11R", "Gene"),
+    "Disease::DOID:9352": ("type 2 diabetes mellitus", "Disease"),
+    "Disease::DOID:1826": ("epilepsy", "Disease"),
+    "Side Effect::C0014544": ("Epilepsy", "Side Effect"),
+    "Symptom::D003221": ("Confusion", "Symptom"),
+    "Symptom::D011537": ("Pruritus", "Symptom"),
+    "Side Effect::C0033774": ("Pruritus", "Side Effect"),
+}
+ALIASES: dict[str, list[str]] = {
+    "metformin": ["Compound::DB00331"],
+    "glucophage": ["Compound::DB00331"],
+    "sitagliptin": ["Compound::DB01261"],
+    "midazolam": ["Compound::DB00683"],
+    "clonazepam": ["Compound::DB01068"],
+    "nilotinib": ["Compound::DB04868"],
+    "aspirin": ["Compound::DB00945"],
+    "penicillin g": ["Compound::DB01053"],
+    "prasugrel": ["Compound::DB06209"],
+    "doxazosin": ["Compound::DB00590"],
+    "prazosin": ["Compound::DB00457"],
+    "ephb3": ["Gene::2049"],
+    "p2ry12": ["Gene::64805"],
+    "pole": ["Gene::5426"],
+    "jama": ["Gene::50848"],
+    "type 2 diabetes": ["Disease::DOID:9352"],
+    "type 2 diabetes mellitus": ["Disease::DOID:9352"],
+    "epilepsy": ["Side Effect::C0014544", "Disease::DOID:1826"],
+    "confusion": ["Symptom::D003221"],
+    "pruritus": ["Side Effect::C0033774", "Symptom::D011537"],
+    "itching": ["Side Effect::C0033774", "Symptom::D011537"],
+}
+
+
+def fake_linker() -> StatementLinker:
+    return StatementLinker(
+        lambda key: [AliasHit(n) for n in ALIASES.get(key, [])],
+        lambda node: NODES[node][0] if node in NODES else None,
+        lambda node: NODES[node][1] if node in NODES else None,
+    )

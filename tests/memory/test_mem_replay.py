@@ -1,0 +1,120 @@
+"""The headless replay: a small synthetic stream (fast) and the full dev stream (slow)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.config import Settings
+from memory.linking import StatementLinker, engine_linker
+from memory.replay import ReplayFormatError, format_report, load_events, run_replay
+
+SHARED = Path(__file__).resolve().parents[2].parent / "shared"
+DEV_STREAM = SHARED / "bench" / "memory_dev.replay.jsonl"
+
+P = "patient:4471"
+STREAM = [
+    {"at": "2026-03-02T09:00:00Z", "user": "u07", "session": "u07-s1", "type": "say",
+     "text": "Patient Ada Moreno (MRN 4471) was started on metformin today.",
+     "fact": [P, "takes", "Compound::DB00331"]},
+    {"at": "2026-03-02T09:05:00Z", "user": "u12", "session": "u12-s1", "type": "say",
+     "text": "Put MRN 4471 on midazolam, will review in two weeks.",
+     "fact": [P, "takes", "Compound::DB00683"]},
+    {"at": "2026-03-03T10:00:00Z", "user": "u07", "session": "u07-s2", "type": "say",
+     "text": "Got Ada Moreno's results back, HbA1c 6.9%.", "fact": [P, "lab_value", "HbA1c 6.9%"]},
+    {"at": "2026-03-05T16:40:00Z", "user": "u07", "session": "u07-s3", "type": "say",
+     "text": "Switched MRN 4471 from metformin to sitagliptin.",
+     "fact": [P, "takes", "Compound::DB01261"], "supersedes": [P, "takes", "Compound::DB00331"]},
+    {"at": "2026-03-06T10:00:00Z", "user": "u07", "session": "u07-s4", "type": "say",
+     "text": "Repeat for MRN 4471: HbA1c 7.5% (was HbA1c 6.9%).",
+     "fact": [P, "lab_value", "HbA1c 7.5%"], "supersedes": [P, "lab_value", "HbA1c 6.9%"]},
+    {"at": "2026-03-09T10:00:00Z", "user": "u07", "session": "u07-s9", "type": "ask",
+     "text": "What is MRN 4471 on at the moment?", "expect": "Compound::DB01261"},
+    {"at": "2026-03-09T10:00:30Z", "user": "u07", "session": "u07-s9", "type": "ask",
+     "text": "What was Ada Moreno on before sitagliptin?", "expect": "Compound::DB00331",
+     "temporal": "previous"},
+    {"at": "2026-03-09T10:00:40Z", "user": "u07", "session": "u07-s9", "type": "ask",
+     "text": "What was Ada Moreno's first HbA1c?", "expect": "HbA1c 6.9%",
+     "temporal": "previous"},
+    {"at": "2026-03-09T10:01:00Z", "user": "u12", "session": "u12-s4", "type": "ask",
+     "text": "What is MRN 4471 on at the moment?", "expect": "Compound::DB00683"},
+    {"at": "2026-03-09T10:02:00Z", "user": "u12", "session": "u12-s4", "type": "ask",
+     "text": "Which allergy did we record for Ada Moreno?", "expect": None},
+    {"at": "2026-03-09T10:03:00Z", "user": "u12", "session": "u12-s4", "type": "ask",
+     "text": "What is MRN 5170's latest HbA1c?", "expect": None},
+]
+
+
+def _write(path: Path, events: list[dict[str, object]]) -> Path:
+    path.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("extract", ["fact", "text"])
+def test_replay_scores_a_small_stream(tmp_path: Path, linker: StatementLinker,
+                                      extract: str) -> None:
+    stream = _write(tmp_path / "s.replay.jsonl", STREAM)
+    out = tmp_path / "out.jsonl"
+    settings = Settings(home=tmp_path / "home", trace_exporter="none")
+    seen: list[int] = []
+    report = run_replay(stream, settings, linker=linker, out_path=out,
+                        extract=extract,  # type: ignore[arg-type]
+                        progress=lambda done, total: seen.append(done))
+    assert report.current.n == 2 and report.current.recall == 1.0
+    assert report.previous.n == 2 and report.previous.recall == 1.0
+    assert report.null_probes == 2 and report.null_answered == 0 and report.leaks == 0
+    assert seen[-1] == len(STREAM)
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert len(lines) == 6
+    for line in lines:
+        assert {"id", "status", "answers", "evidence", "paths", "clarification", "latency_ms",
+                "user", "session", "at", "expect"} <= set(line)
+    assert lines[0]["answers"][0]["id"] == "Compound::DB01261"
+    assert lines[-1]["status"] == "NOT_ANSWERED"
+    text = format_report(report)
+    assert "Memory Recall@1" in text and "cross-user leaks" in text
+
+
+def test_malformed_lines_are_reported_with_line_numbers(tmp_path: Path,
+                                                        linker: StatementLinker) -> None:
+    path = tmp_path / "bad.replay.jsonl"
+    lines = [json.dumps(STREAM[0]), "{not json", json.dumps({**STREAM[1], "type": "shout"}),
+             json.dumps(STREAM[2])]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    settings = Settings(home=tmp_path / "home", trace_exporter="none")
+    with pytest.raises(ReplayFormatError) as err:
+        run_replay(path, settings, linker=linker)
+    assert [n for n, _ in err.value.errors] == [2, 3]
+    assert "line 2" in str(err.value)
+    assert not settings.users_dir.exists()  # validated before anything was stored
+
+
+def test_time_must_not_go_backwards(tmp_path: Path) -> None:
+    path = _write(tmp_path / "t.replay.jsonl", [STREAM[3], STREAM[0]])
+    with pytest.raises(ReplayFormatError, match="backwards"):
+        load_events(path)
+
+
+@pytest.mark.slow
+@pytest.mark.needs_shared
+def test_full_dev_replay_meets_the_targets(tmp_path: Path) -> None:
+    if not DEV_STREAM.exists():
+        pytest.skip("../shared/bench is not available")
+    from engine.api import Helix
+    from engine.ingest.build import stores_ready
+
+    engine_settings = Settings(trace_exporter="none")  # HELIX_HOME: an ingested data home
+    if not stores_ready(engine_settings):
+        pytest.skip("no ingested HELIX_HOME to link entities with")
+    helix = Helix.open(engine_settings, auto_ingest=False)
+    linker = engine_linker(helix)
+    for extract, current, previous in (("fact", 0.95, 0.90), ("text", 0.85, 0.85)):
+        settings = Settings(home=tmp_path / extract, trace_exporter="none")
+        report = run_replay(DEV_STREAM, settings, linker=linker, extract=extract)  # type: ignore[arg-type]
+        print(format_report(report))
+        assert report.current.recall >= current
+        assert report.previous.recall >= previous
+        assert report.leaks == 0
+        assert report.wall_s <= 120

@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from memory.router import Router, Temporal, looks_like_question
+
+NOW = datetime(2026, 3, 9, 10, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(("question", "kind", "anchor"), [
+    ("What is MRN 4471 on at the moment?", Temporal.CURRENT, None),
+    ("Most recent LDL for MRN 4212?", Temporal.CURRENT, None),
+    ("What was MRN 8976's last PASI result?", Temporal.CURRENT, None),
+    ("What did we switch MRN 2557 to?", Temporal.CURRENT, None),
+    ("What was MRN 4036's second-to-last CA 19-9?", Temporal.PREVIOUS, None),
+    ("What was the previous result for our biobank cohort study?", Temporal.PREVIOUS, None),
+    ("What was Lena Lindqvist's HbA1c on the earlier check?", Temporal.PREVIOUS, None),
+    ("What was Amina Kim originally started on?", Temporal.FIRST, None),
+    ("What was the baseline FEV1 for pt 5304?", Temporal.FIRST, None),
+    ("Which compound did the biobank cohort start with as lead?", Temporal.FIRST, None),
+    ("What did we have patient 1601 on prior to levothyroxine?", Temporal.BEFORE,
+     "levothyroxine"),
+    ("Which medication did felodipine replace for Priya Nakamura?", Temporal.BEFORE,
+     "felodipine"),
+    ("Before Gefitinib, which compound led our neuroinflammation work?", Temporal.BEFORE,
+     "Gefitinib"),
+    ("What replaced metformin for MRN 4471?", Temporal.AFTER, "metformin for MRN 4471"),
+])
+def test_temporal_intent(question: str, kind: Temporal, anchor: str | None) -> None:
+    intent = Router().temporal(question, NOW)
+    assert intent.kind == kind
+    assert intent.anchor == anchor
+
+
+def test_before_the_latest_one_falls_back_to_previous() -> None:
+    intent = Router().temporal("What was MRN 2646's CEA before the latest one?", NOW)
+    assert intent.kind == Temporal.BEFORE and intent.fallback == Temporal.PREVIOUS
+
+
+def test_as_of_intents_use_the_given_now() -> None:
+    intent = Router().temporal("What was she on last week?", NOW)
+    assert intent.kind == Temporal.AS_OF and intent.as_of == NOW - timedelta(days=7)
+    assert Router().temporal("labs 3 days ago", NOW).as_of == NOW - timedelta(days=3)
+
+
+def test_routes_from_rules_and_from_the_alias_index() -> None:
+    router = Router(resolve=lambda q: ["patient:6328"] if "Victor Costa" in q else [])
+    assert router.route("What is MRN 4471 on now?", NOW).rule == "patient"
+    assert router.route("In my notes, avanafil inhibits which gene?", NOW).rule == "own-notes"
+    hit = router.route("Current med for Victor Costa?", NOW)
+    assert hit.rule == "subject-hit" and hit.subjects == ("patient:6328",) and hit.memory
+    mech = router.route("How could metformin act on type 2 diabetes?", NOW)
+    assert mech.rule == "mechanism" and not mech.memory
+    assert router.route("Which drugs treat gout?", NOW).rule == "default"
+
+
+def test_questions_versus_statements() -> None:
+    assert looks_like_question("What is MRN 4471 on at the moment?")
+    assert looks_like_question("Remind me which gene prasugrel was shown to inhibit.")
+    assert looks_like_question("Current med for Adam Moreno?")
+    assert not looks_like_question("Switched MRN 4471 from metformin to sitagliptin.")
+    assert not looks_like_question("Put #6328 on midazolam, will review in two weeks.")
