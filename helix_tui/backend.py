@@ -2,6 +2,7 @@
 
 DuckDB and SQLite connections are opened and used on this thread only, and calls run one
 at a time, in order. Thread workers of the UI block on ``run`` so the event loop never does.
+The thread is a daemon: quitting while the engine still loads does not wait for it.
 """
 
 from __future__ import annotations
@@ -59,15 +60,25 @@ class Backend:
         if self._closed:
             raise RuntimeError("the backend is closed")
         if self._thread is None:
-            self._thread = threading.Thread(target=self._loop, name="helix-backend")
+            self._thread = threading.Thread(target=self._loop, name="helix-backend", daemon=True)
             self._thread.start()
         future: Future[T] = Future()
         self._jobs.put((fn, future))
         return future
 
-    def run(self, fn: Callable[[], T]) -> T:
-        """Run ``fn`` on the backend thread and wait for its result (call from a worker)."""
-        return self.submit(fn).result()
+    def run(self, fn: Callable[[], T], *, abandon: Callable[[], bool] | None = None) -> T:
+        """Run ``fn`` on the backend thread and wait for its result (call from a worker).
+
+        ``abandon`` is polled while waiting; when it turns true the caller stops waiting and
+        gets ``Cancelled`` (the call itself runs on), so quitting never waits for the engine.
+        """
+        future = self.submit(fn)
+        while True:
+            try:
+                return future.result(timeout=0.05)
+            except TimeoutError:
+                if abandon is not None and abandon():
+                    raise Cancelled from None
 
     def close(self, last: Callable[[], object] | None = None) -> None:
         """Run ``last`` (closing the stores) after the queued calls, then stop the thread."""
@@ -77,3 +88,10 @@ class Backend:
             self.submit(last)
         self._closed = True
         self._jobs.put(None)
+
+    def join(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for the thread to finish; True when it has."""
+        if self._thread is None:
+            return True
+        self._thread.join(timeout)
+        return not self._thread.is_alive()

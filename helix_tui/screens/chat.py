@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 from dataclasses import dataclass
 from functools import partial
 from typing import ClassVar, Literal
@@ -14,13 +16,14 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input
+from textual.worker import get_current_worker
 
 from engine.config import Mode, Settings
 from engine.events import StepEvent
 from engine.result import Candidate, Result, Status
 from helix_tui import commands
 from helix_tui.asking import ActiveAsk, AskRequest, Memories, answer, known_names
-from helix_tui.backend import Backend
+from helix_tui.backend import Backend, Cancelled
 from helix_tui.clarify import match_candidate
 from helix_tui.export import export_session
 from helix_tui.facts import FactView
@@ -52,6 +55,8 @@ from helix_tui.widgets.prompt import PromptInput
 from helix_tui.widgets.sidebar import Sidebar
 from helix_tui.widgets.status_line import StatusLine
 from helix_tui.widgets.user_turn import UserTurn
+
+log = logging.getLogger(__name__)
 
 LOADING = "◌ Loading the engine (embedding model, knowledge graph)… you can type already"
 WELCOME = """Ask about drugs, diseases, genes and how they connect; answers come with their
@@ -152,13 +157,19 @@ class ChatScreen(Screen[None]):
                 close_engine()
 
         self.backend.close(close)
+        if not self.backend.join(timeout=1.0):
+            log.warning("the backend was still busy at exit; its stores were not closed")
         self.sessions.close()
 
     # ----------------------------------------------------------------- engine
     @work(thread=True, group="engine", exit_on_error=False)
     def load_engine(self) -> None:
         try:
-            engine = self.backend.run(partial(self.services.open_engine, self.settings))
+            engine = self.backend.run(
+                partial(self.services.open_engine, self.settings), abandon=_worker_cancelled
+            )
+        except Cancelled:
+            return
         except Exception as exc:
             self.post_message(EngineFailed(f"{type(exc).__name__}: {exc}"))
             return
@@ -273,7 +284,8 @@ class ChatScreen(Screen[None]):
             memory = self.memories.get(ask.request.user, engine)
             answer(engine, memory, ask.request, ask, self.post_message)
 
-        self.backend.run(job)
+        with contextlib.suppress(Cancelled):
+            self.backend.run(job, abandon=_worker_cancelled)
 
     def _current(self, ask_id: int) -> AssistantTurn | None:
         if self.asking is None or self.asking.id != ask_id or self.asking.token.cancelled:
@@ -364,7 +376,9 @@ class ChatScreen(Screen[None]):
             return node_markdown(node_id, lambda i: names.get(i) or name(i), triples)
 
         try:
-            body = self.backend.run(job)
+            body = self.backend.run(job, abandon=_worker_cancelled)
+        except Cancelled:
+            return
         except Exception as exc:
             body = f"_Could not read the node: {exc}_"
         self.post_message(NodeDetails(node_id, f"{head}\n\n---\n\n{body}", target))
@@ -397,7 +411,9 @@ class ChatScreen(Screen[None]):
             return MemoryFacts(user, facts, names)
 
         try:
-            self.post_message(self.backend.run(job))
+            self.post_message(self.backend.run(job, abandon=_worker_cancelled))
+        except Cancelled:
+            return
         except Exception as exc:
             self.post_message(MemoryFacts(user, [], {}, f"{type(exc).__name__}: {exc}"))
 
@@ -595,6 +611,10 @@ class ChatScreen(Screen[None]):
         event = turn.replay
         if event is not None and event.type == "ask" and event.has_expect:
             turn.show_verdict(self.replay_score.check(event, result))
+
+
+def _worker_cancelled() -> bool:
+    return get_current_worker().is_cancelled
 
 
 def _forgot(target: str | FactView, outcome: object) -> str:
