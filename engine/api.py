@@ -25,7 +25,9 @@ from engine.index.lexical import LexicalIndex
 from engine.index.vectors import IndexMissing, VectorIndex
 from engine.ingest.build import Progress, ingest, stores_ready
 from engine.providers.embedder.sentence import SentenceTransformerEmbedder
+from engine.providers.llm import LLMProvider
 from engine.result import Evidence, LinkedEntity, Result, Triple
+from engine.telemetry import Tracing
 
 log = logging.getLogger(__name__)
 
@@ -33,10 +35,12 @@ log = logging.getLogger(__name__)
 class Helix:
     """Planner -> Retriever -> Reviewer -> Explainer over the KG and passage stores."""
 
-    def __init__(self, settings: Settings, components: Components) -> None:
+    def __init__(self, settings: Settings, components: Components,
+                 tracing: Tracing | None = None) -> None:
         self.settings = settings
         self.c = components
         self.loop = AgentLoop(components)
+        self.tracing = tracing or Tracing.from_settings(settings)
         self.load_ms: dict[str, float] = {}
 
     @classmethod
@@ -77,10 +81,14 @@ class Helix:
         budget = Budget(settings.max_depth, settings.max_nodes, settings.max_ms)
         calibration = Calibration.load(settings.stores_dir / "calibration.json")
         predictor = LocalEdgePredictor(calibration, top_k=settings.edge_top_k)
+        llm = LLMProvider(settings) if settings.llm_base_url and settings.llm_model else None
         comp = Components(settings=settings, store=store,
                           planner=Planner(store, linker, budget), predictor=predictor,
                           walker=Walker(store, predictor), embedder=embedder,
-                          passages=passages, dense_passages=dense_passages, errors=errors)
+                          passages=passages, dense_passages=dense_passages, errors=errors,
+                          llm=llm,
+                          llm_calibration=Calibration.load(settings.stores_dir
+                                                           / "calibration-llm.json"))
         helix = cls(settings, comp)
         helix.load_ms = timings
         return helix
@@ -102,8 +110,11 @@ class Helix:
         on_event: EventSink | None = None,
     ) -> Result:
         """Answer one question. ``choice`` is a node id picked in reply to a clarification."""
-        return self.loop.ask(question, mode=mode, memory=memory, session=session, choice=choice,
-                             qid=qid, on_event=on_event)
+        with self.tracing.question(question, qid=qid, mode=mode or self.settings.mode,
+                                   session=session) as trace:
+            result = self.loop.ask(question, mode=mode, memory=memory, session=session,
+                                   choice=choice, qid=qid, on_event=trace.tee(on_event))
+            return trace.finish(result)
 
     def link(self, text: str, kinds: set[str] | None = None) -> list[LinkedEntity]:
         """Entity mentions in ``text`` linked to KG nodes (exact alias, fuzzy, embedding)."""
@@ -142,6 +153,9 @@ class Helix:
         return self.c.embedder.encode if self.c.embedder is not None else None
 
     def close(self) -> None:
+        self.tracing.shutdown()
+        if self.c.llm is not None:
+            self.c.llm.close()
         self.c.store.close()
 
 

@@ -10,12 +10,13 @@ import numpy as np
 
 from engine.agent import explainer
 from engine.agent.planner import Plan, Planner
+from engine.agent.llm_hooks import LLMSession
 from engine.agent.ports import MemoryPort
 from engine.agent.reviewer import review_claim, review_paths, walk_acceptor
 from engine.agent.steps import Steps
 from engine.config import Mode, Settings
 from engine.events import EventSink
-from engine.graph.edges import LocalEdgePredictor
+from engine.graph.edges import Calibration, LocalEdgePredictor
 from engine.graph.lexicon import KIND_WORDS
 from engine.graph.metapaths import Metapath
 from engine.graph.relations import BY_ABBREV, directed_uses, verb_phrase
@@ -24,6 +25,7 @@ from engine.graph.walk import Walker, WalkPath, WalkResult
 from engine.index.dense import PassageHit, PassageRetriever
 from engine.index.vectors import VectorIndex
 from engine.providers.embedder.base import Embedder, Vectors
+from engine.providers.llm import LLMProvider
 from engine.ranking.fusion import fuse
 from engine.result import Answer, Evidence, LinkedEntity, Result, Status, Triple
 
@@ -55,6 +57,8 @@ class Components:
     """FAISS-only passage retrieval, used by the dense baseline."""
     triple_index: VectorIndex | None = None
     errors: list[str] = field(default_factory=list)
+    llm: LLMProvider | None = None
+    llm_calibration: Calibration | None = None
 
 
 PASSIVE = {"treats": "treated by", "palliates": "palliated by", "binds": "bound by",
@@ -155,6 +159,17 @@ class AgentLoop:
                     log.error("dense retrieval failed: %s", exc)
                     result.degraded.append(f"dense:{type(exc).__name__}")
                 a["passages"] = len(hits)
+        llm = LLMSession(self.c.llm, self.c.settings, result, self.c.llm_calibration)
+        if plan.intent == "clarify" and llm.enabled("clarify"):
+            mention = plan.clarification.split("'")[1] if plan.clarification else ""
+            decision = llm.clarify(question, mention, plan.candidates)
+            if decision is not None and not decision.ambiguous and decision.choice:
+                plan = self.c.planner.plan(question, decision.choice)
+                result.intent, result.linked = plan.intent, plan.seeds + plan.targets
+            elif decision is not None and decision.question:
+                plan.clarification = decision.question
+                plan.candidates = [c for c in plan.candidates if c.id in decision.options] or \
+                    plan.candidates
         if plan.intent == "clarify":
             result.status = Status.NEEDS_CLARIFICATION
             result.clarification = plan.clarification
@@ -178,18 +193,26 @@ class AgentLoop:
             self._attach_passages(result, hits, 0.0)
             return result
         if plan.intent in {"one_hop", "multi_hop", "mechanism", "overview"}:
-            return self._graph(plan, result, hits, steps)
+            return self._graph(plan, result, hits, steps, llm)
         return self._literature(result, hits)
 
     # --- intents -------------------------------------------------------------------------
-    def _graph(self, plan: Plan, result: Result, hits: list[PassageHit], steps: Steps) -> Result:
+    def _graph(self, plan: Plan, result: Result, hits: list[PassageHit], steps: Steps,
+               llm: LLMSession) -> Result:
         store, s = self.c.store, self.c.settings
         dist = plan.dist or self._overview_dist(plan.seeds[0].kind)
         seeds = [store.index[e.id] for e in plan.seeds if e.id in store.index]
         targets = {store.index[e.id] for e in plan.targets if e.id in store.index} or None
         with steps.step("predict_edges", "scoring relations") as a:
-            first = self.c.predictor.predict(plan.qhash, plan.seeds[0].id, plan.seeds[0].kind,
-                                             (), dist, s.calibration)
+            seed = plan.seeds[0]
+            if plan.intent in {"one_hop", "multi_hop"} and llm.enabled("edges"):
+                blended = llm.edge_dist(result.question, seed.name, seed.kind, dist)
+                a["llm"] = blended is not None
+                if blended is not None:
+                    dist = blended
+                    plan.qhash = f"{plan.qhash}:llm"
+            first = self.c.predictor.predict(plan.qhash, seed.id, seed.kind, (), dist,
+                                             s.calibration)
             a["top"] = [(u.key, round(p, 3)) for u, p in first]
         min_paths = 5 if plan.intent == "mechanism" else 1
 
@@ -218,9 +241,21 @@ class AgentLoop:
         with steps.step("fuse", "fusing graph and passage evidence") as a:
             self._fill_from_paths(result, paths, plan, hits)
             a["answers"] = len(result.answers)
+        if llm.enabled("review") and plan.intent in {"one_hop", "multi_hop"}:
+            with steps.step("review", "LLM review") as a:
+                check = llm.review(result.question, store.name)
+                a["llm_supported"] = None if check is None else check.supported
+            if check is not None and not check.supported and check.confidence >= 0.7:
+                result.answers, result.paths = [], []
+                result.evidence = [e for e in result.evidence if e.kind != "triple"]
+                result.text = explainer.no_path(plan.seeds[0].name, "the reviewer rejected it")
+                return result
         with steps.step("explain", "writing the answer"):
             what = self._what(plan)
             result.text = explainer.kg_answer(store, result.answers, result.paths, what)
+            phrased = llm.explain(result.question, store.name) if llm.enabled("explain") else None
+            if phrased:
+                result.text = f"{phrased}\n\n{result.text}"
         result.status = Status.ANSWERED
         return result
 

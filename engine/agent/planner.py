@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from engine.agent.parse import YES_NO_START, Features, features
 from engine.graph.lexicon import is_structural
-from engine.graph.linking import Linker, LinkResult, Mention
+from engine.graph.linking import CONCEPT_GROUPS, Linker, LinkResult, Mention
 from engine.graph.metapaths import (
     Metapath,
     enumerate_metapaths,
@@ -28,7 +28,7 @@ from engine.graph.store import KGStore
 from engine.graph.walk import Budget
 from engine.result import Candidate, LinkedEntity
 
-SAME_CONCEPT_GROUPS = (("Disease", "Symptom", "Side Effect"), ("Compound", "Pharmacologic Class"))
+SAME_CONCEPT_GROUPS = CONCEPT_GROUPS
 SENSE_MARGIN = 0.5
 PARSE_TEMPERATURE = 0.5
 MIN_PARSE_SCORE = -1.5

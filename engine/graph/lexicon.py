@@ -15,7 +15,11 @@ FUNCTION_WORDS = frozenset(
     these those there their them they it its i we you he she his her our your me my us
     any all some each every both either neither no not only also other another such same
     list name show give tell find identify describe explain known know please
-    there's what's which's who's s whats""".split()
+    there's what's which's who's s whats
+    today tomorrow yesterday tonight now currently recently daily weekly monthly yearly
+    week weeks month months year years day days morning evening night time times again
+    still just well good better best new old one two three first second last next
+    before after since until ago already yet soon later plus via per""".split()
 )
 
 KIND_WORDS: dict[str, str] = {
@@ -98,7 +102,7 @@ CUE_WORDS = frozenset(
     explain involved involve shared share shares sharing common gene-product cure cures
     prescribed prescribe remedy remedies manage managed manifest manifests manifestation
     diagnosis candidate candidates approved given known currently commonly typically
-    drug-class drug-classes approved respectively kind kinds type types""".split()
+    drug-class drug-classes approved respectively kind kinds""".split()
 ) | frozenset(KIND_WORDS)
 
 

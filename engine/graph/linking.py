@@ -97,6 +97,7 @@ class AliasIndex:
             self.by_key[key] = cands
         self.keys = list(self.by_key)
         self.max_len = max((k.count(" ") + 1 for k in self.keys), default=1)
+        self.common = self._common_words(store)
         self.by_length: dict[int, list[str]] = defaultdict(list)
         for k in self.keys:
             self.by_length[len(k)].append(k)
@@ -109,6 +110,29 @@ class AliasIndex:
     def get(self, key: str) -> list[Candidate]:
         return self.by_key.get(key, [])
 
+    @staticmethod
+    def _common_words(store: KGStore, min_count: int = 3) -> frozenset[str]:
+        """Everyday lower-case words of the passage corpus ("today", "focus"): a brand name
+        spelled like one is only linked when the user capitalises it."""
+        counts: dict[str, int] = defaultdict(int)
+        for (text,) in store.con.execute("SELECT text FROM passages").fetchall():
+            for w in re.findall(r"\b[a-z]{3,}\b", text or ""):
+                counts[w] += 1
+        return frozenset(w for w, c in counts.items() if c >= min_count)
+
+    def plausible(self, cands: list[Candidate], tok: Token, position: int) -> list[Candidate]:
+        """Filter candidates for a one-word mention by how the word is written."""
+        if not any(ch.isalpha() for ch in tok.text):
+            return []
+        out = []
+        for c in cands:
+            if c.node_id.startswith("Gene::") and not _gene_token_ok(tok, position):
+                continue
+            if not c.primary and tok.text.islower() and tok.norm in self.common:
+                continue
+            out.append(c)
+        return out
+
 
 def _gene_token_ok(tok: Token, position: int) -> bool:
     """A one-word gene symbol/synonym needs to look like one (case or digits, not sentence-initial)."""
@@ -116,6 +140,15 @@ def _gene_token_ok(tok: Token, position: int) -> bool:
     if position == 0 and not (t.isupper() or any(c.isdigit() for c in t)):
         return False
     return t != t.lower() or any(c.isdigit() for c in t)
+
+
+CONCEPT_GROUPS = (("Disease", "Symptom", "Side Effect"), ("Compound", "Pharmacologic Class"))
+
+
+def same_concept_kinds(kind: str) -> tuple[str, ...]:
+    """Kinds that name the same concept in different vocabularies (a disease and the side
+    effect of the same name)."""
+    return next((g for g in CONCEPT_GROUPS if kind in g), (kind,))
 
 
 def covers(mention: str, name: str) -> bool:
@@ -171,10 +204,7 @@ class Linker:
                 if not cands:
                     continue
                 if i == j:
-                    cands = [
-                        c for c in cands
-                        if not c.node_id.startswith("Gene::") or _gene_token_ok(span[0], i)
-                    ]
+                    cands = self.aliases.plausible(cands, span[0], i)
                     if not cands:
                         continue
                 found.append(
@@ -242,6 +272,10 @@ class Linker:
             return None
         best = fz[0][1]
         cands = [c for k, s in fz if s >= best - 1e-6 for c in self.aliases.get(k)]
+        if a == b:
+            cands = self.aliases.plausible(cands, tokens[a], a)
+        if not cands:
+            return None
         return Mention(phrase, tokens[a].start, tokens[b].end, a, b, cands, "fuzzy", best / 100.0)
 
     def link(self, text: str, *, fallback: bool = True) -> LinkResult:
@@ -273,9 +307,11 @@ class Linker:
                                           strict=True):
             ok = [(n, s) for n, s in hits if covers(phrase, self.store.name(n))]
             if ok and ok[0][1] >= self.embed_accept:
-                nid, top = ok[0]
-                cand = Candidate(nid, self.store.name(nid), "embedding", False)
-                mentions.append(Mention(phrase, tokens[lo].start, tokens[hi].end, lo, hi, [cand],
+                top_id, top = ok[0]
+                group = same_concept_kinds(self.store.kind(top_id))
+                cands = [Candidate(n, self.store.name(n), "embedding", False) for n, s in ok
+                         if n == top_id or (s >= top - 0.01 and self.store.kind(n) in group)]
+                mentions.append(Mention(phrase, tokens[lo].start, tokens[hi].end, lo, hi, cands,
                                         "embedding", top))
             else:
                 unlinked.append(phrase)
