@@ -27,6 +27,7 @@ from helix_tui.backend import Backend, Cancelled
 from helix_tui.clarify import match_candidate
 from helix_tui.export import export_session
 from helix_tui.facts import FactView
+from helix_tui.jobs import describe_node, read_memory
 from helix_tui.messages import (
     AnswerReady,
     AskFailed,
@@ -39,7 +40,7 @@ from helix_tui.messages import (
     StepProgress,
 )
 from helix_tui.present import trace_markdown
-from helix_tui.relations import short_id
+from helix_tui.relations import Namer
 from helix_tui.replay import ReplayClock, ReplayEvent, ReplayScore
 from helix_tui.screens.clarify import ClarifyScreen
 from helix_tui.screens.help import HelpScreen
@@ -48,7 +49,6 @@ from helix_tui.services import EnginePort, Services
 from helix_tui.session_keeper import SessionKeeper
 from helix_tui.widgets.assistant_turn import AssistantTurn
 from helix_tui.widgets.conversation import Conversation
-from helix_tui.widgets.detail_view import node_markdown
 from helix_tui.widgets.memory_panel import FactTable, MemoryPanel
 from helix_tui.widgets.note import Note
 from helix_tui.widgets.prompt import PromptInput
@@ -341,7 +341,10 @@ class ChatScreen(Screen[None]):
         self.refresh_bindings()
         self._show_status()
 
-    async def _abandon(self, why: str) -> None:
+    async def _abandon(
+        self, why: str, severity: Literal["information", "warning"] = "warning"
+    ) -> None:
+        """Stop waiting for the running question; a late result is dropped."""
         if self.asking is None:
             return
         self.asking.token.cancel()
@@ -349,7 +352,7 @@ class ChatScreen(Screen[None]):
         if self.turn is not None:
             await self.turn.show_cancelled()
         self._finish()
-        self.notify(why, severity="warning")
+        self.notify(why, severity=severity)
 
     # ----------------------------------------------------------------- panes
     def show_turn(self, turn: AssistantTurn) -> None:
@@ -361,20 +364,15 @@ class ChatScreen(Screen[None]):
         self.show_turn(message.turn)
 
     def on_sidebar_node_wanted(self, message: Sidebar.NodeWanted) -> None:
-        self.fetch_node(message.node_id, message.target, message.head)
+        name = self.query_one(Sidebar).name_of
+        self.fetch_node(message.node_id, message.target, message.head, name)
 
     @work(thread=True, group="details", exclusive=True, exit_on_error=False)
-    def fetch_node(self, node_id: str, target: str, head: str) -> None:
+    def fetch_node(self, node_id: str, target: str, head: str, name: Namer) -> None:
         engine = self.engine
         if engine is None:
             return
-        name = self.query_one(Sidebar).name_of
-
-        def job() -> str:
-            triples = engine.triples(node_id, limit=12)
-            names = {i: engine.node_name(i) or short_id(i) for t in triples for i in (t[0], t[2])}
-            return node_markdown(node_id, lambda i: names.get(i) or name(i), triples)
-
+        job = partial(describe_node, engine, node_id, name)
         try:
             body = self.backend.run(job, abandon=_worker_cancelled)
         except Cancelled:
@@ -392,24 +390,7 @@ class ChatScreen(Screen[None]):
         engine, user = self.engine, self.sessions.user
         if engine is None:
             return
-
-        def job() -> MemoryFacts:
-            memory = self.memories.get(user, engine)
-            if memory is None:
-                return MemoryFacts(user, [], {}, self.memories.errors.get(user))
-            if forget is not None:
-                target = forget if isinstance(forget, str) else forget.raw
-                try:
-                    outcome = memory.forget(target)
-                except KeyError:
-                    self.post_message(Notice(f"Nothing in your memory matches {forget}", "warning"))
-                else:
-                    self.post_message(Notice(_forgot(forget, outcome), reload=True))
-            facts = [FactView.of(row) for row in memory.facts(include_superseded=True)]
-            ids = {i for f in facts for i in (f.subj, f.obj) if "::" in i}
-            names = {i: n for i in ids if (n := engine.node_name(i))}
-            return MemoryFacts(user, facts, names)
-
+        job = partial(read_memory, self.memories, engine, user, self.post_message, forget)
         try:
             self.post_message(self.backend.run(job, abandon=_worker_cancelled))
         except Cancelled:
@@ -437,14 +418,7 @@ class ChatScreen(Screen[None]):
 
     # ----------------------------------------------------------------- actions
     async def action_cancel(self) -> None:
-        if self.asking is None:
-            return
-        self.asking.token.cancel()
-        self.workers.cancel_group(self, "ask")
-        if self.turn is not None:
-            await self.turn.show_cancelled()
-        self._finish()
-        self.notify("Cancelled.")
+        await self._abandon("Cancelled.", severity="information")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel":
@@ -615,10 +589,3 @@ class ChatScreen(Screen[None]):
 
 def _worker_cancelled() -> bool:
     return get_current_worker().is_cancelled
-
-
-def _forgot(target: str | FactView, outcome: object) -> str:
-    what = target if isinstance(target, str) else f"{target.subj} {target.rel} {target.obj}"
-    if isinstance(outcome, int) and not isinstance(outcome, bool):
-        return f"Forgot {outcome} fact{'s' * (outcome != 1)} about {what}"
-    return f"Forgot {what}"

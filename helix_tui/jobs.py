@@ -1,0 +1,53 @@
+"""Backend-thread jobs behind the side panes: a node's edges, the user's memory facts."""
+
+from __future__ import annotations
+
+from helix_tui.asking import Memories, Post
+from helix_tui.facts import FactView
+from helix_tui.messages import MemoryFacts, Notice
+from helix_tui.relations import Namer, short_id
+from helix_tui.services import EnginePort
+from helix_tui.widgets.detail_view import node_markdown
+
+
+def describe_node(engine: EnginePort, node_id: str, name: Namer, limit: int = 12) -> str:
+    """A node's other edges, with names read from the engine."""
+    triples = engine.triples(node_id, limit=limit)
+    names = {i: engine.node_name(i) or short_id(i) for t in triples for i in (t[0], t[2])}
+    return node_markdown(node_id, lambda i: names.get(i) or name(i), triples)
+
+
+def read_memory(
+    memories: Memories,
+    engine: EnginePort,
+    user: str,
+    post: Post,
+    forget: str | FactView | None = None,
+) -> MemoryFacts:
+    """The user's facts (after forgetting ``forget`` when given), with KG names."""
+    memory = memories.get(user, engine)
+    if memory is None:
+        return MemoryFacts(user, [], {}, memories.errors.get(user))
+    if forget is not None:
+        target = forget if isinstance(forget, str) else forget.raw
+        try:
+            outcome = memory.forget(target)
+        except KeyError:
+            post(Notice(f"Nothing in your memory matches {forget_text(forget)}", "warning"))
+        else:
+            post(Notice(forgot(forget, outcome), reload=True))
+    facts = [FactView.of(row) for row in memory.facts(include_superseded=True)]
+    ids = {i for f in facts for i in (f.subj, f.obj) if "::" in i}
+    names = {i: n for i in ids if (n := engine.node_name(i))}
+    return MemoryFacts(user, facts, names)
+
+
+def forget_text(target: str | FactView) -> str:
+    return target if isinstance(target, str) else f"{target.subj} {target.rel} {target.obj}"
+
+
+def forgot(target: str | FactView, outcome: object) -> str:
+    what = forget_text(target)
+    if isinstance(outcome, int) and not isinstance(outcome, bool):
+        return f"Forgot {outcome} fact{'s' * (outcome != 1)} about {what}"
+    return f"Forgot {what}"
