@@ -49,7 +49,8 @@ from helix_tui.services import EnginePort, Services
 from helix_tui.session_keeper import SessionKeeper
 from helix_tui.widgets.assistant_turn import AssistantTurn
 from helix_tui.widgets.conversation import Conversation
-from helix_tui.widgets.memory_panel import FactTable, MemoryPanel
+from helix_tui.widgets.fact_table import FactTable
+from helix_tui.widgets.memory_panel import MemoryPanel
 from helix_tui.widgets.note import Note
 from helix_tui.widgets.prompt import PromptInput
 from helix_tui.widgets.sidebar import Sidebar

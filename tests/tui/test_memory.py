@@ -6,7 +6,7 @@ from textual.widgets import Markdown, Static, TabbedContent
 
 from helix_tui.app import HelixApp
 from helix_tui.widgets.assistant_turn import AssistantTurn
-from helix_tui.widgets.memory_panel import FactTable
+from helix_tui.widgets.fact_table import FactTable
 from helix_tui.widgets.user_turn import UserTurn
 
 from .conftest import settle, submit

@@ -11,7 +11,7 @@ from helix_tui.app import make_app
 from helix_tui.screens.clarify import ClarifyScreen
 from helix_tui.widgets.assistant_turn import AssistantTurn
 from helix_tui.widgets.evidence_table import EvidenceTable
-from helix_tui.widgets.memory_panel import FactTable
+from helix_tui.widgets.fact_table import FactTable
 from helix_tui.widgets.path_tree import PathTree
 
 from .conftest import settle, submit
