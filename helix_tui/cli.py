@@ -5,13 +5,17 @@ from __future__ import annotations
 import json
 import sys
 import time
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
 
 from engine.config import Settings
+
+if TYPE_CHECKING:
+    from engine.api import Helix
 
 err = Console(stderr=True)
 MODES = click.Choice(["hybrid", "graph", "dense"])
@@ -26,31 +30,58 @@ def _settings(home: Path | None, user: str | None) -> Settings:
     return Settings(**overrides)
 
 
-def _open_engine(settings: Settings):  # type: ignore[no-untyped-def]
+def _open_engine(settings: Settings) -> Helix:
     from engine.api import Helix
+    from engine.ingest.sources import DataError
     from helix_tui.progress import RichProgress
 
-    with RichProgress(err) as progress:
-        return Helix.open(settings, progress=progress)
+    try:
+        with RichProgress(err) as progress:
+            return Helix.open(settings, progress=progress)
+    except DataError as exc:
+        raise click.ClickException(f"cannot build the stores: {exc}") from exc
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--user", "-u", help="User id whose sessions and memory to use (default: $USER).")
 @click.option("--session", "-s", "session_id", help="Open this session id.")
 @click.option("--resume", is_flag=True, help="Resume the user's most recent session.")
-@click.option("--replay", "replay", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="Run a scripted memory stream (JSONL) on a simulated clock.")
+@click.option(
+    "--replay",
+    "replay",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Run a scripted memory stream (JSONL) on a simulated clock.",
+)
 @click.option("--tui", is_flag=True, help="With --replay: play the stream visibly in the app.")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
-              help="With --replay: write one result line per ask event here.")
-@click.option("--extract", type=click.Choice(["fact", "text"]), default="fact", show_default=True,
-              help="With --replay: store the given facts, or extract them from the text.")
-@click.option("--home", type=click.Path(file_okay=False, path_type=Path),
-              help="Data home (default: $HELIX_HOME or the platform data dir).")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="With --replay: write one result line per ask event here.",
+)
+@click.option(
+    "--extract",
+    type=click.Choice(["fact", "text"]),
+    default="fact",
+    show_default=True,
+    help="With --replay: store the given facts, or extract them from the text.",
+)
+@click.option(
+    "--home",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Data home (default: $HELIX_HOME or the platform data dir).",
+)
 @click.pass_context
-def cli(ctx: click.Context, user: str | None, session_id: str | None, resume: bool,
-        replay: Path | None, tui: bool, out: Path | None, extract: str,
-        home: Path | None) -> None:
+def cli(
+    ctx: click.Context,
+    user: str | None,
+    session_id: str | None,
+    resume: bool,
+    replay: Path | None,
+    tui: bool,
+    out: Path | None,
+    extract: str,
+    home: Path | None,
+) -> None:
     """Helix: biomedical answers with verifiable knowledge-graph paths, evidence and memory."""
     ctx.ensure_object(dict)
     ctx.obj["home"] = home
@@ -64,7 +95,7 @@ def cli(ctx: click.Context, user: str | None, session_id: str | None, resume: bo
         sys.exit(run_headless_replay(settings, replay, out, extract))
     from helix_tui.launch import launch
 
-    launch(settings, session_id=session_id, resume=resume, replay=replay)
+    launch(settings, session_id=session_id, resume=resume, replay=replay, extract=extract)  # type: ignore[arg-type]
 
 
 @cli.command()
@@ -73,8 +104,9 @@ def cli(ctx: click.Context, user: str | None, session_id: str | None, resume: bo
 @click.option("--mode", type=MODES, help="Retrieval mode (default from settings: hybrid).")
 @click.option("--choice", help="Node id chosen in reply to a clarifying question.")
 @click.pass_context
-def ask(ctx: click.Context, question: str | None, as_json: bool, mode: str | None,
-        choice: str | None) -> None:
+def ask(
+    ctx: click.Context, question: str | None, as_json: bool, mode: str | None, choice: str | None
+) -> None:
     """Answer one QUESTION (use '-' to read it from standard input)."""
     if question is None:
         raise click.UsageError("missing QUESTION (use '-' to read it from standard input)")
@@ -97,19 +129,37 @@ def ask(ctx: click.Context, question: str | None, as_json: bool, mode: str | Non
 
 
 @cli.command("eval")
-@click.option("--bench", "benches", multiple=True, required=True,
-              type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="Question file(s) in the bench format; repeat for several.")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write one result line per question here (one file per mode with --compare).")
+@click.option(
+    "--bench",
+    "benches",
+    multiple=True,
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Question file(s) in the bench format; repeat for several.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write one result line per question here (one file per mode with --compare).",
+)
 @click.option("--mode", type=MODES, help="Retrieval mode to evaluate (default hybrid).")
 @click.option("--compare", help="Comma-separated modes to run side by side, e.g. hybrid,dense.")
 @click.option("--no-calibration", is_flag=True, help="Ablation: raw edge-predictor probabilities.")
-@click.option("--report-json", type=click.Path(dir_okay=False, path_type=Path),
-              help="Also write the metrics as JSON here.")
+@click.option(
+    "--report-json",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the metrics as JSON here.",
+)
 @click.pass_context
-def eval_cmd(ctx: click.Context, benches: tuple[Path, ...], out: Path | None, mode: str | None,
-             compare: str | None, no_calibration: bool, report_json: Path | None) -> None:
+def eval_cmd(
+    ctx: click.Context,
+    benches: tuple[Path, ...],
+    out: Path | None,
+    mode: str | None,
+    compare: str | None,
+    no_calibration: bool,
+    report_json: Path | None,
+) -> None:
     """Run bench questions in one warm process and print the metrics table."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
@@ -129,12 +179,22 @@ def eval_cmd(ctx: click.Context, benches: tuple[Path, ...], out: Path | None, mo
     try:
         for m in modes:
             target = out_path_for(out, m) if out and len(modes) > 1 else out
-            with Progress("[progress.description]{task.description}", BarColumn(),
-                          MofNCompleteColumn(), TimeElapsedColumn(), console=err) as prog:
+            with Progress(
+                "[progress.description]{task.description}",
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=err,
+            ) as prog:
                 task = prog.add_task(f"eval {m}", total=len(questions))
-                results = run_eval(helix, questions, mode=m,  # type: ignore[arg-type]
-                                   out_path=target, progress=lambda n: prog.advance(task, n),
-                                   warmup=[questions[0]["question"]] if questions else [])
+                results = run_eval(
+                    helix,
+                    questions,
+                    mode=m,  # type: ignore[arg-type]
+                    out_path=target,
+                    progress=partial(prog.advance, task),
+                    warmup=[questions[0]["question"]] if questions else [],
+                )
             reports[m] = score(questions, results)
     finally:
         helix.close()
@@ -144,16 +204,25 @@ def eval_cmd(ctx: click.Context, benches: tuple[Path, ...], out: Path | None, mo
 
 
 @cli.command()
-@click.option("--kg", "kg_dirs", multiple=True,
-              type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="Add a KG directory (Hetionet layout: nodes TSV, metaedges.tsv, edge TSVs).")
-@click.option("--passages", "passage_files", multiple=True,
-              type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="Add a passages JSONL file (id, text, optional title/source).")
+@click.option(
+    "--kg",
+    "kg_dirs",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Add a KG directory (Hetionet layout: nodes TSV, metaedges.tsv, edge TSVs).",
+)
+@click.option(
+    "--passages",
+    "passage_files",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Add a passages JSONL file (id, text, optional title/source).",
+)
 @click.option("--force", is_flag=True, help="Rebuild every store from scratch.")
 @click.pass_context
-def ingest(ctx: click.Context, kg_dirs: tuple[Path, ...], passage_files: tuple[Path, ...],
-           force: bool) -> None:
+def ingest(
+    ctx: click.Context, kg_dirs: tuple[Path, ...], passage_files: tuple[Path, ...], force: bool
+) -> None:
     """Build the stores (KG in DuckDB, FAISS indexes) under the data home."""
     from engine.ingest.build import ingest as run_ingest
     from engine.ingest.sources import DataError
@@ -163,22 +232,34 @@ def ingest(ctx: click.Context, kg_dirs: tuple[Path, ...], passage_files: tuple[P
     t = time.perf_counter()
     try:
         with RichProgress(err) as progress:
-            report = run_ingest(settings, kg_dirs=list(kg_dirs),
-                                passage_files=list(passage_files), progress=progress, force=force)
+            report = run_ingest(
+                settings,
+                kg_dirs=list(kg_dirs),
+                passage_files=list(passage_files),
+                progress=progress,
+                force=force,
+            )
     except DataError as exc:
         raise click.ClickException(str(exc)) from exc
-    err.print(f"[green]stores ready[/] under {settings.stores_dir} in "
-              f"{time.perf_counter() - t:.1f} s: {report.nodes:,} nodes, {report.triples:,} "
-              f"triples, {report.aliases:,} aliases, {report.passages:,} passages")
+    err.print(
+        f"[green]stores ready[/] under {settings.stores_dir} in "
+        f"{time.perf_counter() - t:.1f} s: {report.nodes:,} nodes, {report.triples:,} "
+        f"triples, {report.aliases:,} aliases, {report.passages:,} passages"
+    )
     for step, what in report.steps.items():
         secs = report.seconds.get(step)
         err.print(f"  {step}: {what}" + (f" ({secs:.1f} s)" if secs is not None else ""))
 
 
 @cli.command()
-@click.option("--bench", "benches", multiple=True, required=True,
-              type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="Dev question files with gold triples (>= 200 questions).")
+@click.option(
+    "--bench",
+    "benches",
+    multiple=True,
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Dev question files with gold triples (>= 200 questions).",
+)
 @click.pass_context
 def calibrate(ctx: click.Context, benches: tuple[Path, ...]) -> None:
     """Fit the edge predictor's temperature on dev questions and store it with the stores."""
@@ -191,8 +272,10 @@ def calibrate(ctx: click.Context, benches: tuple[Path, ...]) -> None:
     finally:
         helix.close()
     cal.save(settings.stores_dir / "calibration.json")
-    err.print(f"T = {cal.temperature:.3f} on {cal.n} questions; ECE {cal.ece_before:.3f} -> "
-              f"{cal.ece_after:.3f}")
+    err.print(
+        f"T = {cal.temperature:.3f} on {cal.n} questions; ECE {cal.ece_before:.3f} -> "
+        f"{cal.ece_after:.3f}"
+    )
 
 
 def _register_optional() -> None:

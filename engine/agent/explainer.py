@@ -19,8 +19,7 @@ def render_path(store: KGStore, path: list[Triple]) -> str:
     return " · ".join(render_triple(store, t) for t in path)
 
 
-def kg_answer(store: KGStore, answers: list[Answer], paths: list[list[Triple]],
-              what: str) -> str:
+def kg_answer(store: KGStore, answers: list[Answer], paths: list[list[Triple]], what: str) -> str:
     names = ", ".join(a.name for a in answers[:MAX_LISTED])
     extra = f" and {len(answers) - MAX_LISTED} more" if len(answers) > MAX_LISTED else ""
     summary = f"**{what}**: {names}{extra}."
@@ -30,9 +29,16 @@ def kg_answer(store: KGStore, answers: list[Answer], paths: list[list[Triple]],
 
 
 def claim_yes(store: KGStore, t: Triple) -> str:
-    return prompts.load("answer_claim_yes").render(
-        subject=store.name(t[0]), verb=verb_phrase(t[1]), object=store.name(t[2]),
-        path=f"- {render_triple(store, t)}").strip()
+    return (
+        prompts.load("answer_claim_yes")
+        .render(
+            subject=store.name(t[0]),
+            verb=verb_phrase(t[1]),
+            object=store.name(t[2]),
+            path=f"- {render_triple(store, t)}",
+        )
+        .strip()
+    )
 
 
 def claim_no(subject: str, verb: str, obj: str) -> str:
@@ -53,8 +59,9 @@ def clarify(question: str) -> str:
 
 
 def literature(title: str, snippet: str, count: int) -> str:
-    return prompts.load("answer_literature").render(title=title, snippet=snippet,
-                                                    count=count).strip()
+    return (
+        prompts.load("answer_literature").render(title=title, snippet=snippet, count=count).strip()
+    )
 
 
 def nothing() -> str:

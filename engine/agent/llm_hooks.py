@@ -24,8 +24,13 @@ FATAL = ("timeout", "connection")
 
 
 class LLMSession:
-    def __init__(self, llm: LLMProvider | None, settings: Settings, result: Result,
-                 calibration: Calibration | None = None) -> None:
+    def __init__(
+        self,
+        llm: LLMProvider | None,
+        settings: Settings,
+        result: Result,
+        calibration: Calibration | None = None,
+    ) -> None:
         self.llm = llm
         self.settings = settings
         self.result = result
@@ -36,29 +41,34 @@ class LLMSession:
     def enabled(self, feature: str) -> bool:
         return self.llm is not None and self.llm.enabled(feature)
 
-    def _call(self, feature: str, fn: Callable[[float], tuple[T | None, str | None]]) -> T | None:
-        if not self.enabled(feature):
+    def _call(
+        self, feature: str, fn: Callable[[LLMProvider, float], tuple[T | None, str | None]]
+    ) -> T | None:
+        if self.llm is None or not self.llm.enabled(feature):
             return None
         left = self.deadline - time.monotonic()
         if self.broken or left <= 0.05:
             self.result.degraded.append(f"llm:{feature}:budget")
             return None
-        value, why = fn(left)
+        value, why = fn(self.llm, left)
         if why:
             self.result.degraded.append(why)
             if why.rsplit(":", 1)[-1] in FATAL:
                 self.broken = True
         return value
 
-    def edge_dist(self, question: str, seed_name: str, seed_kind: str,
-                  dist: list[tuple[Metapath, float]]) -> list[tuple[Metapath, float]] | None:
+    def edge_dist(
+        self, question: str, seed_name: str, seed_kind: str, dist: list[tuple[Metapath, float]]
+    ) -> list[tuple[Metapath, float]] | None:
         """Blend the LLM's first-hop relation probabilities into the metapath prior."""
-        assert self.llm is not None or not self.enabled("edges")
-        offered = [(u.key, f"{BY_ABBREV[u.rel].description} ({u.src} -> {u.dst})")
-                   for u in uses_from(seed_kind)]
-        llm = self.llm
-        scores = self._call("edges", lambda t: llm_edge_scores(  # type: ignore[arg-type]
-            llm, question, seed_name, seed_kind, offered, timeout=t))
+        offered = [
+            (u.key, f"{BY_ABBREV[u.rel].description} ({u.src} -> {u.dst})")
+            for u in uses_from(seed_kind)
+        ]
+        scores = self._call(
+            "edges",
+            lambda llm, t: llm_edge_scores(llm, question, seed_name, seed_kind, offered, timeout=t),
+        )
         if not scores:
             return None
         temp = self.calibration.temperature
@@ -67,18 +77,23 @@ class LLMSession:
         z = sum(p for _, p in blended) or 1.0
         return [(mp, p / z) for mp, p in blended]
 
-    def clarify(self, question: str, mention: str,
-                candidates: list[Candidate]) -> ClarifyDecision | None:
-        llm = self.llm
-        return self._call("clarify", lambda t: llm_clarify(  # type: ignore[arg-type]
-            llm, question, mention, candidates, timeout=t))
+    def clarify(
+        self, question: str, mention: str, candidates: list[Candidate]
+    ) -> ClarifyDecision | None:
+        return self._call(
+            "clarify", lambda llm, t: llm_clarify(llm, question, mention, candidates, timeout=t)
+        )
 
     def review(self, question: str, name_of: Callable[[str], str | None]) -> ReviewVerdict | None:
-        llm, result = self.llm, self.result
-        return self._call("review", lambda t: llm_review(  # type: ignore[arg-type]
-            llm, question, result, name_of=name_of, timeout=t))
+        result = self.result
+        return self._call(
+            "review",
+            lambda llm, t: llm_review(llm, question, result, name_of=name_of, timeout=t),
+        )
 
     def explain(self, question: str, name_of: Callable[[str], str | None]) -> str | None:
-        llm, result = self.llm, self.result
-        return self._call("explain", lambda t: llm_explain(  # type: ignore[arg-type]
-            llm, question, result, name_of=name_of, timeout=t))
+        result = self.result
+        return self._call(
+            "explain",
+            lambda llm, t: llm_explain(llm, question, result, name_of=name_of, timeout=t),
+        )

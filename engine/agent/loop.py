@@ -9,15 +9,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.agent import explainer
-from engine.agent.planner import Plan, Planner
 from engine.agent.llm_hooks import LLMSession
+from engine.agent.planner import Plan, Planner
 from engine.agent.ports import MemoryPort
 from engine.agent.reviewer import review_claim, review_paths, walk_acceptor
 from engine.agent.steps import Steps
 from engine.config import Mode, Settings
 from engine.events import EventSink
 from engine.graph.edges import Calibration, LocalEdgePredictor
-from engine.graph.lexicon import KIND_WORDS
 from engine.graph.metapaths import Metapath
 from engine.graph.relations import BY_ABBREV, directed_uses, verb_phrase
 from engine.graph.store import KGStore
@@ -61,21 +60,38 @@ class Components:
     llm_calibration: Calibration | None = None
 
 
-PASSIVE = {"treats": "treated by", "palliates": "palliated by", "binds": "bound by",
-           "presents": "presented by", "associates": "associated with",
-           "localizes": "localized in", "includes": "included in", "causes": "caused by",
-           "expresses": "expressed in", "upregulates": "upregulated by",
-           "downregulates": "downregulated by", "participates": "with participating genes",
-           "regulates": "regulated by"}
-PLURAL = {"Compound": "Compounds", "Disease": "Diseases", "Gene": "Genes", "Symptom": "Symptoms",
-          "Anatomy": "Anatomical structures", "Pharmacologic Class": "Pharmacologic classes",
-          "Side Effect": "Side effects", "Pathway": "Pathways",
-          "Biological Process": "Biological processes", "Molecular Function": "Molecular functions",
-          "Cellular Component": "Cellular components"}
+PASSIVE = {
+    "treats": "treated by",
+    "palliates": "palliated by",
+    "binds": "bound by",
+    "presents": "presented by",
+    "associates": "associated with",
+    "localizes": "localized in",
+    "includes": "included in",
+    "causes": "caused by",
+    "expresses": "expressed in",
+    "upregulates": "upregulated by",
+    "downregulates": "downregulated by",
+    "participates": "with participating genes",
+    "regulates": "regulated by",
+}
+PLURAL = {
+    "Compound": "Compounds",
+    "Disease": "Diseases",
+    "Gene": "Genes",
+    "Symptom": "Symptoms",
+    "Anatomy": "Anatomical structures",
+    "Pharmacologic Class": "Pharmacologic classes",
+    "Side Effect": "Side effects",
+    "Pathway": "Pathways",
+    "Biological Process": "Biological processes",
+    "Molecular Function": "Molecular functions",
+    "Cellular Component": "Cellular components",
+}
 
 
 def describe_metapath(mp: Metapath, seed: str) -> str:
-    """'Compounds that treat X' / 'Diseases that X treats' / 'Genes: X <- treated by <- bound by'."""
+    """'Compounds that treat X', 'Diseases that X treats', or the hops of a longer chain."""
     dst = PLURAL.get(mp.dst, mp.dst)
     first = mp.uses[0]
     verb = BY_ABBREV[first.rel].verb
@@ -94,8 +110,10 @@ def _bad_input(question: str, settings: Settings) -> str | None:
     if not question.strip():
         return "The question is empty. Ask about a drug, disease, gene or symptom."
     if len(question) > settings.max_question_chars:
-        return (f"The question is {len(question):,} characters long; the limit is "
-                f"{settings.max_question_chars:,}. Please shorten it.")
+        return (
+            f"The question is {len(question):,} characters long; the limit is "
+            f"{settings.max_question_chars:,}. Please shorten it."
+        )
     printable = sum(ch.isprintable() or ch in "\n\t" for ch in question)
     if "\x00" in question or printable < 0.9 * len(question):
         return "The question contains binary or control characters; please send plain text."
@@ -107,16 +125,34 @@ class AgentLoop:
         self.c = comp
 
     # --- public --------------------------------------------------------------------------
-    def ask(self, question: str, *, mode: Mode | None = None, memory: MemoryPort | None = None,
-            session: str | None = None, choice: str | None = None, qid: str | None = None,
-            on_event: EventSink | None = None) -> Result:
+    def ask(
+        self,
+        question: str,
+        *,
+        mode: Mode | None = None,
+        memory: MemoryPort | None = None,
+        session: str | None = None,
+        choice: str | None = None,
+        qid: str | None = None,
+        on_event: EventSink | None = None,
+    ) -> Result:
         steps = Steps(on_event)
         mode = mode or self.c.settings.mode
         problem = _bad_input(question, self.c.settings)
         if problem:
-            return self._finish(Result(id=qid, question=question[:200], status=Status.NOT_ANSWERED,
-                                       text=problem, mode=mode, stop_reason="invalid input"),
-                                steps, memory=None, session=None)
+            return self._finish(
+                Result(
+                    id=qid,
+                    question=question[:200],
+                    status=Status.NOT_ANSWERED,
+                    text=problem,
+                    mode=mode,
+                    stop_reason="invalid input",
+                ),
+                steps,
+                memory=None,
+                session=None,
+            )
         if memory is not None and choice is None:
             with steps.step("memory_read", "checking the answer cache") as a:
                 hit = memory.cached(question, mode)
@@ -129,17 +165,27 @@ class AgentLoop:
         return self._finish(result, steps, memory=memory, session=session)
 
     # --- pipeline ------------------------------------------------------------------------
-    def _answer(self, question: str, mode: Mode, memory: MemoryPort | None, choice: str | None,
-                steps: Steps) -> Result:
+    def _answer(
+        self, question: str, mode: Mode, memory: MemoryPort | None, choice: str | None, steps: Steps
+    ) -> Result:
         if mode == "dense":
             return self._dense_only(question, steps)
         with steps.step("plan", "reading the question") as a:
             plan = self.c.planner.plan(question, choice)
-            a.update(intent=plan.intent, seeds=[e.id for e in plan.seeds],
-                     mentions=[m.text for m in plan.link.mentions], unlinked=plan.unlinked)
+            a.update(
+                intent=plan.intent,
+                seeds=[e.id for e in plan.seeds],
+                mentions=[m.text for m in plan.link.mentions],
+                unlinked=plan.unlinked,
+            )
         steps.timings["link"] = plan.link_ms
-        result = Result(question=question, status=Status.NOT_ANSWERED, mode=mode,
-                        intent=plan.intent, linked=plan.seeds + plan.targets)
+        result = Result(
+            question=question,
+            status=Status.NOT_ANSWERED,
+            mode=mode,
+            intent=plan.intent,
+            linked=plan.seeds + plan.targets,
+        )
         if memory is not None:
             with steps.step("memory_read", "looking in your memory") as a:
                 mem = memory.answer(question, plan.seeds + plan.targets)
@@ -168,8 +214,9 @@ class AgentLoop:
                 result.intent, result.linked = plan.intent, plan.seeds + plan.targets
             elif decision is not None and decision.question:
                 plan.clarification = decision.question
-                plan.candidates = [c for c in plan.candidates if c.id in decision.options] or \
-                    plan.candidates
+                plan.candidates = [
+                    c for c in plan.candidates if c.id in decision.options
+                ] or plan.candidates
         if plan.intent == "clarify":
             result.status = Status.NEEDS_CLARIFICATION
             result.clarification = plan.clarification
@@ -188,7 +235,8 @@ class AgentLoop:
             return self._claim(plan, result, steps)
         if plan.intent == "no_relation":
             result.text = explainer.no_path(
-                plan.seeds[0].name, "the question's relation does not apply to it")
+                plan.seeds[0].name, "the question's relation does not apply to it"
+            )
             result.stop_reason = "no matching relation"
             self._attach_passages(result, hits, 0.0)
             return result
@@ -197,8 +245,9 @@ class AgentLoop:
         return self._literature(result, hits)
 
     # --- intents -------------------------------------------------------------------------
-    def _graph(self, plan: Plan, result: Result, hits: list[PassageHit], steps: Steps,
-               llm: LLMSession) -> Result:
+    def _graph(
+        self, plan: Plan, result: Result, hits: list[PassageHit], steps: Steps, llm: LLMSession
+    ) -> Result:
         store, s = self.c.store, self.c.settings
         dist = plan.dist or self._overview_dist(plan.seeds[0].kind)
         seeds = [store.index[e.id] for e in plan.seeds if e.id in store.index]
@@ -211,23 +260,42 @@ class AgentLoop:
                 if blended is not None:
                     dist = blended
                     plan.qhash = f"{plan.qhash}:llm"
-            first = self.c.predictor.predict(plan.qhash, seed.id, seed.kind, (), dist,
-                                             s.calibration)
+            first = self.c.predictor.predict(
+                plan.qhash, seed.id, seed.kind, (), dist, s.calibration
+            )
             a["top"] = [(u.key, round(p, 3)) for u, p in first]
         min_paths = 5 if plan.intent == "mechanism" else 1
 
         def on_depth(depth: int, expanded: int, found: int) -> None:
-            steps.emit("walk", f"depth {depth}: {expanded} nodes expanded, {found} paths",
-                       depth=depth, expanded=expanded, paths=found)
+            steps.emit(
+                "walk",
+                f"depth {depth}: {expanded} nodes expanded, {found} paths",
+                depth=depth,
+                expanded=expanded,
+                paths=found,
+            )
 
         with steps.step("walk", "walking the graph") as a:
-            walk = self.c.walker.walk(seeds, dist, qhash=plan.qhash, budget=plan.budget,
-                                      targets=targets, accept=walk_acceptor(dist, min_paths),
-                                      on_depth=on_depth, calibrated=s.calibration)
-            a.update(expanded=walk.expanded, depth=walk.depth, stop_reason=walk.stop_reason,
-                     paths=len(walk.paths), goal_checks=walk.goal_checks,
-                     budget_nodes=plan.budget.max_nodes, budget_ms=plan.budget.max_ms,
-                     cache_hits=self.c.predictor.cache_hits)
+            walk = self.c.walker.walk(
+                seeds,
+                dist,
+                qhash=plan.qhash,
+                budget=plan.budget,
+                targets=targets,
+                accept=walk_acceptor(dist, min_paths),
+                on_depth=on_depth,
+                calibrated=s.calibration,
+            )
+            a.update(
+                expanded=walk.expanded,
+                depth=walk.depth,
+                stop_reason=walk.stop_reason,
+                paths=len(walk.paths),
+                goal_checks=walk.goal_checks,
+                budget_nodes=plan.budget.max_nodes,
+                budget_ms=plan.budget.max_ms,
+                cache_hits=self.c.predictor.cache_hits,
+            )
         result.stop_reason = walk.stop_reason
         paths = self._rank_paths(walk, dist, plan)
         with steps.step("review", "checking the paths") as a:
@@ -309,17 +377,21 @@ class AgentLoop:
         from engine.index.triples import load_or_build
         from engine.providers.embedder.cache import CachedEmbedder
 
-        result = Result(question=question, status=Status.NOT_ANSWERED, mode="dense",
-                        intent="dense")
+        result = Result(question=question, status=Status.NOT_ANSWERED, mode="dense", intent="dense")
         with steps.step("dense", "dense search") as a:
             qvec = self._embed(question)
-            hits = (self.c.dense_passages.search(question, qvec, self.c.settings.dense_top_n)
-                    if self.c.dense_passages else [])
+            hits = (
+                self.c.dense_passages.search(question, qvec, self.c.settings.dense_top_n)
+                if self.c.dense_passages
+                else []
+            )
             if self.c.triple_index is None and self.c.embedder is not None:
                 stores = self.c.settings.stores_dir
                 cache = CachedEmbedder(self.c.embedder, stores / "embeddings")
                 try:
-                    self.c.triple_index = load_or_build(self.c.store, cache, stores / "triples.faiss")
+                    self.c.triple_index = load_or_build(
+                        self.c.store, cache, stores / "triples.faiss"
+                    )
                 finally:
                     cache.close()
             triples = self.c.triple_index.search(qvec, 20)[0] if self.c.triple_index else []
@@ -330,19 +402,27 @@ class AgentLoop:
         for key, score in triples:
             s_id, rel, o_id = key.split("\t")
             t: Triple = (s_id, rel, o_id)
-            result.evidence.append(Evidence(kind="triple", triple=t, score=score,
-                                            source="hetionet"))
+            result.evidence.append(
+                Evidence(kind="triple", triple=t, score=score, source="hetionet")
+            )
             result.paths.append([t])
-            ends = sorted((s_id, o_id), key=lambda n: fuzz.partial_ratio(
-                self.c.store.name(n).lower(), question.lower()))
+            ends = sorted(
+                (s_id, o_id),
+                key=lambda n: fuzz.partial_ratio(self.c.store.name(n).lower(), question.lower()),
+            )
             answers.setdefault(ends[0], score)
-        result.answers = [Answer(id=n, name=self.c.store.name(n), score=s,
-                                 kind=self.c.store.kind(n)) for n, s in answers.items()]
+        result.answers = [
+            Answer(id=n, name=self.c.store.name(n), score=s, kind=self.c.store.kind(n))
+            for n, s in answers.items()
+        ]
         self._attach_passages(result, hits, 1.0)
         if result.answers or hits:
             result.status = Status.ANSWERED
-            result.text = (f"Dense retrieval: {', '.join(a.name for a in result.answers[:5])}"
-                           if result.answers else "Dense retrieval found passages.")
+            result.text = (
+                f"Dense retrieval: {', '.join(a.name for a in result.answers[:5])}"
+                if result.answers
+                else "Dense retrieval found passages."
+            )
         return result
 
     # --- helpers -------------------------------------------------------------------------
@@ -360,16 +440,18 @@ class AgentLoop:
         z = sum(weights)
         return [(Metapath((uses[k],)), w / z) for k, w in zip(keys, weights, strict=True)]
 
-    def _rank_paths(self, walk: WalkResult, dist: list[tuple[Metapath, float]],
-                    plan: Plan) -> list[WalkPath]:
+    def _rank_paths(
+        self, walk: WalkResult, dist: list[tuple[Metapath, float]], plan: Plan
+    ) -> list[WalkPath]:
         prob = {mp.uses: p for mp, p in dist}
         best_found = max((prob.get(p.uses, 0.0) for p in walk.paths), default=0.0)
         # keep the readings that are nearly as likely as the best one found
         keep = [p for p in walk.paths if prob.get(p.uses, 0.0) >= 0.5 * best_found]
         return sorted(keep, key=lambda p: (-prob.get(p.uses, 0.0), -p.specificity, p.nodes))
 
-    def _fill_from_paths(self, result: Result, paths: list[WalkPath], plan: Plan,
-                         hits: list[PassageHit]) -> None:
+    def _fill_from_paths(
+        self, result: Result, paths: list[WalkPath], plan: Plan, hits: list[PassageHit]
+    ) -> None:
         store, s = self.c.store, self.c.settings
         support: dict[str, float] = defaultdict(float)
         best: dict[str, float] = {}
@@ -384,10 +466,15 @@ class AgentLoop:
         top_support = max(support.values(), default=1.0)
         graph_scores = {n: b * (0.9 + 0.1 * support[n] / top_support) for n, b in best.items()}
         dense_scores = self._dense_mentions(list(graph_scores), hits)
-        fused = fuse(graph_scores, dense_scores, s.fusion, s.graph_weight) if dense_scores else \
-            sorted(graph_scores.items(), key=lambda kv: -kv[1])
-        result.answers = [Answer(id=n, name=store.name(n), score=round(sc, 4), kind=store.kind(n))
-                          for n, sc in fused]
+        fused = (
+            fuse(graph_scores, dense_scores, s.fusion, s.graph_weight)
+            if dense_scores
+            else sorted(graph_scores.items(), key=lambda kv: -kv[1])
+        )
+        result.answers = [
+            Answer(id=n, name=store.name(n), score=round(sc, 4), kind=store.kind(n))
+            for n, sc in fused
+        ]
         result.paths = [p.triples(store) for p in paths[:MAX_PATHS]]
         seen: set[Triple] = set()
         order = {a.id: i for i, a in enumerate(result.answers)}
@@ -396,8 +483,9 @@ class AgentLoop:
             for t in p.triples(store):
                 if t not in seen and len(seen) < MAX_TRIPLE_EVIDENCE:
                     seen.add(t)
-                    result.evidence.append(Evidence(kind="triple", triple=t, source="hetionet",
-                                                    score=round(p.conf, 4)))
+                    result.evidence.append(
+                        Evidence(kind="triple", triple=t, source="hetionet", score=round(p.conf, 4))
+                    )
         self._attach_passages(result, hits, 1 - s.graph_weight)
 
     def _dense_mentions(self, nodes: list[str], hits: list[PassageHit]) -> dict[str, float]:
@@ -419,9 +507,16 @@ class AgentLoop:
             return
         texts = self.c.store.passages([h.id for h in hits])
         for h in hits:
-            title, text, corpus = texts.get(h.id, ("", "", ""))
-            result.evidence.append(Evidence(kind="passage", id=h.id, score=round(h.score, 4),
-                                            text=text, source=corpus or "passages"))
+            _title, text, corpus = texts.get(h.id, ("", "", ""))
+            result.evidence.append(
+                Evidence(
+                    kind="passage",
+                    id=h.id,
+                    score=round(h.score, 4),
+                    text=text,
+                    source=corpus or "passages",
+                )
+            )
 
     def _dense_seed(self, plan: Plan, hits: list[PassageHit], steps: Steps) -> None:
         """Linking failed: look for the missing entity among entities named in top passages.
@@ -444,16 +539,24 @@ class AgentLoop:
             ids = list(found)[:200]
             names = [self.c.store.name(n) for n in ids]
             vecs = self.c.embedder.encode([*plan.unlinked, *names])
-            q, cand = vecs[: len(plan.unlinked)], vecs[len(plan.unlinked):]
+            q, cand = vecs[: len(plan.unlinked)], vecs[len(plan.unlinked) :]
             sims = (cand @ q.T).max(axis=1)
             ranked = sorted(zip(ids, sims.tolist(), strict=True), key=lambda x: -x[1])
             seeds = [(n, s) for n, s in ranked if s >= self.c.settings.embed_accept]
             seeds = seeds[: self.c.settings.max_seeds_from_dense]
             a["seeds"] = [n for n, _ in seeds]
             if seeds:
-                plan.seeds = [LinkedEntity(mention=plan.unlinked[0], id=n,
-                                           name=self.c.store.name(n), kind=self.c.store.kind(n),
-                                           score=float(s), method="dense-seed") for n, s in seeds]
+                plan.seeds = [
+                    LinkedEntity(
+                        mention=plan.unlinked[0],
+                        id=n,
+                        name=self.c.store.name(n),
+                        kind=self.c.store.kind(n),
+                        score=float(s),
+                        method="dense-seed",
+                    )
+                    for n, s in seeds
+                ]
                 plan.intent = "one_hop"
                 plan.dist = self.c.planner.dist_for(plan.seeds[0].kind, plan)
 
@@ -466,8 +569,9 @@ class AgentLoop:
             return f"What the graph links to {seed}"
         return describe_metapath(plan.dist[0][0], seed)
 
-    def _finish(self, result: Result, steps: Steps, *, memory: MemoryPort | None,
-                session: str | None) -> Result:
+    def _finish(
+        self, result: Result, steps: Steps, *, memory: MemoryPort | None, session: str | None
+    ) -> Result:
         if memory is not None and result.status == Status.ANSWERED and not result.cached:
             with steps.step("memory_read", "applying memory boosts") as a:
                 boosts = memory.boosts(result.triples())

@@ -12,16 +12,36 @@ from engine.graph.lexicon import COMPILED_CUES, KIND_WORDS
 from engine.graph.linking import Mention, Token
 from engine.util.text import normalize
 
-YES_NO_START = frozenset({"does", "do", "is", "are", "can", "could", "will", "would", "should",
-                          "has", "have", "did", "was", "were", "may", "might"})
+YES_NO_START = frozenset(
+    {
+        "does",
+        "do",
+        "is",
+        "are",
+        "can",
+        "could",
+        "will",
+        "would",
+        "should",
+        "has",
+        "have",
+        "did",
+        "was",
+        "were",
+        "may",
+        "might",
+    }
+)
 MECHANISM = re.compile(
     r"\bmechanism\w*|\bhow (?:might|could|would|does|do|can|may)\b|\bthrough (?:which|what)\b"
     r"|\bbiological (?:link|route|path|basis|rationale)\w*|\bwhy (?:might|could|would|does)\b"
     r"|\bexplain (?:how|why)\b|\bby what (?:route|means|pathway)\b|\bmode of action\b"
 )
 SHARE = re.compile(r"\bshar\w*|\bcommon\b|\bsame\b|\balso\b|\bother\b")
-GENERIC = re.compile(r"\bknown about\b|\bentities\b|\btell me about\b|\boverview\b"
-                     r"|\bwhat is \S+ (?:associated|linked|related|connected)\b")
+GENERIC = re.compile(
+    r"\bknown about\b|\bentities\b|\btell me about\b|\boverview\b"
+    r"|\bwhat is \S+ (?:associated|linked|related|connected)\b"
+)
 
 
 @dataclass(frozen=True)

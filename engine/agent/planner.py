@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import time
 from dataclasses import dataclass, field
+from typing import Literal
 
 from engine.agent.parse import YES_NO_START, Features, features
 from engine.graph.lexicon import is_structural
@@ -70,17 +71,28 @@ class Planner:
         self.budget = budget
 
     def entity(self, m: Mention, node_id: str) -> LinkedEntity:
-        method = m.method if m.method in {"exact", "fuzzy", "embedding"} else "exact"
-        return LinkedEntity(mention=m.text, id=node_id, name=self.store.name(node_id),
-                            kind=self.store.kind(node_id), score=m.score,
-                            method=method, start=m.start, end=m.end)  # type: ignore[arg-type]
+        method: Literal["exact", "fuzzy", "embedding"] = (
+            m.method if m.method in ("fuzzy", "embedding") else "exact"  # type: ignore[assignment]
+        )
+        return LinkedEntity(
+            mention=m.text,
+            id=node_id,
+            name=self.store.name(node_id),
+            kind=self.store.kind(node_id),
+            score=m.score,
+            method=method,
+            start=m.start,
+            end=m.end,
+        )  # type: ignore[arg-type]
 
     # --- structure -------------------------------------------------------------------
     def parses(self, kind: str, m: Mention, f: Features) -> list[tuple[Metapath, float]]:
         cues = order_cues(f.cues, m.start, m.end)
         return sorted(
-            ((mp, score_metapath(mp, cues, f.target_kind, f.share))
-             for mp in enumerate_metapaths(kind, self.budget.max_depth)),
+            (
+                (mp, score_metapath(mp, cues, f.target_kind, f.share))
+                for mp in enumerate_metapaths(kind, self.budget.max_depth)
+            ),
             key=lambda x: -x[1],
         )
 
@@ -122,18 +134,27 @@ class Planner:
             order = SAME_CONCEPT_GROUPS[g]
             kinds = {self.store.kind(n) for n in nodes}
             if len(kinds) == len(nodes):
-                out.append(max(nodes, key=lambda n: (scores[n],
-                                                     -order.index(self.store.kind(n)))))
+                out.append(max(nodes, key=lambda n: (scores[n], -order.index(self.store.kind(n)))))
             else:
                 out.extend(nodes)
         return out
 
     def clarify(self, m: Mention, ids: list[str]) -> tuple[str, list[Candidate]]:
-        cands = [Candidate(id=n, name=self.store.name(n), kind=self.store.kind(n),
-                           detail=self.store.description(n)) for n in ids]
+        cands = [
+            Candidate(
+                id=n,
+                name=self.store.name(n),
+                kind=self.store.kind(n),
+                detail=self.store.description(n),
+            )
+            for n in ids
+        ]
         listing = "; ".join(f"{c.name} ({c.kind}, {c.id})" for c in cands)
-        return (f"'{m.text}' can mean several things in the knowledge graph: {listing}. "
-                "Which one do you mean?", cands)
+        return (
+            f"'{m.text}' can mean several things in the knowledge graph: {listing}. "
+            "Which one do you mean?",
+            cands,
+        )
 
     def dist_for(self, kind: str, plan: Plan) -> list[tuple[Metapath, float]]:
         """Metapath distribution for a seed of ``kind`` injected after planning."""
@@ -149,15 +170,28 @@ class Planner:
         link_ms = (time.perf_counter() - t0) * 1000
         f = features(question, link.tokens, link.mentions)
         qhash = hashlib.sha1(question.encode("utf-8")).hexdigest()[:16]
-        plan = Plan(question, qhash, "literature", f, link, unlinked=list(link.unlinked),
-                    budget=self.budget, link_ms=link_ms)
+        plan = Plan(
+            question,
+            qhash,
+            "literature",
+            f,
+            link,
+            unlinked=list(link.unlinked),
+            budget=self.budget,
+            link_ms=link_ms,
+        )
         resolved: list[tuple[Mention, list[str]]] = [
             (m, self.resolve(m, f, choice)) for m in link.mentions
         ]
         covered = {i for m in link.mentions for i in range(m.first_token, m.last_token + 1)}
-        plan.uncovered = [t.text for i, t in enumerate(link.tokens)
-                          if i not in covered and not is_structural(t.norm)
-                          and not t.norm.isdigit() and not (i == 0 and t.norm in YES_NO_START)]
+        plan.uncovered = [
+            t.text
+            for i, t in enumerate(link.tokens)
+            if i not in covered
+            and not is_structural(t.norm)
+            and not t.norm.isdigit()
+            and not (i == 0 and t.norm in YES_NO_START)
+        ]
         focused = len(plan.uncovered) <= MAX_UNCOVERED
         """A graph question names its entities and relations; a literature question says more."""
         ambiguous = [(m, ids) for m, ids in resolved if len(ids) > 1]

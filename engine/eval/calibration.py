@@ -37,7 +37,9 @@ def gold_first_hop(record: dict[str, object], seed: str) -> str | None:
     return None
 
 
-def samples(planner: Planner, records: Sequence[dict[str, object]]) -> tuple[list[float], list[int]]:
+def samples(
+    planner: Planner, records: Sequence[dict[str, object]]
+) -> tuple[list[float], list[int]]:
     """(top-relation probability, top relation is gold) for each question the planner parses."""
     predictor = LocalEdgePredictor(top_k=4)
     probs: list[float] = []
@@ -62,8 +64,13 @@ def samples(planner: Planner, records: Sequence[dict[str, object]]) -> tuple[lis
 def fit(probs: list[float], labels: list[int], provider: str = "local") -> Calibration:
     t = fit_temperature(probs, labels)
     after = [calibrate(p, t) for p in probs]
-    return Calibration(temperature=t, n=len(probs), ece_before=ece(probs, labels),
-                       ece_after=ece(after, labels), provider=provider)
+    return Calibration(
+        temperature=t,
+        n=len(probs),
+        ece_before=ece(probs, labels),
+        ece_after=ece(after, labels),
+        provider=provider,
+    )
 
 
 def fit_from_bench(helix: object, benches: list[Path]) -> Calibration:

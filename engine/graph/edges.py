@@ -103,8 +103,9 @@ class LocalEdgePredictor:
 
     name = "local"
 
-    def __init__(self, calibration: Calibration | None = None, top_k: int = 4,
-                 cache_size: int = 4096) -> None:
+    def __init__(
+        self, calibration: Calibration | None = None, top_k: int = 4, cache_size: int = 4096
+    ) -> None:
         self.calibration = calibration or Calibration()
         self.top_k = top_k
         self._cache: OrderedDict[tuple[str, str, str], list[tuple[DirectedRel, float]]] = (

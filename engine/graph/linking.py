@@ -78,8 +78,13 @@ class LinkResult:
 
 def tokenize(text: str) -> list[Token]:
     return [
-        Token(m.group(), normalize(m.group()), m.start(), m.end(),
-              m.start() > 0 and text[m.start() - 1] == "-")
+        Token(
+            m.group(),
+            normalize(m.group()),
+            m.start(),
+            m.end(),
+            m.start() > 0 and text[m.start() - 1] == "-",
+        )
         for m in _TOKEN.finditer(text)
     ]
 
@@ -135,7 +140,7 @@ class AliasIndex:
 
 
 def _gene_token_ok(tok: Token, position: int) -> bool:
-    """A one-word gene symbol/synonym needs to look like one (case or digits, not sentence-initial)."""
+    """A one-word gene symbol must look like one: case or digits, and not sentence-initial."""
     t = tok.text
     if position == 0 and not (t.isupper() or any(c.isdigit() for c in t)):
         return False
@@ -235,10 +240,11 @@ class Linker:
         chunks: list[tuple[int, int]] = []
         start: int | None = None
         for i, t in enumerate(tokens):
-            content = i not in covered and not is_structural(t.norm) and not (
-                verb_like(t.norm) and not t.joined
-            ) and not (
-                i == 0 and t.norm in {"does", "is", "can", "are", "do"}
+            content = (
+                i not in covered
+                and not is_structural(t.norm)
+                and not (verb_like(t.norm) and not t.joined)
+                and not (i == 0 and t.norm in {"does", "is", "can", "are", "do"})
             )
             if content and start is None:
                 start = i
@@ -253,8 +259,11 @@ class Linker:
         if len(key) < 4 or len(key) > 60:
             return []
         hits = process.extract(
-            key, self.aliases.near_length(len(key)), scorer=fuzz.ratio,
-            score_cutoff=self.fuzzy_accept, limit=3,
+            key,
+            self.aliases.near_length(len(key)),
+            scorer=fuzz.ratio,
+            score_cutoff=self.fuzzy_accept,
+            limit=3,
         )
         return [(str(k), float(s)) for k, s, _ in hits]
 
@@ -303,16 +312,23 @@ class Linker:
                 pending.append((phrase, lo, hi))
             else:
                 unlinked.append(phrase)
-        for (phrase, lo, hi), hits in zip(pending, self._embeddings([p for p, _, _ in pending]),
-                                          strict=True):
+        for (phrase, lo, hi), hits in zip(
+            pending, self._embeddings([p for p, _, _ in pending]), strict=True
+        ):
             ok = [(n, s) for n, s in hits if covers(phrase, self.store.name(n))]
             if ok and ok[0][1] >= self.embed_accept:
                 top_id, top = ok[0]
                 group = same_concept_kinds(self.store.kind(top_id))
-                cands = [Candidate(n, self.store.name(n), "embedding", False) for n, s in ok
-                         if n == top_id or (s >= top - 0.01 and self.store.kind(n) in group)]
-                mentions.append(Mention(phrase, tokens[lo].start, tokens[hi].end, lo, hi, cands,
-                                        "embedding", top))
+                cands = [
+                    Candidate(n, self.store.name(n), "embedding", False)
+                    for n, s in ok
+                    if n == top_id or (s >= top - 0.01 and self.store.kind(n) in group)
+                ]
+                mentions.append(
+                    Mention(
+                        phrase, tokens[lo].start, tokens[hi].end, lo, hi, cands, "embedding", top
+                    )
+                )
             else:
                 unlinked.append(phrase)
         mentions.sort(key=lambda m: m.first_token)

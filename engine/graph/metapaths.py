@@ -7,6 +7,7 @@ drugs that bind ADH6" name the hop nearest the seed last-to-first).
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from dataclasses import dataclass
@@ -46,7 +47,7 @@ def enumerate_metapaths(src_kind: str, max_len: int = 3) -> tuple[Metapath, ...]
         for seq in frontier:
             out.append(Metapath(seq))
             if len(seq) < max_len:
-                nxt.extend(seq + (u,) for u in uses_from(seq[-1].dst))
+                nxt.extend((*seq, u) for u in uses_from(seq[-1].dst))
         frontier = nxt
     return tuple(out)
 
@@ -152,7 +153,7 @@ def parse_rephetio(abbrev: str) -> Metapath | None:
     parts = _TOKEN.findall(abbrev)
     uses: list[DirectedRel] = []
     by_key = {u.key: u for u in directed_uses()}
-    for (k1, letter), (k2, _) in zip(parts, parts[1:], strict=False):
+    for (k1, letter), (k2, _) in itertools.pairwise(parts):
         letter = letter.replace("<", "").replace(">", "")
         fwd, rev = f"{k1}{letter}{k2}", f"{k2}{letter}{k1}"
         for cand in (fwd, fwd.replace(letter, letter + ">", 1), rev):

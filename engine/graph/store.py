@@ -128,7 +128,9 @@ class KGStore:
         return [u for u in directed_uses() if u.key in self._adj]
 
     # --- DuckDB-backed lookups ------------------------------------------------------------
-    def triples_of(self, node_id: str, rel: str | None = None, limit: int = 50) -> list[tuple[str, str, str]]:
+    def triples_of(
+        self, node_id: str, rel: str | None = None, limit: int = 50
+    ) -> list[tuple[str, str, str]]:
         q = "SELECT subj, rel, obj FROM triples WHERE (subj = ? OR obj = ?)"
         args: list[object] = [node_id, node_id]
         if rel:

@@ -46,9 +46,7 @@ class WalkPath:
         return self.nodes[-1]
 
     def triples(self, store: KGStore) -> list[Triple]:
-        return [
-            store.triple(self.nodes[k], u, self.nodes[k + 1]) for k, u in enumerate(self.uses)
-        ]
+        return [store.triple(self.nodes[k], u, self.nodes[k + 1]) for k, u in enumerate(self.uses)]
 
 
 @dataclass
@@ -66,8 +64,9 @@ Accept = Callable[[list[WalkPath], int], bool]
 DepthHook = Callable[[int, int, int], None]
 
 
-def _extensions(dist: Sequence[tuple[Metapath, float]], prefix: tuple[DirectedRel, ...]
-                ) -> tuple[bool, bool, set[DirectedRel]]:
+def _extensions(
+    dist: Sequence[tuple[Metapath, float]], prefix: tuple[DirectedRel, ...]
+) -> tuple[bool, bool, set[DirectedRel]]:
     """(a metapath ends at prefix, one continues past it by 2+ hops, final hops after it)."""
     d = len(prefix)
     ends = deep = False
@@ -89,8 +88,9 @@ def reverse(use: DirectedRel) -> DirectedRel:
     return DirectedRel(use.rel, not use.inverse, use.dst, use.src)
 
 
-def _cond(dist: Sequence[tuple[Metapath, float]], prefix: tuple[DirectedRel, ...],
-          nxt: DirectedRel) -> float:
+def _cond(
+    dist: Sequence[tuple[Metapath, float]], prefix: tuple[DirectedRel, ...], nxt: DirectedRel
+) -> float:
     """P(next hop | prefix) under the metapath distribution."""
     d = len(prefix)
     total = sum(p for mp, p in dist if len(mp) > d and mp.uses[:d] == prefix)
@@ -167,17 +167,17 @@ class Walker:
                                 self._add(complete, path, use, t, new_conf, node)
                         continue
                     if targets is not None and finals:
-                        self._meet(complete, path, use, new_conf, finals, targets, dist,
-                                   before_target, res)
+                        self._meet(
+                            complete, path, use, new_conf, finals, targets, dist, before_target, res
+                        )
                         if not ends and not deep:
                             continue
                     cont = deep or (bool(finals) and targets is None)
-                    nbrs = store.neighbors(node, use)
+                    nbrs: list[int] = store.neighbors(node, use).tolist()
                     if len(nbrs) > MAX_FANOUT:
-                        nbrs = sorted(nbrs.tolist(), key=lambda j, u=use: store.degree(j, u))[
-                            :MAX_FANOUT
-                        ]
-                    for j in (int(x) for x in nbrs):
+                        degree = {j: store.degree(j, use) for j in nbrs}
+                        nbrs = sorted(nbrs, key=degree.__getitem__)[:MAX_FANOUT]
+                    for j in nbrs:
                         if j in path.nodes:
                             continue
                         if ends and (targets is None or j in targets):
@@ -208,10 +208,18 @@ class Walker:
             heapq.heapify(heap)
             deferred = []
 
-    def _meet(self, complete: dict[tuple[int, ...], WalkPath], path: WalkPath,
-              use: DirectedRel, conf: float, finals: set[DirectedRel], targets: set[int],
-              dist: Sequence[tuple[Metapath, float]],
-              before_target: Callable[[DirectedRel, int], set[int]], res: WalkResult) -> None:
+    def _meet(
+        self,
+        complete: dict[tuple[int, ...], WalkPath],
+        path: WalkPath,
+        use: DirectedRel,
+        conf: float,
+        finals: set[DirectedRel],
+        targets: set[int],
+        dist: Sequence[tuple[Metapath, float]],
+        before_target: Callable[[DirectedRel, int], set[int]],
+        res: WalkResult,
+    ) -> None:
         """Complete two-step endings ``use`` then a final hop into a target without expanding."""
         store = self.store
         node = path.end
@@ -224,13 +232,24 @@ class Walker:
                 for j in sorted(hits):
                     if j in path.nodes or j == t:
                         continue
-                    mid = WalkPath((*path.nodes, j), (*path.uses, use), conf,
-                                   path.specificity * (max(1, store.degree(node, use)) ** -0.5
-                                                       if len(path.nodes) > 1 else 1.0))
+                    mid = WalkPath(
+                        (*path.nodes, j),
+                        (*path.uses, use),
+                        conf,
+                        path.specificity
+                        * (max(1, store.degree(node, use)) ** -0.5 if len(path.nodes) > 1 else 1.0),
+                    )
                     self._add(complete, mid, last, t, conf * p_last, j)
 
-    def _add(self, complete: dict[tuple[int, ...], WalkPath], path: WalkPath, use: DirectedRel,
-             j: int, conf: float, node: int) -> None:
+    def _add(
+        self,
+        complete: dict[tuple[int, ...], WalkPath],
+        path: WalkPath,
+        use: DirectedRel,
+        j: int,
+        conf: float,
+        node: int,
+    ) -> None:
         nodes = (*path.nodes, j)
         if nodes in complete:
             return
@@ -240,8 +259,9 @@ class Walker:
         complete[nodes] = WalkPath(nodes, (*path.uses, use), conf, spec)
 
     @staticmethod
-    def _finish(res: WalkResult, complete: dict[tuple[int, ...], WalkPath], t0: float,
-                depth: int) -> WalkResult:
+    def _finish(
+        res: WalkResult, complete: dict[tuple[int, ...], WalkPath], t0: float, depth: int
+    ) -> WalkResult:
         res.paths = sorted(complete.values(), key=lambda p: (-p.conf, -p.specificity, p.nodes))
         res.depth = depth
         res.elapsed_ms = (time.perf_counter() - t0) * 1000

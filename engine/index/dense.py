@@ -30,8 +30,9 @@ def doc_of(pid: str) -> str:
 
 
 class PassageRetriever:
-    def __init__(self, vectors: VectorIndex, lexical: LexicalIndex | None,
-                 group_documents: bool = True) -> None:
+    def __init__(
+        self, vectors: VectorIndex, lexical: LexicalIndex | None, group_documents: bool = True
+    ) -> None:
         self.vectors = vectors
         self.lexical = lexical
         self.group_documents = group_documents
@@ -46,9 +47,9 @@ class PassageRetriever:
         lex = self.lexical.search(text, pool) if self.lexical else []
         dense_s = dict(dense)
         lex_s = dict(lex)
-        fused = rrf([[p for p, _ in dense], [p for p, _ in lex]]) if lex else [
-            (p, s) for p, s in dense
-        ]
+        fused = (
+            rrf([[p for p, _ in dense], [p for p, _ in lex]]) if lex else [(p, s) for p, s in dense]
+        )
         if not self.group_documents:
             return [PassageHit(p, s, dense_s.get(p, 0.0), lex_s.get(p, 0.0)) for p, s in fused[:k]]
         doc_score: dict[str, float] = {}

@@ -32,5 +32,8 @@ class LexicalIndex:
             return []
         k = min(k, len(self.ids))
         docs, scores = self.retriever.retrieve([q], k=k, show_progress=False)
-        return [(self.ids[int(i)], float(s)) for i, s in zip(docs[0], scores[0], strict=True)
-                if float(s) > 0 and np.isfinite(s)]
+        return [
+            (self.ids[int(i)], float(s))
+            for i, s in zip(docs[0], scores[0], strict=True)
+            if float(s) > 0 and np.isfinite(s)
+        ]

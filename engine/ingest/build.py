@@ -31,8 +31,15 @@ from engine.providers.embedder.cache import CachedEmbedder
 from engine.providers.embedder.sentence import SentenceTransformerEmbedder
 
 SCHEMA_VERSION = "1"
-EMBED_KINDS = ("Compound", "Disease", "Symptom", "Side Effect", "Anatomy", "Pharmacologic Class",
-               "Pathway")
+EMBED_KINDS = (
+    "Compound",
+    "Disease",
+    "Symptom",
+    "Side Effect",
+    "Anatomy",
+    "Pharmacologic Class",
+    "Pathway",
+)
 """Kinds whose names are embedded for linking; genes and GO terms link by symbol/alias only."""
 
 
@@ -120,8 +127,9 @@ def names_to_embed(con: duckdb.DuckDBPyConnection) -> tuple[list[str], list[str]
     return [r[0] for r in rows], [r[1] for r in rows]
 
 
-def build_names_index(con: duckdb.DuckDBPyConnection, emb: CachedEmbedder, out: Path,
-                      progress: Progress) -> int:
+def build_names_index(
+    con: duckdb.DuckDBPyConnection, emb: CachedEmbedder, out: Path, progress: Progress
+) -> int:
     ids, texts = names_to_embed(con)
     progress.start("names", len(texts))
     vecs = emb.encode(texts, progress=progress.advance)
@@ -134,8 +142,9 @@ def passage_text(title: str, text: str) -> str:
     return text
 
 
-def build_passage_index(con: duckdb.DuckDBPyConnection, emb: CachedEmbedder, out: Path,
-                        progress: Progress) -> int:
+def build_passage_index(
+    con: duckdb.DuckDBPyConnection, emb: CachedEmbedder, out: Path, progress: Progress
+) -> int:
     rows = con.execute("SELECT id, title, text FROM passages ORDER BY id").fetchall()
     progress.start("passages", len(rows))
     vecs = emb.encode([passage_text(r[1], r[2]) for r in rows], progress=progress.advance)
@@ -164,8 +173,12 @@ def ingest(
     stores = settings.stores_dir
     stores.mkdir(parents=True, exist_ok=True)
     kg_src, alias_src, default_passages = default_sources(settings.data_dir)
-    files = [kg_src.nodes, *kg_src.edge_files, *([kg_src.sample] if kg_src.sample else []),
-             *default_passages]
+    files = [
+        kg_src.nodes,
+        *kg_src.edge_files,
+        *([kg_src.sample] if kg_src.sample else []),
+        *default_passages,
+    ]
     kg_path = settings.kg_path
     t0 = time.perf_counter()
     fresh = force or not kg_path.exists()
@@ -201,8 +214,12 @@ def ingest(
             count = builder(con, emb, out, progress)
             report.steps[step] = f"built ({count})"
             report.seconds[step] = time.perf_counter() - t
-        for key, table in (("nodes", "nodes"), ("triples", "triples"), ("aliases", "aliases"),
-                           ("passages", "passages")):
+        for key, table in (
+            ("nodes", "nodes"),
+            ("triples", "triples"),
+            ("aliases", "aliases"),
+            ("passages", "passages"),
+        ):
             row = con.execute(f"SELECT count(*) FROM {table}").fetchone()
             setattr(report, key, int(row[0]) if row else 0)
         con.execute("CHECKPOINT")
@@ -213,8 +230,12 @@ def ingest(
     return report
 
 
-def _add_extras(con: duckdb.DuckDBPyConnection, kg_dirs: list[Path], passage_files: list[Path],
-                report: IngestReport) -> set[str]:
+def _add_extras(
+    con: duckdb.DuckDBPyConnection,
+    kg_dirs: list[Path],
+    passage_files: list[Path],
+    report: IngestReport,
+) -> set[str]:
     changed: set[str] = set()
     done = json.loads(_meta(con, "extras") or "{}")
     for d in kg_dirs:

@@ -7,7 +7,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import duckdb
@@ -116,7 +116,11 @@ def _alias_rows(con: duckdb.DuckDBPyConnection, src: AliasSource) -> Iterator[tu
                     yield parts[1], f"Disease::{parts[0]}", "disease-ontology"
     genes = src.path("ncbi_Homo_sapiens.gene_info")
     if genes:
-        with gzip.open(genes, "rt", encoding="utf-8") if genes.suffix == ".gz" else genes.open() as fh:
+        with (
+            gzip.open(genes, "rt", encoding="utf-8")
+            if genes.suffix == ".gz"
+            else genes.open() as fh
+        ):
             for line in fh:
                 if line.startswith("#"):
                     continue
@@ -130,7 +134,11 @@ def _alias_rows(con: duckdb.DuckDBPyConnection, src: AliasSource) -> Iterator[tu
                         yield name, node, "ncbi-gene"
     drugs = src.path("drugbank_aliases.json")
     if drugs:
-        raw = gzip.open(drugs, "rt").read() if drugs.suffix == ".gz" else drugs.read_text()
+        if drugs.suffix == ".gz":
+            with gzip.open(drugs, "rt", encoding="utf-8") as fh:
+                raw = fh.read()
+        else:
+            raw = drugs.read_text(encoding="utf-8")
         for db_id, names in json.loads(raw).items():
             node = f"Compound::{db_id}"
             if node in known:
@@ -171,7 +179,7 @@ def load_aliases(con: duckdb.DuckDBPyConnection, src: AliasSource) -> int:
     return int(row[0]) if row else 0
 
 
-def bulk_insert(con: duckdb.DuckDBPyConnection, table: str, rows: list[tuple[str, ...]]) -> None:
+def bulk_insert(con: duckdb.DuckDBPyConnection, table: str, rows: Sequence[Sequence[str]]) -> None:
     """Insert many string rows quickly through a temporary TSV file."""
     if not rows:
         return
@@ -193,8 +201,15 @@ def load_relations(con: duckdb.DuckDBPyConnection) -> None:
     for r in RELATIONS:
         con.execute(
             "INSERT INTO relations VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-            [r.rel, r.source, r.target, r.verb, r.description, r.undirected,
-             json.dumps({"forward": r.forward, "backward": r.backward})],
+            [
+                r.rel,
+                r.source,
+                r.target,
+                r.verb,
+                r.description,
+                r.undirected,
+                json.dumps({"forward": r.forward, "backward": r.backward}),
+            ],
         )
 
 
@@ -211,8 +226,13 @@ def load_passages(con: duckdb.DuckDBPyConnection, path: Path, corpus: str) -> in
                 pid, text = str(obj["id"]), str(obj["text"])
             except (json.JSONDecodeError, KeyError, TypeError) as exc:
                 raise DataError(f"{path}:{n}: not a passage record ({exc})") from exc
-            rows.append((pid, str(obj.get("source", corpus)), str(obj.get("title", "")), text, corpus))
-    con.execute("CREATE TEMP TABLE new_p (id VARCHAR, source VARCHAR, title VARCHAR, text VARCHAR, corpus VARCHAR)")
+            rows.append(
+                (pid, str(obj.get("source", corpus)), str(obj.get("title", "")), text, corpus)
+            )
+    con.execute(
+        "CREATE TEMP TABLE new_p (id VARCHAR, source VARCHAR, title VARCHAR, text VARCHAR,"
+        " corpus VARCHAR)"
+    )
     bulk_insert(con, "new_p", rows)
     con.execute("INSERT OR REPLACE INTO passages SELECT DISTINCT ON (id) * FROM new_p")
     con.execute("DROP TABLE new_p")

@@ -13,13 +13,15 @@ class DataError(RuntimeError):
 
 @dataclass(frozen=True)
 class KGSource:
-    """A Hetionet-layout directory: nodes TSV, complete edge lists, and the 5k-per-metaedge sample."""
+    """A Hetionet-layout directory: nodes TSV, complete edge lists, the 5k-per-metaedge sample."""
 
     root: Path
 
     @property
     def nodes(self) -> Path:
-        return _first(self.root, ["hetionet-v1.0-nodes.tsv.gz", "hetionet-v1.0-nodes.tsv", "nodes.tsv"])
+        return _first(
+            self.root, ["hetionet-v1.0-nodes.tsv.gz", "hetionet-v1.0-nodes.tsv", "nodes.tsv"]
+        )
 
     @property
     def metaedges(self) -> Path:

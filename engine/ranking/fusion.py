@@ -41,8 +41,10 @@ def fuse(
     graph: Mapping[K, float], dense: Mapping[K, float], preset: str, graph_weight: float = 0.6
 ) -> list[tuple[K, float]]:
     if preset == "rrf":
-        return rrf([
-            [k for k, _ in sorted(graph.items(), key=lambda kv: -kv[1])],
-            [k for k, _ in sorted(dense.items(), key=lambda kv: -kv[1])],
-        ])
+        return rrf(
+            [
+                [k for k, _ in sorted(graph.items(), key=lambda kv: -kv[1])],
+                [k for k, _ in sorted(dense.items(), key=lambda kv: -kv[1])],
+            ]
+        )
     return weighted(graph, dense, graph_weight)

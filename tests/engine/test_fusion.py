@@ -40,4 +40,4 @@ def test_weighted_is_the_documented_convex_combination() -> None:
 def test_fuse_presets_and_edge_cases() -> None:
     assert weighted({}, {}) == []
     assert dict(weighted({"x": 5.0}, {})) == {"x": 0.6}
-    assert [k for k, _ in fuse({"a": 2, "b": 1}, {"b": 1.0}, "rrf")][0] == "b"
+    assert next(k for k, _ in fuse({"a": 2, "b": 1}, {"b": 1.0}, "rrf")) == "b"

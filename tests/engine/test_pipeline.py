@@ -66,8 +66,11 @@ def test_ambiguous_symbol_asks_back_and_choice_resumes(helix) -> None:
 
 
 def test_unknown_entity_is_not_answered(helix) -> None:
-    for q in ("What is emapalumab used for?", "Which drugs treat mpox?",
-              "What are the symptoms of idiopathic hypersomnia?"):
+    for q in (
+        "What is emapalumab used for?",
+        "Which drugs treat mpox?",
+        "What are the symptoms of idiopathic hypersomnia?",
+    ):
         r = helix.ask(q)
         assert r.status is Status.NOT_ANSWERED, q
         assert r.answers == [] and r.triples() == []
@@ -91,8 +94,9 @@ def _digest(home: Path) -> str:
         ("What drugs treat '; DROP TABLE triples; -- \" disease?", ""),
     ],
 )
-def test_bad_input_is_refused_clearly_and_stores_untouched(helix, small_home, question,
-                                                          fragment) -> None:
+def test_bad_input_is_refused_clearly_and_stores_untouched(
+    helix, small_home, question, fragment
+) -> None:
     before = _digest(small_home)
     r = helix.ask(question)
     assert r.status is Status.NOT_ANSWERED

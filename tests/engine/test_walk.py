@@ -25,10 +25,15 @@ def dense_gene_graph(tmp_path_factory: pytest.TempPathFactory) -> KGStore:
     con.execute(kgload.SCHEMA)
     n = 600
     kgload.bulk_insert(con, "nodes", [(f"Gene::{i}", f"G{i}", "Gene") for i in range(n)])
-    rows = {(min(i, (i * 7 + k) % n), max(i, (i * 7 + k) % n))
-            for i in range(n) for k in range(1, 61) if (i * 7 + k) % n != i}
-    kgload.bulk_insert(con, "triples", [(f"Gene::{a}", "GiG", f"Gene::{b}", "synthetic")
-                                        for a, b in sorted(rows)])
+    rows = {
+        (min(i, (i * 7 + k) % n), max(i, (i * 7 + k) % n))
+        for i in range(n)
+        for k in range(1, 61)
+        if (i * 7 + k) % n != i
+    }
+    kgload.bulk_insert(
+        con, "triples", [(f"Gene::{a}", "GiG", f"Gene::{b}", "synthetic") for a, b in sorted(rows)]
+    )
     con.close()
     return KGStore(path)
 
@@ -56,8 +61,13 @@ def test_depth_budget_and_progressive_depth(dense_gene_graph: KGStore) -> None:
     res = walker.walk([0], _dist("GiG", "GiG", "GiG"), qhash="q3", budget=Budget(1, 10**6, 10_000))
     assert res.depth == 1
     assert all(len(p.uses) == 1 for p in res.paths)
-    accepted = walker.walk([0], _dist("GiG") + _dist("GiG", "GiG"), qhash="q4",
-                           budget=Budget(3, 10**6, 10_000), accept=lambda paths, d: bool(paths))
+    accepted = walker.walk(
+        [0],
+        _dist("GiG") + _dist("GiG", "GiG"),
+        qhash="q4",
+        budget=Budget(3, 10**6, 10_000),
+        accept=lambda paths, d: bool(paths),
+    )
     assert accepted.stop_reason == "answered"
     assert accepted.depth == 1
 

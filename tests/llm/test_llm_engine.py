@@ -22,11 +22,17 @@ QUESTION = "What drugs treat Alzheimer's disease?"
 def engine_with_llm(small_settings: Settings, llm_server: Any):  # type: ignore[no-untyped-def]
     from engine.api import Helix
 
-    settings = small_settings.model_copy(update={
-        "llm_base_url": llm_server.url, "llm_model": f"scripted-{uuid.uuid4().hex[:8]}",
-        "llm_api_key": "k",
-        "llm_timeout_s": 1.5, "llm_retries": 0, "llm_features": "edges",
-        "trace_exporter": "none"})
+    settings = small_settings.model_copy(
+        update={
+            "llm_base_url": llm_server.url,
+            "llm_model": f"scripted-{uuid.uuid4().hex[:8]}",
+            "llm_api_key": "k",
+            "llm_timeout_s": 1.5,
+            "llm_retries": 0,
+            "llm_features": "edges",
+            "trace_exporter": "none",
+        }
+    )
     helix = Helix.open(settings, auto_ingest=False)
     yield helix, llm_server
     helix.close()
@@ -43,7 +49,9 @@ def _edges_event(events: list[StepEvent]) -> dict[str, Any]:
 
 def test_llm_edge_scores_are_used(engine_with_llm: Any) -> None:
     helix, server = engine_with_llm
-    server.push(("ok", json.dumps([{"rel": "CtD^-1", "prob": 0.95}, {"rel": "CpD^-1", "prob": 0.1}])))
+    server.push(
+        ("ok", json.dumps([{"rel": "CtD^-1", "prob": 0.95}, {"rel": "CpD^-1", "prob": 0.1}]))
+    )
     r, events = _ask(helix)
     assert r.status is Status.ANSWERED
     assert _edges_event(events)["llm"] is True
@@ -53,13 +61,15 @@ def test_llm_edge_scores_are_used(engine_with_llm: Any) -> None:
     assert "Alzheimer" in prompt and "CtD^-1" in prompt
 
 
-@pytest.mark.parametrize("reply, reason", [
-    (("raw", b"this is not json"), "llm:edges:"),
-    (("status", 500), "llm:edges:http-500"),
-    (("ok", "[{\"rel\": \"made-up\", \"prob\": 0.9}]"), "llm:edges:no-rel"),
-])
-def test_bad_llm_replies_fall_back_to_local(engine_with_llm: Any, reply: Any,
-                                            reason: str) -> None:
+@pytest.mark.parametrize(
+    "reply, reason",
+    [
+        (("raw", b"this is not json"), "llm:edges:"),
+        (("status", 500), "llm:edges:http-500"),
+        (("ok", '[{"rel": "made-up", "prob": 0.9}]'), "llm:edges:no-rel"),
+    ],
+)
+def test_bad_llm_replies_fall_back_to_local(engine_with_llm: Any, reply: Any, reason: str) -> None:
     helix, server = engine_with_llm
     server.push(reply, reply)
     r, events = _ask(helix)

@@ -43,8 +43,13 @@ def build_slice(dest: Path) -> Path:
         s_kind, _, t_kind = name.split(".")[0].split("_")
         t_kind = t_kind.replace("Compund", "Compound")
         sk, tk = keep.get(s_kind), keep.get(t_kind)
-        sel = [(a, b) for a, b in rows if (sk is None or a in sk) and (tk is None or b in tk)
-               and (sk is not None or tk is not None)]
+        sel = [
+            (a, b)
+            for a, b in rows
+            if (sk is None or a in sk)
+            and (tk is None or b in tk)
+            and (sk is not None or tk is not None)
+        ]
         if s_kind == "Disease":
             sel = [(a, b) for a, b in sel if a in SEED_DISEASES]
         if s_kind == "Anatomy" or (s_kind == "Gene" and t_kind == "Gene"):
@@ -55,7 +60,7 @@ def build_slice(dest: Path) -> Path:
             fh.write(f":START_ID({s_kind})\t:END_ID({t_kind})\n")
             fh.writelines(f"{a}\t{b}\n" for a, b in sel)
     ids: set[str] = set()
-    for name in (out.glob("*_*_*.tsv.gz")):
+    for name in out.glob("*_*_*.tsv.gz"):
         s_kind, _, t_kind = name.name.split(".")[0].split("_")
         t_kind = t_kind.replace("Compund", "Compound")
         for a, b in _read_edges(name):
@@ -72,8 +77,10 @@ def build_slice(dest: Path) -> Path:
         for line in sample:
             a, _, b = line.rstrip("\n").split("\t")
             ids.update((a, b))
-    with gzip.open(het / "hetionet-v1.0-nodes.tsv.gz", "rt") as fh, \
-            gzip.open(out / "hetionet-v1.0-nodes.tsv.gz", "wt") as oh:
+    with (
+        gzip.open(het / "hetionet-v1.0-nodes.tsv.gz", "rt") as fh,
+        gzip.open(out / "hetionet-v1.0-nodes.tsv.gz", "wt") as oh,
+    ):
         oh.write(next(fh))
         oh.writelines(line for line in fh if line.split("\t", 1)[0] in ids)
     for name in ("metaedges.tsv", "metanodes.tsv", "rephetio_metapaths.tsv"):

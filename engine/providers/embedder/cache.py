@@ -48,8 +48,9 @@ class CachedEmbedder:
         progress: Callable[[int], None] | None = None,
     ) -> Vectors:
         keys = [content_hash(self.name, t) for t in texts]
-        missing = [(k, t) for k, t in dict(zip(keys, texts, strict=True)).items()
-                   if k not in self._rows]
+        missing = [
+            (k, t) for k, t in dict(zip(keys, texts, strict=True)).items() if k not in self._rows
+        ]
         if progress:
             progress(len(texts) - len(missing))
         for i in range(0, len(missing), chunk):

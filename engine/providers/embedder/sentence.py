@@ -52,7 +52,10 @@ class SentenceTransformerEmbedder:
             from sentence_transformers import SentenceTransformer
 
             model = SentenceTransformer(str(self._model_dir), device="cpu")
-            getdim = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+            getdim = (
+                getattr(model, "get_embedding_dimension", None)
+                or model.get_sentence_embedding_dimension
+            )
             self.dim = int(getdim() or 384)
             self._model = model
         return self._model

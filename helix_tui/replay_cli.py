@@ -1,0 +1,49 @@
+"""Headless ``helix-chat --replay FILE``: run a memory stream on a simulated clock and score it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.console import Console
+
+from engine.config import Settings
+
+err = Console(stderr=True)
+
+
+def run_headless_replay(settings: Settings, path: Path, out: Path | None, extract: str) -> int:
+    """Returns the process exit code (2 for a malformed stream)."""
+    from engine.api import Helix
+    from helix_tui.progress import RichProgress
+    from memory.linking import engine_linker
+    from memory.replay import ReplayFormatError, format_report, run_replay
+
+    with RichProgress(err) as progress:
+        helix = Helix.open(settings, progress=progress)
+    try:
+        with RichProgress(err) as progress:
+            started = False
+
+            def advance(done: int, total: int) -> None:
+                nonlocal started
+                if not started:
+                    progress.start("replay", total)
+                    started = True
+                progress.advance(1)
+
+            try:
+                report = run_replay(
+                    path,
+                    settings,
+                    linker=engine_linker(helix),
+                    out_path=out,
+                    extract=extract,  # type: ignore[arg-type]
+                    progress=advance,
+                )
+            except ReplayFormatError as exc:
+                err.print(f"[red]malformed replay file:[/] {exc}")
+                return 2
+    finally:
+        helix.close()
+    Console().print(format_report(report))
+    return 0
