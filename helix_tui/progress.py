@@ -10,17 +10,23 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TimeE
 
 class RichProgress:
     def __init__(self, console: Console) -> None:
-        self._progress = Progress("[progress.description]{task.description}", BarColumn(),
-                                  MofNCompleteColumn(), TimeElapsedColumn(), console=console,
-                                  transient=False)
+        self._progress = Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            transient=False,
+        )
         self._task: TaskID | None = None
 
     def __enter__(self) -> RichProgress:
         self._progress.start()
         return self
 
-    def __exit__(self, et: type[BaseException] | None, ev: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self._progress.stop()
 
     def start(self, step: str, total: int) -> None:
@@ -33,6 +39,9 @@ class RichProgress:
     def finish(self, step: str, note: str = "") -> None:
         if self._task is not None:
             task = self._progress.tasks[self._task]
-            self._progress.update(self._task, completed=task.total,
-                                  description=f"ingest {step}: {note}" if note else task.description)
+            self._progress.update(
+                self._task,
+                completed=task.total,
+                description=f"ingest {step}: {note}" if note else task.description,
+            )
             self._task = None

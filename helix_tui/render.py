@@ -14,8 +14,11 @@ from rich.tree import Tree
 from engine.graph.relations import verb_phrase
 from engine.result import Result, Status
 
-STATUS_STYLE = {Status.ANSWERED: "green", Status.NEEDS_CLARIFICATION: "yellow",
-                Status.NOT_ANSWERED: "red"}
+STATUS_STYLE = {
+    Status.ANSWERED: "green",
+    Status.NEEDS_CLARIFICATION: "yellow",
+    Status.NOT_ANSWERED: "red",
+}
 
 
 def render_result(result: Result, name: Callable[[str], str | None]) -> RenderableType:
@@ -23,9 +26,12 @@ def render_result(result: Result, name: Callable[[str], str | None]) -> Renderab
         return name(node) or node
 
     parts: list[RenderableType] = [
-        Panel(Markdown(result.text or "(no text)"),
-              title=f"[{STATUS_STYLE[result.status]}]{result.status.value}[/]",
-              subtitle=f"{result.intent or ''} · {result.latency_ms:.0f} ms", expand=True)
+        Panel(
+            Markdown(result.text or "(no text)"),
+            title=f"[{STATUS_STYLE[result.status]}]{result.status.value}[/]",
+            subtitle=f"{result.intent or ''} · {result.latency_ms:.0f} ms",
+            expand=True,
+        )
     ]
     if result.candidates:
         t = Table("#", "candidate", "kind", "id", title="Did you mean")
