@@ -132,3 +132,18 @@ def test_contract_shape(helix) -> None:
         assert key in data
     assert data["evidence"][0]["kind"] in {"triple", "passage"}
     assert isinstance(data["paths"][0][0], list) and len(data["paths"][0][0]) == 3
+
+
+def test_mechanism_paths_follow_rephetio_metapaths(helix) -> None:
+    from engine.graph.metapaths import mechanism_metapaths
+
+    allowed = {tuple(u.rel for u in mp.uses) for mp, _ in mechanism_metapaths()}
+    r = helix.ask("How might Donepezil work against Alzheimer's disease?")
+    assert r.status is Status.ANSWERED and r.intent == "mechanism"
+    assert r.answers[0].id == "Disease::DOID:10652"
+    assert r.paths
+    for path in r.paths:
+        assert tuple(t[1] for t in path) in allowed
+        assert path != [("Compound::DB00843", "CtD", "Disease::DOID:10652")]
+        nodes = {n for t in path for n in (t[0], t[2])}
+        assert {"Compound::DB00843", "Disease::DOID:10652"} <= nodes
