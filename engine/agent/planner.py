@@ -166,7 +166,7 @@ class Planner:
     # --- the plan ----------------------------------------------------------------------
     def plan(self, question: str, choice: str | None = None) -> Plan:
         t0 = time.perf_counter()
-        link = self.linker.link(question)
+        link = self.linker.link(question, whole_names=True)
         link_ms = (time.perf_counter() - t0) * 1000
         f = features(question, link.tokens, link.mentions)
         qhash = hashlib.sha1(question.encode("utf-8")).hexdigest()[:16]

@@ -287,19 +287,24 @@ class Linker:
             return None
         return Mention(phrase, tokens[a].start, tokens[b].end, a, b, cands, "fuzzy", best / 100.0)
 
-    def link(self, text: str, *, fallback: bool = True) -> LinkResult:
+    def link(self, text: str, *, fallback: bool = True, whole_names: bool = False) -> LinkResult:
         """Link mentions in ``text``.
 
-        A content chunk that touches an exact mention ("idiopathic" + "hypersomnia") is read as
-        one longer name: it is linked as a whole by fuzzy/embedding match, or reported unlinked
-        with the partial mention dropped, rather than answering about the shorter name.
+        With ``whole_names`` (used for questions), a content chunk that touches an exact mention
+        ("idiopathic" + "hypersomnia") is read as one longer name: it is linked as a whole by
+        fuzzy/embedding match, or reported unlinked with the partial mention dropped, rather
+        than answering about the shorter name. Statements keep every exact mention.
         """
         tokens = tokenize(text)
         mentions = self._resolve(self._exact(tokens))
         unlinked: list[str] = []
         pending: list[tuple[str, int, int]] = []
         for a, b in self._chunks(tokens, mentions):
-            touching = [m for m in mentions if m.last_token == a - 1 or m.first_token == b + 1]
+            touching = [
+                m
+                for m in mentions
+                if whole_names and (m.last_token == a - 1 or m.first_token == b + 1)
+            ]
             lo = min([a, *(m.first_token for m in touching)])
             hi = max([b, *(m.last_token for m in touching)])
             for m in touching:
