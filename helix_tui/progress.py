@@ -9,7 +9,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TimeE
 
 
 class RichProgress:
-    def __init__(self, console: Console) -> None:
+    def __init__(self, console: Console, label: str = "ingest") -> None:
+        self._label = label
         self._progress = Progress(
             "[progress.description]{task.description}",
             BarColumn(),
@@ -30,7 +31,7 @@ class RichProgress:
         self._progress.stop()
 
     def start(self, step: str, total: int) -> None:
-        self._task = self._progress.add_task(f"ingest {step}", total=total)
+        self._task = self._progress.add_task(f"{self._label} {step}", total=total)
 
     def advance(self, n: int) -> None:
         if self._task is not None:
@@ -42,6 +43,6 @@ class RichProgress:
             self._progress.update(
                 self._task,
                 completed=task.total,
-                description=f"ingest {step}: {note}" if note else task.description,
+                description=f"{self._label} {step}: {note}" if note else task.description,
             )
             self._task = None

@@ -21,13 +21,13 @@ def run_headless_replay(settings: Settings, path: Path, out: Path | None, extrac
     with RichProgress(err) as progress:
         helix = Helix.open(settings, progress=progress)
     try:
-        with RichProgress(err) as progress:
+        with RichProgress(err, label="replay") as progress:
             started = False
 
             def advance(done: int, total: int) -> None:
                 nonlocal started
                 if not started:
-                    progress.start("replay", total)
+                    progress.start(path.name, total)
                     started = True
                 progress.advance(1)
 
