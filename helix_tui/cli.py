@@ -93,9 +93,26 @@ def cli(
         from helix_tui.replay_cli import run_headless_replay
 
         sys.exit(run_headless_replay(settings, replay, out, extract))
+    from engine.ingest.build import stores_ready
+
+    if not stores_ready(settings):
+        err.print(f"First run: building the stores under {settings.stores_dir} (a few minutes).")
+        _ingest_or_fail(settings)
     from helix_tui.launch import launch
 
     launch(settings, session_id=session_id, resume=resume, replay=replay, extract=extract)  # type: ignore[arg-type]
+
+
+def _ingest_or_fail(settings: Settings) -> None:
+    from engine.ingest.build import ingest as run_ingest
+    from engine.ingest.sources import DataError
+    from helix_tui.progress import RichProgress
+
+    try:
+        with RichProgress(err) as progress:
+            run_ingest(settings, progress=progress)
+    except DataError as exc:
+        raise click.ClickException(f"cannot build the stores: {exc}") from exc
 
 
 @cli.command()
