@@ -149,7 +149,12 @@ class Planner:
             )
             for n in ids
         ]
-        listing = "; ".join(f"{c.name} ({c.kind}, {c.id})" for c in cands)
+
+        def label(c: Candidate) -> str:
+            detail = f", {c.detail}" if c.detail and c.kind == "Gene" else ""
+            return f"{c.name} ({c.kind}{detail}, {c.id})"
+
+        listing = "; ".join(label(c) for c in cands)
         return (
             f"'{m.text}' can mean several things in the knowledge graph: {listing}. "
             "Which one do you mean?",

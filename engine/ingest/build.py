@@ -30,7 +30,7 @@ from engine.ingest.sources import AliasSource, DataError, KGSource, default_sour
 from engine.providers.embedder.cache import CachedEmbedder
 from engine.providers.embedder.sentence import SentenceTransformerEmbedder
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 EMBED_KINDS = (
     "Compound",
     "Disease",

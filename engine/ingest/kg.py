@@ -103,8 +103,11 @@ def load_kg(con: duckdb.DuckDBPyConnection, src: KGSource, tag: str = "hetionet"
     return int(row[0]) if row else 0
 
 
-def _alias_rows(con: duckdb.DuckDBPyConnection, src: AliasSource) -> Iterator[tuple[str, str, str]]:
-    """(alias, node_id, source) from Disease Ontology, NCBI gene_info and DrugBank."""
+def _alias_rows(
+    con: duckdb.DuckDBPyConnection, src: AliasSource, details: list[tuple[str, str]]
+) -> Iterator[tuple[str, str, str]]:
+    """(alias, node_id, source) from Disease Ontology, NCBI gene_info and DrugBank; gene full
+    names are collected into ``details``."""
     known = {r[0] for r in con.execute("SELECT id FROM nodes").fetchall()}
     do = src.path("disease-ontology_term-names.tsv")
     if do:
@@ -128,6 +131,8 @@ def _alias_rows(con: duckdb.DuckDBPyConnection, src: AliasSource) -> Iterator[tu
                 node = f"Gene::{p[1]}"
                 if node not in known:
                     continue
+                if p[8] and p[8] != "-":
+                    details.append((node, p[8]))
                 names = [p[2], *p[4].split("|"), p[8], p[11] if len(p) > 11 else "-"]
                 for name in names:
                     if name and name != "-":
@@ -151,7 +156,8 @@ def load_aliases(con: duckdb.DuckDBPyConnection, src: AliasSource) -> int:
         "INSERT INTO aliases SELECT name, NULL, id, 'hetionet', true FROM nodes"
         " WHERE id NOT IN (SELECT node_id FROM aliases WHERE is_primary)"
     )
-    rows = [(a, node, s) for a, node, s in _alias_rows(con, src)]
+    details: list[tuple[str, str]] = []
+    rows = [(a, node, s) for a, node, s in _alias_rows(con, src, details)]
     con.execute("CREATE TEMP TABLE new_alias (alias VARCHAR, node_id VARCHAR, source VARCHAR)")
     bulk_insert(con, "new_alias", rows)
     con.execute(
@@ -166,6 +172,13 @@ def load_aliases(con: duckdb.DuckDBPyConnection, src: AliasSource) -> int:
     con.execute("UPDATE aliases SET key = k.key FROM keys_t k WHERE aliases.alias = k.alias")
     con.execute("DROP TABLE keys_t")
     con.execute("DELETE FROM aliases WHERE key = ''")
+    con.execute("CREATE TEMP TABLE gene_details (node_id VARCHAR, description VARCHAR)")
+    bulk_insert(con, "gene_details", details)
+    con.execute(
+        "INSERT INTO node_details SELECT DISTINCT ON (node_id) * FROM gene_details"
+        " ON CONFLICT DO NOTHING"
+    )
+    con.execute("DROP TABLE gene_details")
     desc = src.path("disease-ontology_description.tsv")
     if desc:
         con.execute(
