@@ -76,7 +76,6 @@ class AsyncEpisodicStore:
         if self._db is None:
             open_sqlite(self.path, self._clock, MIGRATIONS).close()
             self._db = await aiosqlite.connect(self.path, isolation_level=None, timeout=30.0)
-            await self._db.execute("PRAGMA journal_mode=WAL")
             await self._db.execute("PRAGMA synchronous=NORMAL")
             await self._db.execute("PRAGMA busy_timeout=30000")
         return self

@@ -56,16 +56,19 @@ class Extractor:
         self.catalog = catalog
         self.resolver = resolver
         self.linker = linker
+        self._known_keys = frozenset(catalog.measurement_keys)
 
     def extract(self, text: str) -> Extracted | None:
         """The fact a statement states, or None when it states none we can store."""
         patients = [r for r in self.resolver.patients(text) if r.id]
         notes = self.resolver.notes(text)
-        measurements = find_measurements(text)
+        known = self._known_keys | {*self.resolver.vault.keys("lab_value"),
+                                    *self.resolver.vault.keys("key_result")}
+        measurements = find_measurements(text, known)
         taken = [(r.start, r.end) for r in patients] + [(m.start, m.end) for m in measurements]
         taken += [(m.start(), m.end()) for m in _SOURCE.finditer(text)]
         entities = _non_overlapping(link(self.linker, text), taken)
-        scored = sorted(((spec.score(text, ask=False), spec)
+        scored = sorted(((spec.score(text, ask=False) + _value_bonus(spec, measurements), spec)
                          for spec in self.catalog.relations.values()), key=lambda t: -t[0])
         top = scored[0][0] if scored else 0.0
         for score, spec in scored:
@@ -125,6 +128,8 @@ class Extractor:
                 return inside[:1] or [_Value(phrase, phrase, start, end)]
         if not values and kinds:
             values = self._relink(text, kinds, subject, entities)
+        if not values:
+            values = _phrase_values(spec, text, entities)
         return values
 
     def _relink(self, text: str, kinds: set[str], subject: SubjectRef,
@@ -152,6 +157,26 @@ def _unlinked_new(text: str, old: _Value) -> list[_Value]:
     if m and m.start("x") > old.end:
         return [_Value(m.group("x"), m.group("x"), m.start("x"), m.end("x"))]
     return []
+
+
+def _phrase_values(spec: RelationSpec, text: str,
+                   entities: list[LinkedEntity]) -> list[_Value]:
+    """The object as written ("shortness of breath") when no entity of its kind was linked;
+    never a span that is some other entity (a drug named where a symptom should be)."""
+    for pattern in spec.phrase_patterns:
+        m = pattern.search(text)
+        if m is None:
+            continue
+        start, end = m.start("x"), m.end("x")
+        phrase = m.group("x").strip()
+        if phrase and not any(e.start < end and start < e.end for e in entities):
+            return [_Value(phrase, phrase, start, start + len(phrase))]
+    return []
+
+
+def _value_bonus(spec: RelationSpec, measurements: list[Measurement]) -> float:
+    """A measurement in the statement is itself a cue for measurement relations."""
+    return 1.0 if measurements and spec.functional == "key" and spec.literal_object else 0.0
 
 
 def _non_overlapping(entities: list[LinkedEntity],

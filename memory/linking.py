@@ -56,7 +56,8 @@ class StatementLinker:
         self.max_ngram = max_ngram
 
     def __call__(self, text: str, kinds: set[str] | None = None) -> list[LinkedEntity]:
-        tokens = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+        tokens = [(m.group(), m.start(), m.end(), alias_key(normalize(m.group())))
+                  for m in _TOKEN.finditer(text)]
         out: list[LinkedEntity] = []
         i = 0
         while i < len(tokens):
@@ -69,20 +70,21 @@ class StatementLinker:
             i = j + 1
         return out
 
-    def _longest(self, text: str, tokens: list[tuple[str, int, int]], i: int,
+    def _longest(self, text: str, tokens: list[tuple[str, int, int, str]], i: int,
                  kinds: set[str] | None) -> tuple[int, list[LinkedEntity]] | None:
         for j in range(min(len(tokens), i + self.max_ngram) - 1, i - 1, -1):
             span = tokens[i : j + 1]
             if i == j and not _single_ok(span[0][0], i):
                 continue
-            key = " ".join(alias_key(normalize(t[0])) for t in span)
+            key = " ".join(t[3] for t in span)
             hits = [h for h in self._lookup(key) if i != j or _single_hit_ok(span[0][0], h)]
             entities = self._entities(text, span, hits, kinds)
             if entities:
                 return j, entities
         return None
 
-    def _entities(self, text: str, span: list[tuple[str, int, int]], hits: Sequence[AliasHit],
+    def _entities(self, text: str, span: list[tuple[str, int, int, str]],
+                  hits: Sequence[AliasHit],
                   kinds: set[str] | None) -> list[LinkedEntity]:
         start, end = span[0][1], span[-1][2]
         out: list[LinkedEntity] = []

@@ -7,7 +7,7 @@ A measurement literal is copied verbatim from the text; its *key* (the measureme
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass
 
 from engine.util.text import alias_key
@@ -34,6 +34,15 @@ _STOP = frozenset({
 })
 
 
+_BRIDGE = re.compile(
+    r"(?<=\w)(?::| =| (?:is |was |has )?(?:now |back |currently )?(?:came back at|came back|at|"
+    r"of|now|is|was|reached|measured(?: at)?|(?:went|is|was) (?:up|down) to|"
+    r"(?:rose|fell|dropped|increased|decreased|improved|worsened|climbed|jumped) to)) $")
+_MRN_BEFORE = re.compile(r"(?:\bMRN|\bpt\.?|\bpatient|#)\s*$", re.IGNORECASE)
+_TITLES = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|Miss|Mx|St|vs|al)\.")
+"""Words between a measurement name and its value ("HbA1c is down to 6.2%")."""
+
+
 @dataclass(frozen=True)
 class Measurement:
     literal: str
@@ -42,18 +51,64 @@ class Measurement:
     end: int
 
 
-def find_measurements(text: str) -> list[Measurement]:
-    """Every "<name> <number>[unit]" span in ``text``, left to right."""
+def find_measurements(text: str, known: Iterable[str] = ()) -> list[Measurement]:
+    """Every "<name> <number>[unit]" span in ``text``, left to right.
+
+    The literal is the verbatim span. When words separate name and value ("FEV1 came back at
+    48% predicted", "FEV1 for Ms. Holloway now 52% predicted") the literal is "<name> <value>";
+    such a name must look like a test name or be one of ``known`` (normalized with
+    ``alias_key``).
+    """
+    known_keys = known if isinstance(known, set | frozenset) else set(known)
     found: list[Measurement] = []
     for m in _VALUE.finditer(text):
+        value = text[m.start() : m.end()].strip()
+        unitless = not m.group("unit").strip()
         key_start = _key_start(text, m.start())
-        if key_start is None:
+        if key_start is not None:
+            key = text[key_start : m.start()].strip()
+            if not unitless or _plausible_unitless(key, m.group("num")):
+                found.append(Measurement(text[key_start : m.end()].strip(), key, key_start,
+                                         m.end()))
             continue
-        key = text[key_start : m.start()].strip()
-        if not m.group("unit").strip() and not _plausible_unitless(key, m.group("num")):
+        if _MRN_BEFORE.search(text[: m.start()]):
             continue
-        found.append(Measurement(text[key_start : m.end()].strip(), key, key_start, m.end()))
+        span = _separated_key(text, m.start(), known_keys, unitless and not any(
+            c in m.group("num") for c in "./,"))
+        if span is not None:
+            key = text[span[0] : span[1]]
+            found.append(Measurement(f"{key} {value}", key, span[0], m.end()))
     return found
+
+
+def _separated_key(text: str, value_start: int, known: Set[str],
+                   bare: bool) -> tuple[int, int] | None:
+    """A test name separated from its value by linking words or by the rest of the clause
+    (the latter only for values with a unit or decimals, never a bare integer)."""
+    bridge = _BRIDGE.search(text[:value_start])
+    if bridge is not None:
+        start = _key_start(text, bridge.start() + 1)
+        if start is not None:
+            key = text[start : bridge.start()].strip()
+            if any(_testlike(t) for t in key.split()) or alias_key(key) in known:
+                return start, start + len(key)
+    if bare:
+        return None
+    plain = _TITLES.sub(lambda t: t.group(0).replace(".", "_"), text)
+    clause_start = max(plain.rfind(c, 0, value_start) for c in ".;!?") + 1
+    clause = text[clause_start:value_start]
+    best: tuple[int, int] | None = None
+    for key in known:
+        for hit in re.finditer(rf"(?<![\w-]){_loose(key)}(?![\w-])", clause, re.IGNORECASE):
+            span = (clause_start + hit.start(), clause_start + hit.end())
+            if best is None or span[0] > best[0]:
+                best = span
+    return best
+
+
+def _loose(key: str) -> str:
+    """A regex for a normalized key that tolerates the spaces/hyphens it folded."""
+    return r"[\s-]*".join(re.escape(part) for part in key.split())
 
 
 def _key_start(text: str, value_start: int) -> int | None:
@@ -64,7 +119,8 @@ def _key_start(text: str, value_start: int) -> int | None:
     start: int | None = None
     for taken, m in enumerate(reversed(list(re.finditer(r"\S+", head)))):
         token = m.group(0)
-        if taken >= 4 or not _KEY_TOKEN.match(token) or token.lower() in _STOP:
+        if (taken >= 4 or not _KEY_TOKEN.match(token) or token.lower() in _STOP
+                or token.lower().endswith("'s")):
             break
         start = m.start()
     return start

@@ -21,7 +21,9 @@ _PREFIX = r"(?:MRN[:#]?\s*|pt\.?\s+|patient\s+|#)"
 _MRN_DIGITS = r"(?P<mrn>\d{3,10})"
 
 _STRONG = re.compile(
-    rf"(?<![\w#])(?:(?i:MRN)[:#]?\s*|(?i:pt)\.?\s+|(?i:patient)\s+|#){_MRN_DIGITS}\b")
+    rf"(?<![\w#])(?:(?i:MRN)\s*[:#]?\s*|(?i:pt)\.?\s*#?\s*|(?i:patient)\s*#?\s*|#"
+    rf"|(?i:medical record (?:number|no\.?))\s*:?\s*|(?i:patient id)\s*:?\s*)"
+    rf"{_MRN_DIGITS}\b")
 _BARE = re.compile(r"(?<![\w#.,/\-^])(?P<mrn>\d{4,10})(?![\w%/^]|[.,]\d)")
 _INTROS = [
     re.compile(rf"{NAME},? \({_PREFIX}?{_MRN_DIGITS}\)", re.UNICODE),

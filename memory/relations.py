@@ -46,6 +46,7 @@ class RelationSpec(BaseModel):
     functional: Functional = "none"
     say: list[Cue] = Field(default_factory=list)
     ask: list[Cue] = Field(default_factory=list)
+    phrases: list[str] = Field(default_factory=list)
     keys: list[str] = Field(default_factory=list)
     synonyms: dict[str, str] = Field(default_factory=dict)
 
@@ -61,6 +62,10 @@ class RelationSpec(BaseModel):
     @property
     def object_kinds(self) -> set[str]:
         return {k for k in self.objects if k != "literal"}
+
+    @cached_property
+    def phrase_patterns(self) -> list[re.Pattern[str]]:
+        return [re.compile(p) for p in self.phrases]
 
     def score(self, text: str, *, ask: bool) -> float:
         """Sum of the weights of the cues found in ``text``."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 
 from memory.clock import Clock, iso
@@ -13,9 +14,26 @@ def open_sqlite(path: Path, clock: Clock, migrations: Migrations) -> sqlite3.Con
     """A WAL-mode autocommit connection with the schema migrated (shared by SQLite stores)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(path, isolation_level=None, timeout=30.0, check_same_thread=False)
-    conn.execute("PRAGMA journal_mode=WAL")
+    set_wal(conn)
     conn.execute("PRAGMA synchronous=NORMAL")
     conn.execute("PRAGMA busy_timeout=30000")
     conn.execute("PRAGMA foreign_keys=ON")
     migrate(conn, migrations, iso(clock.now()), begin="BEGIN IMMEDIATE")
     return conn
+
+
+def set_wal(conn: sqlite3.Connection, timeout: float = 30.0) -> None:
+    """Switch to WAL, retrying: the switch on a new file can fail at once with "database is
+    locked" (no busy handler) while another process is creating it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            mode = conn.execute("PRAGMA journal_mode").fetchone()
+            if mode and str(mode[0]).lower() == "wal":
+                return
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.result import LinkedEntity
+from engine.util.text import alias_key
 from memory.notes import find_notes, match_slug, phrase_key
 from memory.patients import find_intros, find_mrns, find_names, surname
 from memory.vault import Vault
@@ -98,7 +99,10 @@ class Resolver:
     def notes(self, text: str) -> list[SubjectRef]:
         refs: list[SubjectRef] = []
         known: list[str] | None = None
-        for n in find_notes(text):
+        mentions = find_notes(text)
+        if not mentions:
+            return self._bare_notes(text)
+        for n in mentions:
             hits = self.vault.resolve(phrase_key(n.phrase), NOTE)
             if hits:
                 refs.append(SubjectRef(hits[0].subject, NOTE, n.phrase, n.start, n.end, True,
@@ -110,6 +114,18 @@ class Resolver:
             sid = f"note:{slug or n.slug}"
             refs.append(SubjectRef(sid, NOTE, n.phrase, n.start, n.end, slug is not None, NOTE,
                                    n.phrase))
+        return refs
+
+    def _bare_notes(self, text: str) -> list[SubjectRef]:
+        """Known notes named without a determiner ("Zebrafish model rerun: ...")."""
+        key = f" {alias_key(text)} "
+        refs: list[SubjectRef] = []
+        for subject in self.vault.subjects("note:"):
+            words = [w for w in subject.removeprefix("note:").split("-") if w != "project"]
+            phrase = " ".join(words)
+            at = key.find(f" {phrase} ")
+            if words and at >= 0:
+                refs.append(SubjectRef(subject, NOTE, phrase, -1, -1, True, NOTE, phrase))
         return refs
 
     def entities(self, linked: list[LinkedEntity]) -> list[SubjectRef]:

@@ -14,7 +14,7 @@ only for the duration of one operation, or of a ``hold()`` block for batch work.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -26,7 +26,7 @@ import duckdb
 from engine.result import Triple
 from engine.util.text import alias_key, content_hash
 from memory.clock import Clock, from_naive_utc, iso, naive_utc
-from memory.literals import find_measurements, measurement_key
+from memory.literals import measurement_key
 from memory.lock import file_lock
 from memory.migrate import Migrations, migrate
 from memory.relations import RelationCatalog
@@ -140,6 +140,8 @@ class Vault:
         self._conn: duckdb.DuckDBPyConnection | None = None
         self._depth = 0
         self._adds = 0
+        self._memo: dict[tuple[str, str], Any] = {}
+        """Small read results, valid while this process holds the lock and has not written."""
 
     # --- connection lifecycle --------------------------------------------------------------
     @contextmanager
@@ -150,6 +152,7 @@ class Vault:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._conn = duckdb.connect(str(self.path))
                 migrate(self._conn, MIGRATIONS, iso(self._clock.now()))
+                self._memo.clear()  # another process may have written since we last held it
             self._depth += 1
             try:
                 yield self._conn
@@ -221,6 +224,7 @@ class Vault:
                 conn.execute(f"UPDATE facts SET t_end = ?, replaced_by = ? WHERE id IN ({marks})",
                              [now, new_id, *ids])
                 ended = self._rows(conn, f"id IN ({marks})", ids)
+        self._noted(subj, rel, key)
         self._adds += 1
         if self._adds % _PRUNE_EVERY == 0:
             self.prune()
@@ -228,6 +232,15 @@ class Vault:
         fact = Fact(new_id, subj, rel, obj, key, subj_name, obj_name, t_now, t_now, 1, quality,
                     t_now, None, None, evidence, source, session)
         return StoreOutcome(fact, True, tuple(ended))
+
+    def _noted(self, subj: str, rel: str, key: str) -> None:
+        """Keep memoized reads true after this process stored (subj, rel, key)."""
+        for (kind, arg), value in list(self._memo.items()):
+            if kind == "keys" and arg == rel and key and key not in value:
+                self._memo[(kind, arg)] = sorted([*value, key])
+            elif kind == "subjects" and subj.startswith(arg) and subj not in value:
+                self._memo[(kind, arg)] = sorted([*value, subj])
+        self._memo[("exists", subj)] = True
 
     def _implied_past(self, conn: duckdb.DuckDBPyConnection, old: Triple, now: datetime,
                       source: str, quality: float, evidence: str | None,
@@ -252,7 +265,8 @@ class Vault:
         """The functional key of a value ("hba1c" for "HbA1c 7.5%"); '' when not keyed."""
         if self._catalog.functional(rel) != "key":
             return ""
-        return measurement_key(obj) or alias_key(obj)
+        key = measurement_key(obj) or alias_key(obj)
+        return alias_key(self._catalog.measurement_keys.get(key, key))
 
     def _to_supersede(self, valid: list[_Slim], subj: str, rel: str, key: str,
                       supersedes: Triple | None, supersede_current: bool) -> list[_Slim]:
@@ -281,6 +295,7 @@ class Vault:
 
     def forget_facts(self, triples: Iterable[Triple]) -> list[Fact]:
         """Delete every row (all intervals) of these triples; returns what was deleted."""
+        self._memo.clear()
         gone: list[Fact] = []
         with self._tx() as conn:
             for subj, rel, obj in triples:
@@ -291,6 +306,7 @@ class Vault:
 
     def forget_subject(self, subject: str) -> list[Fact]:
         """Delete every fact about (or pointing at) ``subject`` and every alias of it."""
+        self._memo.clear()
         with self._tx() as conn:
             gone = self._rows(conn, "subj = ? OR obj = ?", [subject, subject])
             self._delete(conn, [f.id for f in gone])
@@ -306,6 +322,7 @@ class Vault:
 
     def prune(self) -> int:
         """LRU-drop superseded rows past ``max_facts``; current facts are never dropped."""
+        self._memo.clear()
         with self._tx() as conn:
             row = conn.execute("SELECT count(*) FROM facts").fetchone()
             excess = int(row[0]) - self._max_facts if row else 0
@@ -341,21 +358,31 @@ class Vault:
             return self._rows(conn, where, [], order="t_start, id")
 
     def subjects(self, prefix: str = "") -> list[str]:
-        with self.hold() as conn:
+        def load(conn: duckdb.DuckDBPyConnection) -> list[str]:
             rows = conn.execute("SELECT DISTINCT subj FROM facts WHERE starts_with(subj, ?) "
                                 "ORDER BY subj", [prefix]).fetchall()
-        return [str(r[0]) for r in rows]
+            return [str(r[0]) for r in rows]
+
+        return list(self._read(("subjects", prefix), load))
 
     def keys(self, rel: str) -> list[str]:
-        """Raw measurement names used in values of ``rel`` ("HbA1c", "CA 19-9")."""
+        """Normalized measurement names used in values of ``rel`` ("hba1c", "ca 19 9")."""
+        def load(conn: duckdb.DuckDBPyConnection) -> list[str]:
+            rows = conn.execute("SELECT DISTINCT key FROM facts WHERE rel = ? AND key <> '' "
+                                "ORDER BY key", [rel]).fetchall()
+            return [str(r[0]) for r in rows]
+
+        return list(self._read(("keys", rel), load))
+
+    def _read(self, memo_key: tuple[str, str],
+              load: Callable[[duckdb.DuckDBPyConnection], Any]) -> Any:
         with self.hold() as conn:
-            rows = conn.execute("SELECT DISTINCT obj FROM facts WHERE rel = ?", [rel]).fetchall()
-        out: list[str] = []
-        for (obj,) in rows:
-            key = _raw_key(str(obj))
-            if key and key not in out:
-                out.append(key)
-        return out
+            if memo_key not in self._memo:
+                self._memo[memo_key] = load(conn)
+            value = self._memo[memo_key]
+            if self._depth == 1:  # not held by a caller: nothing to keep valid
+                self._memo.clear()
+            return value
 
     def verified(self, triples: Iterable[Triple]) -> set[Triple]:
         """The given triples that are current quality-1 facts."""
@@ -406,6 +433,7 @@ class Vault:
     def _learn(self, conn: duckdb.DuckDBPyConnection, aliases: Sequence[tuple[str, str, str]],
                now: datetime) -> None:
         for alias, kind, subject in aliases:
+            self._memo[("exists", subject)] = True
             key = alias_key(alias)
             if not key:
                 continue
@@ -418,12 +446,14 @@ class Vault:
 
     def exists(self, subject: str) -> bool:
         """Whether this user's memory has any fact or alias for ``subject``."""
-        with self.hold() as conn:
+        def load(conn: duckdb.DuckDBPyConnection) -> bool:
             row = conn.execute(
                 "SELECT EXISTS (SELECT 1 FROM facts WHERE subj = ?) OR "
                 "EXISTS (SELECT 1 FROM mem_index WHERE subject = ?)", [subject, subject]
             ).fetchone()
-        return bool(row and row[0])
+            return bool(row and row[0])
+
+        return bool(self._read(("exists", subject), load))
 
     def seen(self, subject: str) -> None:
         """Mark every alias of ``subject`` as just used (recency breaks ties on titles)."""
@@ -448,6 +478,7 @@ class Vault:
         return [Alias(a, k, s, from_naive_utc(t)) for a, k, s, t in rows]
 
     def forget_alias(self, alias: str, kind: str) -> None:
+        self._memo.clear()
         with self._tx() as conn:
             conn.execute("DELETE FROM mem_index WHERE alias_hash = ?",
                          [alias_hash(kind, alias_key(alias))])
@@ -457,7 +488,3 @@ def alias_hash(kind: str, key: str) -> str:
     """Hash of a normalized alias within its kind: the ``mem_index`` lookup key."""
     return content_hash(kind, key)[:24]
 
-
-def _raw_key(literal: str) -> str | None:
-    found = find_measurements(literal)
-    return found[0].key if found and found[0].start == 0 else None

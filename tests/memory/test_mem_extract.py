@@ -71,7 +71,7 @@ def test_names_resolve_through_the_users_aliases(memory: UserMemory, other: User
 
 @pytest.mark.parametrize("text", [
     "Had a great lunch today.",
-    "Patient 7340 has had something odd since starting metformin",  # side effect, unlinked
+    "Patient 7340 had a rough week on metformin.",  # no relation the catalogue knows
     "Started Unknown Person on midazolam",  # no MRN ever given for this name
 ])
 def test_nothing_is_stored_when_the_statement_cannot_be_read(memory: UserMemory,
