@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from eval_fakes import FakeEngine, answered
+from .eval_fakes import FakeEngine, answered
 
 from engine.eval.runner import (
     QuestionInput,
