@@ -56,6 +56,9 @@ class Answerer:
             history = (self.vault.about_object(subject.id) if reverse
                        else self.vault.history(subject.id))
             spec = self._relation(question, subject, history, reverse)
+            if spec is None and not reverse and history and self._summary_ok(question, subject,
+                                                                             route):
+                return _summary(question, subject, timeline.current(history))
             if spec is None:
                 if not reverse and subject.kind in (PATIENT, NOTE):
                     miss = miss or subject
@@ -98,6 +101,15 @@ class Answerer:
         if route.rule == "own-notes":
             for ref in self.resolver.entities(entities[:1]):
                 yield replace(ref, known=False), False
+
+    def _summary_ok(self, question: str, subject: SubjectRef, route: Route) -> bool:
+        """No relation asked for at all: "What do we know about MRN 4471?" gets everything
+        current (for KG entities only when the question says it is about the user's notes)."""
+        specs = self.catalog.relations.values()
+        if any(s.score(question, ask=True) > 0 for s in specs) or any(
+                self._key(question, s) is not None for s in specs):
+            return False  # a relation or a measurement was asked for, and is not stored
+        return subject.kind in (PATIENT, NOTE) or route.rule == "own-notes"
 
     def _best_score(self, question: str, kind: str) -> float:
         return max((s.score(question, ask=True) for s in self.catalog.for_subject(kind)),
@@ -186,6 +198,22 @@ def _result(question: str, parsed: Parsed, chosen: list[Fact], rows: list[Fact])
     return Result(question=question, status=Status.ANSWERED, answers=answers, evidence=evidence,
                   mode="memory", intent=f"memory:{parsed.spec.name}:{parsed.temporal.kind}",
                   stop_reason="memory", text=_explain(subject, parsed, chosen[0]))
+
+
+def _summary(question: str, subject: SubjectRef, facts: list[Fact]) -> Result:
+    """Everything currently recorded about a subject, most recent first."""
+    answers, evidence, lines = [], [], []
+    for rank, f in enumerate(facts[:10]):
+        score = round(1.0 / (1 + rank), 4)
+        answers.append(Answer(id=f.obj, name=f.obj_name or f.obj, score=score,
+                              kind=kind_of(f.obj), source="memory"))
+        evidence.append(Evidence(kind="memory", score=score, triple=f.triple, id=f"vault:{f.id}",
+                                 text=f.evidence, source="vault"))
+        lines.append(f"{f.rel}: {f.obj_name or f.obj}")
+    who = subject.name or subject.mention or subject.id
+    return Result(question=question, status=Status.ANSWERED, answers=answers, evidence=evidence,
+                  mode="memory", intent="memory:summary:current", stop_reason="memory",
+                  text=f"{who} — " + "; ".join(lines) + ".")
 
 
 def _explain(subject: SubjectRef, parsed: Parsed, top: Fact) -> str:

@@ -141,7 +141,7 @@ def run_replay(path: Path, settings: Settings, *, linker: Linker | None,
     events = load_events(path)
     clock = SimulatedClock(events[0].instant if events else None)
     report = ReplayReport(extract=extract, events=len(events))
-    owners = _fact_owners(events)
+    owners: dict[str, set[str]] = {}
     memories: dict[str, UserMemory] = {}
     started = time.perf_counter()
     with ExitStack() as stack:
@@ -161,6 +161,8 @@ def run_replay(path: Path, settings: Settings, *, linker: Linker | None,
             mem = memory_of(event.user)
             if event.type == "say":
                 _say(mem, event, extract, report)
+                for value in event.fact or ():
+                    owners.setdefault(value, set()).add(event.user)
             else:
                 result = _ask(mem, event, report)
                 _score(event, result, owners, report)
@@ -204,8 +206,9 @@ def _score(event: Event, result: Result, owners: dict[str, set[str]],
         report.null_probes += 1
         if top is not None:
             report.null_answered += 1
-            if owners.get(top, set()) - {event.user}:
-                report.leaks += 1
+            stated_by = owners.get(top, set())
+            if event.user not in stated_by and stated_by:
+                report.leaks += 1  # not this user's value, but someone else's
         return
     hit = top == event.expect
     tally = report.previous if event.temporal else report.current
@@ -220,16 +223,6 @@ def _score(event: Event, result: Result, owners: dict[str, set[str]],
         report.misses.append({"user": event.user, "text": event.text, "expect": event.expect,
                               "got": top, "status": str(result.status),
                               "temporal": event.temporal, "why": result.text})
-
-
-def _fact_owners(events: list[Event]) -> dict[str, set[str]]:
-    """Which users stated each value (to tell a leak from a coincidence)."""
-    owners: dict[str, set[str]] = {}
-    for e in events:
-        if e.fact is not None:
-            owners.setdefault(e.fact[2], set()).add(e.user)
-            owners.setdefault(e.fact[0], set()).add(e.user)
-    return owners
 
 
 def _line(event: Event, result: Result, index: int) -> dict[str, Any]:

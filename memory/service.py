@@ -82,7 +82,7 @@ class UserMemory:
             route = self.route(question)
             if not route.memory and not route.subjects:
                 return None
-            entities = linked or link(self.linker, question)
+            entities = _merge(linked, link(self.linker, question))
             last = self.episodic.last_subject(session or DEFAULT_SESSION)
             return self.answerer.answer(question, entities, route, last)
 
@@ -192,6 +192,8 @@ class UserMemory:
                 subject = None
             else:
                 subject = self._subject_id(target)
+                if subject is None:
+                    return 0  # nothing of that name is remembered
                 aliases = [a.alias for a in self.vault.aliases(subject)]
                 gone = self.vault.forget_subject(subject)
                 needles = [subject, *aliases, *_mentions_of(subject)]
@@ -208,13 +210,18 @@ class UserMemory:
                 store.close()
         return len(gone)
 
-    def _subject_id(self, target: str) -> str:
+    def _subject_id(self, target: str) -> str | None:
         if target.startswith(("patient:", "note:")) or "::" in target:
             return target
-        refs = [r for r in self.resolver.patients(target) + self.resolver.notes(target) if r.id]
-        if not refs:
-            raise KeyError(f"no subject found in {target!r}")
-        return refs[0].id
+        refs = [r for r in self.resolver.patients(target) + self.resolver.notes(target)
+                if r.id and r.known]
+        return refs[0].id if refs else None
+
+
+def _merge(first: list[LinkedEntity], second: list[LinkedEntity]) -> list[LinkedEntity]:
+    """The caller's entities, then ours for spans it did not cover."""
+    seen = {(e.id, e.start, e.end) for e in first}
+    return [*first, *(e for e in second if (e.id, e.start, e.end) not in seen)]
 
 
 def _subject_of(result: Result) -> str | None:

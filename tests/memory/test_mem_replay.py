@@ -118,3 +118,16 @@ def test_full_dev_replay_meets_the_targets(tmp_path: Path) -> None:
         assert report.previous.recall >= previous
         assert report.leaks == 0
         assert report.wall_s <= 120
+
+
+def test_a_null_probe_answered_with_another_users_value_is_a_leak() -> None:
+    from engine.result import Answer, Result, Status
+    from memory.replay import Event, ReplayReport, _score
+
+    probe = Event.model_validate(STREAM[-1])
+    report = ReplayReport(extract="fact")
+    answered = Result(status=Status.ANSWERED,
+                      answers=[Answer(id="Compound::DB00683", name="Midazolam", score=1.0)])
+    _score(probe, answered, {"Compound::DB00683": {"u07"}}, report)
+    _score(probe, answered, {"Compound::DB00683": {"u12"}}, report)  # its own value: no leak
+    assert report.null_answered == 2 and report.leaks == 1

@@ -169,3 +169,13 @@ def test_forget_one_fact_and_delete_a_user(settings: Settings, memory: UserMemor
     finally:
         fresh.close()
     assert [f.obj for f in other.facts()] == ["latex"]
+
+
+def test_summary_when_no_relation_is_asked(memory: UserMemory, clock: SimulatedClock) -> None:
+    _say(memory, clock,
+         "Seeing Victor Costa (6328) in clinic; working diagnosis is epilepsy.",
+         "put #6328 on midazolam, will review in two weeks.")
+    summary = memory.answer("What do we know about Victor Costa?", [])
+    assert summary is not None and summary.intent == "memory:summary:current"
+    assert {a.id for a in summary.answers} == {"Disease::DOID:1826", "Compound::DB00683"}
+    assert memory.forget("Nobody Known") == 0
