@@ -8,6 +8,7 @@ vectors); without one, only the exact normalized question text hits.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable
 from datetime import timedelta
 from pathlib import Path
@@ -90,23 +91,25 @@ class AnswerCache:
         self.min_score = min_score
         self._embed = embed
         self._db = open_sqlite(path, clock, MIGRATIONS)
+        self._lock = threading.RLock()  # one connection, used from UI worker threads too
 
     def get(self, question: str, mode: str) -> Result | None:
         """A live cached answer to this (or a near-identical) question, or None."""
-        now = self._clock.now()
-        cutoff = iso(now - self.ttl)
-        norm = normalize(question)
-        row = self._db.execute(
-            "SELECT id, result FROM answers WHERE mode = ? AND norm = ? AND created_at >= ? "
-            "ORDER BY id DESC LIMIT 1", (mode, norm, cutoff)).fetchone()
-        if row is None and self._embed is not None:
-            row = self._nearest(question, mode, cutoff)
-        if row is None:
-            return None
-        self._db.execute("UPDATE answers SET last_hit = ?, hits = hits + 1 WHERE id = ?",
-                         (iso(now), row[0]))
-        result = Result.model_validate_json(row[1])
-        return result.model_copy(update={"cached": True, "question": question})
+        with self._lock:
+            now = self._clock.now()
+            cutoff = iso(now - self.ttl)
+            norm = normalize(question)
+            row = self._db.execute(
+                "SELECT id, result FROM answers WHERE mode = ? AND norm = ? AND created_at >= ? "
+                "ORDER BY id DESC LIMIT 1", (mode, norm, cutoff)).fetchone()
+            if row is None and self._embed is not None:
+                row = self._nearest(question, mode, cutoff)
+            if row is None:
+                return None
+            self._db.execute("UPDATE answers SET last_hit = ?, hits = hits + 1 WHERE id = ?",
+                             (iso(now), row[0]))
+            result = Result.model_validate_json(row[1])
+            return result.model_copy(update={"cached": True, "question": question})
 
     def _nearest(self, question: str, mode: str, cutoff: str) -> tuple[int, str] | None:
         rows = self._db.execute(
@@ -130,56 +133,62 @@ class AnswerCache:
 
     def put(self, question: str, mode: str, result: Result) -> bool:
         """Admit an answer if it qualifies; evicts least-recently-hit entries past ``size``."""
-        if not admissible(result, self.min_score):
-            return False
-        now = iso(self._clock.now())
-        vec = self._vector(question).tobytes() if self._embed is not None else None
-        stored = result.model_copy(update={"cached": False})
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            cur = self._db.execute(
-                "INSERT INTO answers (mode, question, norm, vec, result, created_at, last_hit) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (mode, question, normalize(question), vec, stored.model_dump_json(), now, now))
-            self._db.executemany("INSERT INTO deps (answer_id, node) VALUES (?, ?)",
-                                 [(cur.lastrowid, n) for n in sorted(dependencies(result))])
-            self._db.execute(
-                "DELETE FROM answers WHERE id NOT IN (SELECT id FROM answers "
-                "ORDER BY last_hit DESC, id DESC LIMIT ?)", (self.size,))
-            self._db.execute("COMMIT")
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        return True
+        with self._lock:
+            if not admissible(result, self.min_score):
+                return False
+            now = iso(self._clock.now())
+            vec = self._vector(question).tobytes() if self._embed is not None else None
+            stored = result.model_copy(update={"cached": False})
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = self._db.execute(
+                    "INSERT INTO answers (mode, question, norm, vec, result, created_at, last_hit) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (mode, question, normalize(question), vec, stored.model_dump_json(), now, now))
+                self._db.executemany("INSERT INTO deps (answer_id, node) VALUES (?, ?)",
+                                     [(cur.lastrowid, n) for n in sorted(dependencies(result))])
+                self._db.execute(
+                    "DELETE FROM answers WHERE id NOT IN (SELECT id FROM answers "
+                    "ORDER BY last_hit DESC, id DESC LIMIT ?)", (self.size,))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            return True
 
     def invalidate(self, nodes: Iterable[str]) -> int:
         """Drop entries that relied on any of ``nodes``."""
-        nodes = sorted(set(nodes))
-        if not nodes:
-            return 0
-        marks = ",".join("?" for _ in nodes)
-        cur = self._db.execute(
-            f"DELETE FROM answers WHERE id IN (SELECT answer_id FROM deps WHERE node IN ({marks}))",
-            nodes)
-        return int(cur.rowcount or 0)
+        with self._lock:
+            nodes = sorted(set(nodes))
+            if not nodes:
+                return 0
+            marks = ",".join("?" for _ in nodes)
+            cur = self._db.execute(
+                "DELETE FROM answers WHERE id IN "
+                f"(SELECT answer_id FROM deps WHERE node IN ({marks}))", nodes)
+            return int(cur.rowcount or 0)
 
     def forget_text(self, needles: Iterable[str]) -> int:
         """Drop entries whose question or answer mentions any of ``needles``."""
-        total = 0
-        for needle in needles:
-            if needle:
-                cur = self._db.execute(
-                    "DELETE FROM answers WHERE instr(lower(question), ?) > 0 OR "
-                    "instr(lower(result), ?) > 0", (needle.lower(), needle.lower()))
-                total += int(cur.rowcount or 0)
-        return total
+        with self._lock:
+            total = 0
+            for needle in needles:
+                if needle:
+                    cur = self._db.execute(
+                        "DELETE FROM answers WHERE instr(lower(question), ?) > 0 OR "
+                        "instr(lower(result), ?) > 0", (needle.lower(), needle.lower()))
+                    total += int(cur.rowcount or 0)
+            return total
 
     def __len__(self) -> int:
-        row = self._db.execute("SELECT count(*) FROM answers").fetchone()
-        return int(row[0]) if row else 0
+        with self._lock:
+            row = self._db.execute("SELECT count(*) FROM answers").fetchone()
+            return int(row[0]) if row else 0
 
     def clear(self) -> None:
-        self._db.execute("DELETE FROM answers")
+        with self._lock:
+            self._db.execute("DELETE FROM answers")
 
     def close(self) -> None:
-        self._db.close()
+        with self._lock:
+            self._db.close()

@@ -8,6 +8,7 @@ recorded in ``_migrations``.
 from __future__ import annotations
 
 import builtins
+import threading
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -81,69 +82,79 @@ class SessionStore:
         self._clock = clock or SystemClock()
         self.path = settings.user_dir(user) / SESSIONS_FILE
         self._db = open_sqlite(self.path, self._clock, MIGRATIONS)
+        self._lock = threading.RLock()  # the TUI calls from worker threads as well
 
     def create(self, title: str | None = None, session_id: str | None = None) -> SessionInfo:
-        now = iso(self._clock.now())
-        sid = session_id or uuid.uuid4().hex[:12]
-        self._db.execute(
-            "INSERT INTO sessions (id, title, created_at, updated_at, auto_title) "
-            "VALUES (?, ?, ?, ?, ?)", (sid, title or DEFAULT_TITLE, now, now, int(title is None)))
-        info = self.get(sid)
-        assert info is not None
-        return info
+        with self._lock:
+            now = iso(self._clock.now())
+            sid = session_id or uuid.uuid4().hex[:12]
+            self._db.execute(
+                "INSERT INTO sessions (id, title, created_at, updated_at, auto_title) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (sid, title or DEFAULT_TITLE, now, now, int(title is None)))
+            info = self.get(sid)
+            assert info is not None
+            return info
 
     def list(self) -> builtins.list[SessionInfo]:
         """All sessions, most recently updated first."""
-        rows = self._db.execute(f"{_INFO_SQL} ORDER BY s.updated_at DESC, s.rowid DESC")
-        return [self._info(r) for r in rows.fetchall()]
+        with self._lock:
+            rows = self._db.execute(f"{_INFO_SQL} ORDER BY s.updated_at DESC, s.rowid DESC")
+            return [self._info(r) for r in rows.fetchall()]
 
     def get(self, session_id: str) -> SessionInfo | None:
-        row = self._db.execute(f"{_INFO_SQL} WHERE s.id = ?", (session_id,)).fetchone()
-        return self._info(row) if row else None
+        with self._lock:
+            row = self._db.execute(f"{_INFO_SQL} WHERE s.id = ?", (session_id,)).fetchone()
+            return self._info(row) if row else None
 
     def latest(self) -> SessionInfo | None:
         sessions = self.list()
         return sessions[0] if sessions else None
 
     def rename(self, session_id: str, title: str) -> None:
-        cur = self._db.execute("UPDATE sessions SET title = ?, auto_title = 0 WHERE id = ?",
-                               (title, session_id))
-        if cur.rowcount == 0:
-            raise KeyError(session_id)
+        with self._lock:
+            cur = self._db.execute("UPDATE sessions SET title = ?, auto_title = 0 WHERE id = ?",
+                                   (title, session_id))
+            if cur.rowcount == 0:
+                raise KeyError(session_id)
 
     def delete(self, session_id: str) -> None:
-        self._db.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+        with self._lock:
+            self._db.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
 
     def add_turn(self, session_id: str, question: str, result: Result) -> Turn:
         """Append a turn (creating the session if needed); the first turn titles the session."""
-        now = self._clock.now()
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
-            exists = self._db.execute("SELECT auto_title FROM sessions WHERE id = ?",
-                                      (session_id,)).fetchone()
-            if exists is None:
+        with self._lock:
+            now = self._clock.now()
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                exists = self._db.execute("SELECT auto_title FROM sessions WHERE id = ?",
+                                          (session_id,)).fetchone()
+                if exists is None:
+                    self._db.execute(
+                        "INSERT INTO sessions (id, title, created_at, updated_at, auto_title) "
+                        "VALUES (?, ?, ?, ?, 1)", (session_id, DEFAULT_TITLE, iso(now), iso(now)))
+                cur = self._db.execute(
+                    "INSERT INTO turns (session_id, question, result, created_at) "
+                    "VALUES (?, ?, ?, ?)",
+                    (session_id, question, result.model_dump_json(), iso(now)))
                 self._db.execute(
-                    "INSERT INTO sessions (id, title, created_at, updated_at, auto_title) "
-                    "VALUES (?, ?, ?, ?, 1)", (session_id, DEFAULT_TITLE, iso(now), iso(now)))
-            cur = self._db.execute(
-                "INSERT INTO turns (session_id, question, result, created_at) VALUES (?, ?, ?, ?)",
-                (session_id, question, result.model_dump_json(), iso(now)))
-            self._db.execute(
-                "UPDATE sessions SET updated_at = ?, title = CASE WHEN auto_title = 1 AND "
-                "title = ? THEN ? ELSE title END WHERE id = ?",
-                (iso(now), DEFAULT_TITLE, _title_from(question), session_id))
-            self._db.execute("COMMIT")
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        return Turn(int(cur.lastrowid or 0), session_id, question, result, now)
+                    "UPDATE sessions SET updated_at = ?, title = CASE WHEN auto_title = 1 AND "
+                    "title = ? THEN ? ELSE title END WHERE id = ?",
+                    (iso(now), DEFAULT_TITLE, _title_from(question), session_id))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            return Turn(int(cur.lastrowid or 0), session_id, question, result, now)
 
     def turns(self, session_id: str) -> builtins.list[Turn]:
-        rows = self._db.execute(
-            "SELECT id, session_id, question, result, created_at FROM turns "
-            "WHERE session_id = ? ORDER BY id", (session_id,)).fetchall()
-        return [Turn(int(r[0]), r[1], r[2], Result.model_validate_json(r[3]),
-                     parse_instant(r[4])) for r in rows]
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, session_id, question, result, created_at FROM turns "
+                "WHERE session_id = ? ORDER BY id", (session_id,)).fetchall()
+            return [Turn(int(r[0]), r[1], r[2], Result.model_validate_json(r[3]),
+                         parse_instant(r[4])) for r in rows]
 
     def export_markdown(self, session_id: str) -> str:
         info = self.get(session_id)
@@ -158,17 +169,19 @@ class SessionStore:
 
     def forget_mentions(self, needles: Iterable[str]) -> int:
         """Delete turns whose question or result mentions any of ``needles``."""
-        total = 0
-        for needle in needles:
-            if needle:
-                cur = self._db.execute(
-                    "DELETE FROM turns WHERE instr(lower(question), ?) > 0 OR "
-                    "instr(lower(result), ?) > 0", (needle.lower(), needle.lower()))
-                total += int(cur.rowcount or 0)
-        return total
+        with self._lock:
+            total = 0
+            for needle in needles:
+                if needle:
+                    cur = self._db.execute(
+                        "DELETE FROM turns WHERE instr(lower(question), ?) > 0 OR "
+                        "instr(lower(result), ?) > 0", (needle.lower(), needle.lower()))
+                    total += int(cur.rowcount or 0)
+            return total
 
     def close(self) -> None:
-        self._db.close()
+        with self._lock:
+            self._db.close()
 
     def __enter__(self) -> SessionStore:
         return self
