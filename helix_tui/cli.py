@@ -277,21 +277,31 @@ def ingest(
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="Dev question files with gold triples (>= 200 questions).",
 )
+@click.option(
+    "--provider",
+    type=click.Choice(["local", "llm"]),
+    default="local",
+    show_default=True,
+    help="Which edge predictor to calibrate (llm needs HELIX_LLM_BASE_URL and HELIX_LLM_MODEL).",
+)
 @click.pass_context
-def calibrate(ctx: click.Context, benches: tuple[Path, ...]) -> None:
+def calibrate(ctx: click.Context, benches: tuple[Path, ...], provider: str) -> None:
     """Fit the edge predictor's temperature on dev questions and store it with the stores."""
-    from engine.eval.calibration import fit_from_bench
+    from engine.eval.calibration import fit_from_bench_provider
 
     settings = _settings(ctx.obj["home"], ctx.obj["user"])
     helix = _open_engine(settings)
     try:
-        cal = fit_from_bench(helix, list(benches))
+        cal = fit_from_bench_provider(helix, list(benches), provider)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from exc
     finally:
         helix.close()
-    cal.save(settings.stores_dir / "calibration.json")
+    name = "calibration.json" if provider == "local" else "calibration-llm.json"
+    cal.save(settings.stores_dir / name)
     err.print(
-        f"T = {cal.temperature:.3f} on {cal.n} questions; ECE {cal.ece_before:.3f} -> "
-        f"{cal.ece_after:.3f}"
+        f"{provider}: T = {cal.temperature:.3f} on {cal.n} questions; "
+        f"ECE {cal.ece_before:.3f} -> {cal.ece_after:.3f}"
     )
 
 

@@ -80,3 +80,47 @@ def fit_from_bench(helix: object, benches: list[Path]) -> Calibration:
     if len(probs) < 200:
         raise ValueError(f"only {len(probs)} usable questions; calibration needs at least 200")
     return fit(probs, labels)
+
+
+def llm_samples(
+    helix: object, records: Sequence[dict[str, object]]
+) -> tuple[list[float], list[int]]:
+    """(top-relation probability, top relation is gold) from the LLM edge predictor."""
+    from engine.graph.relations import BY_ABBREV, uses_from
+    from engine.providers.llm.adapters import llm_edge_scores
+
+    planner: Planner = helix.c.planner  # type: ignore[attr-defined]
+    llm = helix.c.llm  # type: ignore[attr-defined]
+    if llm is None:
+        raise ValueError("no LLM endpoint is configured (HELIX_LLM_BASE_URL, HELIX_LLM_MODEL)")
+    probs: list[float] = []
+    labels: list[int] = []
+    for rec in records:
+        plan = planner.plan(str(rec["question"]))
+        if not plan.dist or not plan.seeds:
+            continue
+        seed = plan.seeds[0]
+        gold = gold_first_hop(rec, seed.id)
+        if gold is None:
+            continue
+        offered = [
+            (u.key, f"{BY_ABBREV[u.rel].description} ({u.src} -> {u.dst})")
+            for u in uses_from(seed.kind)
+        ]
+        scores, _ = llm_edge_scores(llm, str(rec["question"]), seed.name, seed.kind, offered)
+        if not scores:
+            continue
+        top = max(scores, key=lambda k: scores[k])
+        probs.append(scores[top])
+        labels.append(int(top == gold))
+    return probs, labels
+
+
+def fit_from_bench_provider(helix: object, benches: list[Path], provider: str) -> Calibration:
+    if provider == "local":
+        return fit_from_bench(helix, benches)
+    records = [q for b in benches for q in load_questions(b)]
+    probs, labels = llm_samples(helix, records)
+    if len(probs) < 200:
+        raise ValueError(f"only {len(probs)} usable LLM answers; calibration needs at least 200")
+    return fit(probs, labels, provider="llm")
