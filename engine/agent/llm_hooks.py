@@ -23,6 +23,13 @@ T = TypeVar("T")
 FATAL = ("timeout", "connection")
 
 
+def offered_relations(kind: str) -> list[tuple[str, str]]:
+    """The relation uses leaving a node of ``kind``, as (code, meaning) for an LLM prompt."""
+    return [
+        (u.key, f"{BY_ABBREV[u.rel].description} ({u.src} -> {u.dst})") for u in uses_from(kind)
+    ]
+
+
 class LLMSession:
     def __init__(
         self,
@@ -61,10 +68,7 @@ class LLMSession:
         self, question: str, seed_name: str, seed_kind: str, dist: list[tuple[Metapath, float]]
     ) -> list[tuple[Metapath, float]] | None:
         """Blend the LLM's first-hop relation probabilities into the metapath prior."""
-        offered = [
-            (u.key, f"{BY_ABBREV[u.rel].description} ({u.src} -> {u.dst})")
-            for u in uses_from(seed_kind)
-        ]
+        offered = offered_relations(seed_kind)
         scores = self._call(
             "edges",
             lambda llm, t: llm_edge_scores(llm, question, seed_name, seed_kind, offered, timeout=t),

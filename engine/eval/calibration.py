@@ -7,19 +7,14 @@ T minimises the BCE of ``sigmoid(logit(p) / T)`` against the labels.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Protocol
 
-from engine.agent.planner import Planner
+from engine.agent.planner import Plan, Planner
 from engine.eval.runner import load_questions
 from engine.graph.edges import Calibration, LocalEdgePredictor, calibrate, ece, fit_temperature
 from engine.graph.relations import UNDIRECTED
-
-
-class _HasPlanner(Protocol):
-    @property
-    def c(self) -> object: ...
+from engine.result import LinkedEntity
 
 
 def gold_first_hop(record: dict[str, object], seed: str) -> str | None:
@@ -37,27 +32,33 @@ def gold_first_hop(record: dict[str, object], seed: str) -> str | None:
     return None
 
 
+def _planned(
+    planner: Planner, records: Sequence[dict[str, object]]
+) -> Iterator[tuple[str, Plan, LinkedEntity, str]]:
+    """(question, plan, seed, gold first hop) for each question the planner parses."""
+    for rec in records:
+        question = str(rec["question"])
+        plan = planner.plan(question)
+        if not plan.dist or not plan.seeds:
+            continue
+        gold = gold_first_hop(rec, plan.seeds[0].id)
+        if gold is not None:
+            yield question, plan, plan.seeds[0], gold
+
+
 def samples(
     planner: Planner, records: Sequence[dict[str, object]]
 ) -> tuple[list[float], list[int]]:
-    """(top-relation probability, top relation is gold) for each question the planner parses."""
+    """(top-relation probability, top relation is gold) from the local edge predictor."""
     predictor = LocalEdgePredictor(top_k=4)
     probs: list[float] = []
     labels: list[int] = []
-    for rec in records:
-        plan = planner.plan(str(rec["question"]))
-        if not plan.dist or not plan.seeds:
-            continue
-        seed = plan.seeds[0]
-        gold = gold_first_hop(rec, seed.id)
-        if gold is None:
-            continue
+    for _, plan, seed, gold in _planned(planner, records):
         preds = predictor.predict(plan.qhash, seed.id, seed.kind, (), plan.dist, calibrated=False)
-        if not preds:
-            continue
-        top, p = preds[0]
-        probs.append(p)
-        labels.append(int(top.key == gold))
+        if preds:
+            top, p = preds[0]
+            probs.append(p)
+            labels.append(int(top.key == gold))
     return probs, labels
 
 
@@ -86,7 +87,7 @@ def llm_samples(
     helix: object, records: Sequence[dict[str, object]]
 ) -> tuple[list[float], list[int]]:
     """(top-relation probability, top relation is gold) from the LLM edge predictor."""
-    from engine.graph.relations import BY_ABBREV, uses_from
+    from engine.agent.llm_hooks import offered_relations
     from engine.providers.llm.adapters import llm_edge_scores
 
     planner: Planner = helix.c.planner  # type: ignore[attr-defined]
@@ -95,24 +96,14 @@ def llm_samples(
         raise ValueError("no LLM endpoint is configured (HELIX_LLM_BASE_URL, HELIX_LLM_MODEL)")
     probs: list[float] = []
     labels: list[int] = []
-    for rec in records:
-        plan = planner.plan(str(rec["question"]))
-        if not plan.dist or not plan.seeds:
-            continue
-        seed = plan.seeds[0]
-        gold = gold_first_hop(rec, seed.id)
-        if gold is None:
-            continue
-        offered = [
-            (u.key, f"{BY_ABBREV[u.rel].description} ({u.src} -> {u.dst})")
-            for u in uses_from(seed.kind)
-        ]
-        scores, _ = llm_edge_scores(llm, str(rec["question"]), seed.name, seed.kind, offered)
-        if not scores:
-            continue
-        top = max(scores, key=lambda k: scores[k])
-        probs.append(scores[top])
-        labels.append(int(top == gold))
+    for question, _, seed, gold in _planned(planner, records):
+        scores, _ = llm_edge_scores(
+            llm, question, seed.name, seed.kind, offered_relations(seed.kind)
+        )
+        if scores:
+            top = max(scores, key=lambda k: scores[k])
+            probs.append(scores[top])
+            labels.append(int(top == gold))
     return probs, labels
 
 
