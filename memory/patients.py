@@ -15,7 +15,8 @@ from memory.literals import find_measurements
 _UP = "A-ZÀ-ÖØ-Þ"
 _LOW = "a-zß-öø-ÿ"
 _WORD = rf"[{_UP}](?:'[{_UP}])?[{_LOW}]+(?:[{_UP}][{_LOW}]+)?(?:-[{_UP}]?[{_LOW}]+)?(?![{_LOW}])"
-NAME = rf"(?P<name>{_WORD} {_WORD})"
+NAME = rf"(?P<name>{_WORD} (?:[{_UP}]\. )?{_WORD})"
+_INITIAL = re.compile(rf" [{_UP}]\. ")
 TITLE = rf"\b(?P<title>Mr|Mrs|Ms|Miss|Mx)\.? (?P<surname>{_WORD})"
 _PREFIX = r"(?:MRN[:#]?\s*|pt\.?\s+|patient\s+|#)"
 _MRN_DIGITS = r"(?P<mrn>\d{3,10})"
@@ -80,7 +81,7 @@ def find_intros(text: str) -> list[tuple[str, str]]:
     pairs: list[tuple[str, str]] = []
     for pattern in _INTROS:
         for m in pattern.finditer(text):
-            name = _strip_leading_verb(m.group("name"))
+            name = _strip_leading_verb(_INITIAL.sub(" ", m.group("name")))
             if name and (name, m.group("mrn")) not in pairs:
                 pairs.append((name, m.group("mrn")))
     return pairs
@@ -93,10 +94,11 @@ def find_names(text: str) -> list[NameMention]:
         out.append(NameMention(f"{m.group('title')}. {m.group('surname')}", m.start(), m.end(),
                                title=True))
     for m in re.finditer(rf"(?=({NAME}))", text):
-        name = m.group("name")
+        raw = m.group("name")
+        name = _INITIAL.sub(" ", raw)
         start = m.start()
         first = name.split(" ", 1)[0]
-        end = start + len(name)
+        end = start + len(raw)
         if first in _NOT_FIRST_NAMES or any(start < o.end and o.start < end for o in out):
             continue
         out.append(NameMention(name, start, end))

@@ -1,0 +1,1 @@
+"""Chat sessions and their turns, per user (``sessions.store.SessionStore``)."""

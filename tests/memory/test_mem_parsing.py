@@ -64,6 +64,7 @@ def test_name_introductions_and_mentions() -> None:
     assert find_intros("Ravi Murphy, MRN 5507, has hypertension") == [("Ravi Murphy", "5507")]
     assert find_intros("Ana Nguyen (#6971): dx pancreatic cancer") == [("Ana Nguyen", "6971")]
     assert find_intros("New patient pt 5567 (no name on file yet)") == []
+    assert find_intros("Ada M. Moreno (MRN 4471) was seen") == [("Ada Moreno", "4471")]
     names = [n.name for n in find_names("What was Tariq Hansen's last ALP? Ask Ms. Silva too.")]
     assert names == ["Tariq Hansen", "Ms. Silva"]
     assert [n.name for n in find_names("What's Dana Eriksson taking?")] == ["Dana Eriksson"]
