@@ -148,6 +148,10 @@ class Helix:
                 out.append(planner.entity(m, ids[0]))
         return out
 
+    def aliases(self, key: str) -> list[tuple[str, bool, str]]:
+        """Exact alias-table hits ``(node_id, primary, source)`` for a normalised key."""
+        return [(c.node_id, c.primary, c.source) for c in self.c.planner.linker.aliases.get(key)]
+
     def node_name(self, node_id: str) -> str | None:
         return self.c.store.name(node_id) if self.c.store.has(node_id) else None
 

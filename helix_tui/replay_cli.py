@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 from rich.console import Console
@@ -12,7 +13,11 @@ err = Console(stderr=True)
 
 
 def run_headless_replay(settings: Settings, path: Path, out: Path | None, extract: str) -> int:
-    """Returns the process exit code (2 for a malformed stream)."""
+    """Returns the process exit code (2 for a malformed stream).
+
+    The stream's users get their memory in a fresh scratch home under ``<home>/replays/``, so a
+    replay never mixes with real users' memory or with an earlier replay.
+    """
     from engine.api import Helix
     from helix_tui.progress import RichProgress
     from memory.linking import engine_linker
@@ -32,9 +37,13 @@ def run_headless_replay(settings: Settings, path: Path, out: Path | None, extrac
                 progress.advance(1)
 
             try:
+                (settings.home / "replays").mkdir(parents=True, exist_ok=True)
+                scratch = Path(
+                    tempfile.mkdtemp(prefix=f"{path.stem}-", dir=settings.home / "replays")
+                )
                 report = run_replay(
                     path,
-                    settings,
+                    settings.model_copy(update={"home": scratch}),
                     linker=engine_linker(helix),
                     out_path=out,
                     extract=extract,  # type: ignore[arg-type]
@@ -46,4 +55,5 @@ def run_headless_replay(settings: Settings, path: Path, out: Path | None, extrac
     finally:
         helix.close()
     Console().print(format_report(report))
+    err.print(f"replay memory kept in {scratch}")
     return 0

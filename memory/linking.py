@@ -115,18 +115,9 @@ def _single_hit_ok(token: str, hit: AliasHit) -> bool:
 
 
 def engine_linker(helix: Any) -> Callable[..., list[LinkedEntity]]:
-    """A statement linker over an open ``engine.api.Helix``'s alias table.
-
-    Uses the engine's alias index and node store when reachable; otherwise ``helix.link``.
-    """
-    try:
-        aliases = helix.c.planner.linker.aliases
-        store = helix.c.store
-    except AttributeError:
-        return helix.link  # type: ignore[no-any-return]
+    """A statement linker over an open ``engine.api.Helix``'s alias table."""
 
     def lookup(key: str) -> list[AliasHit]:
-        return [AliasHit(c.node_id, bool(c.primary), str(c.source)) for c in aliases.get(key)]
+        return [AliasHit(node, primary, source) for node, primary, source in helix.aliases(key)]
 
-    return StatementLinker(lookup, helix.node_name,
-                           lambda node: store.kind(node) if store.has(node) else None)
+    return StatementLinker(lookup, helix.node_name, helix.node_kind)
