@@ -170,15 +170,17 @@ class AgentLoop:
     ) -> Result:
         if mode == "dense":
             return self._dense_only(question, steps)
+        with steps.step("link", "linking entities") as a:
+            linked = self.c.planner.link(question)
+            a["mentions"] = [m.text for m in linked.mentions]
         with steps.step("plan", "reading the question") as a:
-            plan = self.c.planner.plan(question, choice)
+            plan = self.c.planner.plan(question, choice, linked)
             a.update(
                 intent=plan.intent,
                 seeds=[e.id for e in plan.seeds],
                 mentions=[m.text for m in plan.link.mentions],
                 unlinked=plan.unlinked,
             )
-        steps.timings["link"] = plan.link_ms
         result = Result(
             question=question,
             status=Status.NOT_ANSWERED,

@@ -10,7 +10,6 @@ left with several candidates becomes a clarifying question.
 from __future__ import annotations
 
 import hashlib
-import time
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -53,7 +52,6 @@ class Plan:
     unlinked: list[str] = field(default_factory=list)
     budget: Budget = field(default_factory=Budget)
     note: str = ""
-    link_ms: float = 0.0
     uncovered: list[str] = field(default_factory=list)
 
 
@@ -169,10 +167,13 @@ class Planner:
         return [(mp, p) for (mp, _), p in zip(top, probs, strict=True) if p > 1e-4]
 
     # --- the plan ----------------------------------------------------------------------
-    def plan(self, question: str, choice: str | None = None) -> Plan:
-        t0 = time.perf_counter()
-        link = self.linker.link(question, whole_names=True)
-        link_ms = (time.perf_counter() - t0) * 1000
+    def link(self, question: str) -> LinkResult:
+        return self.linker.link(question, whole_names=True)
+
+    def plan(
+        self, question: str, choice: str | None = None, link: LinkResult | None = None
+    ) -> Plan:
+        link = link or self.link(question)
         f = features(question, link.tokens, link.mentions)
         qhash = hashlib.sha1(question.encode("utf-8")).hexdigest()[:16]
         plan = Plan(
@@ -183,7 +184,6 @@ class Planner:
             link,
             unlinked=list(link.unlinked),
             budget=self.budget,
-            link_ms=link_ms,
         )
         resolved: list[tuple[Mention, list[str]]] = [
             (m, self.resolve(m, f, choice)) for m in link.mentions
