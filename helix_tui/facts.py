@@ -9,9 +9,7 @@ from typing import Any
 
 from helix_tui.relations import short_id, verb
 
-_FIELDS = (
-    "subj", "rel", "obj", "t_start", "t_end", "quality", "subj_name", "obj_name", "source"
-)
+_FIELDS = ("subj", "rel", "obj", "t_start", "t_end", "quality", "subj_name", "obj_name", "source")
 
 
 @dataclass(frozen=True)

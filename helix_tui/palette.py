@@ -41,6 +41,4 @@ class HelixCommands(Provider):
         for text, help_text, action in entries():
             score = max(matcher.match(text), matcher.match(help_text))
             if score > 0:
-                yield Hit(score, matcher.highlight(text), self._callback(action),
-                          help=help_text)
-
+                yield Hit(score, matcher.highlight(text), self._callback(action), help=help_text)

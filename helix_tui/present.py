@@ -93,8 +93,10 @@ def result_markdown(result: Result, name: Namer) -> str:
     parts = [result.text.strip()] if result.text.strip() else []
     if result.answers and not parts:
         lines = [
-            f"{i}. **{a.name or name(a.id)}**" + (f" ({a.kind})" if a.kind else "")
-            + f" — {a.score:.2f}" + (" · memory" if a.source == "memory" else "")
+            f"{i}. **{a.name or name(a.id)}**"
+            + (f" ({a.kind})" if a.kind else "")
+            + f" — {a.score:.2f}"
+            + (" · memory" if a.source == "memory" else "")
             for i, a in enumerate(result.answers[:5], 1)
         ]
         more = len(result.answers) - 5
@@ -133,8 +135,10 @@ def trace_markdown(result: Result | None, events: Sequence[StepEvent]) -> str:
         note = step_detail(event) if event else ""
         rows.append(f"| {STEP_LABELS.get(step, step)} | {ms:.1f} | {_cell(note)} |")
     if not result.timings:
-        rows += [f"| {step_label(e)} | {e.elapsed_ms:.1f} | {_cell(step_detail(e))} |"
-                 for e in ends.values()]
+        rows += [
+            f"| {step_label(e)} | {e.elapsed_ms:.1f} | {_cell(step_detail(e))} |"
+            for e in ends.values()
+        ]
     summary = [
         f"**Trace** of _{_cell(result.question) or 'last answer'}_",
         "",

@@ -148,9 +148,7 @@ def _open_sessions(settings: Settings, user: str, clock: Clock) -> SessionStoreP
     return store
 
 
-def _open_memory(
-    settings: Settings, user: str, clock: Clock, engine: EnginePort
-) -> UserMemoryPort:
+def _open_memory(settings: Settings, user: str, clock: Clock, engine: EnginePort) -> UserMemoryPort:
     from memory.service import UserMemory
 
     embed = getattr(engine, "embed", None)

@@ -40,24 +40,36 @@ class Answerer:
         self.resolver = resolver
         self.catalog = catalog
 
-    def answer(self, question: str, linked: list[LinkedEntity], route: Route,
-               session_subject: str | None = None) -> Result | None:
+    def answer(
+        self,
+        question: str,
+        linked: list[LinkedEntity],
+        route: Route,
+        session_subject: str | None = None,
+    ) -> Result | None:
         patients = self.resolver.patients(question)
         notes = self.resolver.notes(question)
         spans = [(r.start, r.end) for r in patients + notes]
-        entities = [e for e in linked
-                    if e.start < 0 or not any(e.start < b and a < e.end for a, b in spans)]
+        entities = [
+            e for e in linked if e.start < 0 or not any(e.start < b and a < e.end for a, b in spans)
+        ]
         miss: SubjectRef | None = None
-        for subject, reverse in self._candidates(question, patients, notes, entities, route,
-                                                 session_subject):
+        for subject, reverse in self._candidates(
+            question, patients, notes, entities, route, session_subject
+        ):
             if not subject.known or not subject.id:
                 miss = miss or subject
                 continue
-            history = (self.vault.about_object(subject.id) if reverse
-                       else self.vault.history(subject.id))
+            history = (
+                self.vault.about_object(subject.id) if reverse else self.vault.history(subject.id)
+            )
             spec = self._relation(question, subject, history, reverse)
-            if spec is None and not reverse and history and self._summary_ok(question, subject,
-                                                                             route):
+            if (
+                spec is None
+                and not reverse
+                and history
+                and self._summary_ok(question, subject, route)
+            ):
                 return _summary(question, subject, timeline.current(history))
             if spec is None:
                 if not reverse and subject.kind in (PATIENT, NOTE):
@@ -79,15 +91,24 @@ class Answerer:
         return None
 
     # --- parsing -------------------------------------------------------------------------
-    def _candidates(self, question: str, patients: list[SubjectRef], notes: list[SubjectRef],
-                    entities: list[LinkedEntity], route: Route,
-                    session_subject: str | None) -> Iterator[tuple[SubjectRef, bool]]:
+    def _candidates(
+        self,
+        question: str,
+        patients: list[SubjectRef],
+        notes: list[SubjectRef],
+        entities: list[LinkedEntity],
+        route: Route,
+        session_subject: str | None,
+    ) -> Iterator[tuple[SubjectRef, bool]]:
         """Possible subjects, best first; unknown ones make a NOT_ANSWERED if nothing fits."""
         patient_cue = self._best_score(question, PATIENT) >= _PATIENT_RELS_MIN
         note_cue = self._best_score(question, NOTE) > 0
         for ref in patients:
-            if ref.known or ref.via == "mrn" or (patient_cue and (ref.via != "bare"
-                                                                   or not entities)):
+            if (
+                ref.known
+                or ref.via == "mrn"
+                or (patient_cue and (ref.via != "bare" or not entities))
+            ):
                 yield ref, False
         for ref in notes:
             if ref.known or note_cue:
@@ -96,8 +117,10 @@ class Answerer:
             yield ref, False
             yield ref, True
         if session_subject and route.rule == "follow-up" and not patients and not notes:
-            yield SubjectRef(session_subject, kind_of(session_subject), "", -1, -1, True,
-                             "episodic"), False
+            yield (
+                SubjectRef(session_subject, kind_of(session_subject), "", -1, -1, True, "episodic"),
+                False,
+            )
         if route.rule == "own-notes":
             for ref in self.resolver.entities(entities[:1]):
                 yield replace(ref, known=False), False
@@ -107,20 +130,26 @@ class Answerer:
         current (for KG entities only when the question says it is about the user's notes)."""
         specs = self.catalog.relations.values()
         if any(s.score(question, ask=True) > 0 for s in specs) or any(
-                self._key(question, s) is not None for s in specs):
+            self._key(question, s) is not None for s in specs
+        ):
             return False  # a relation or a measurement was asked for, and is not stored
         return subject.kind in (PATIENT, NOTE) or route.rule == "own-notes"
 
     def _best_score(self, question: str, kind: str) -> float:
-        return max((s.score(question, ask=True) for s in self.catalog.for_subject(kind)),
-                   default=0.0)
+        return max(
+            (s.score(question, ask=True) for s in self.catalog.for_subject(kind)), default=0.0
+        )
 
-    def _relation(self, question: str, subject: SubjectRef, history: list[Fact],
-                  reverse: bool) -> RelationSpec | None:
+    def _relation(
+        self, question: str, subject: SubjectRef, history: list[Fact], reverse: bool
+    ) -> RelationSpec | None:
         present = {f.rel for f in history}
         kind = subject.kind
-        specs = [s for s in self.catalog.relations.values()
-                 if (kind in s.objects if reverse else s.subject == kind)]
+        specs = [
+            s
+            for s in self.catalog.relations.values()
+            if (kind in s.objects if reverse else s.subject == kind)
+        ]
         scored = []
         for spec in specs:
             score = spec.score(question, ask=True)
@@ -164,14 +193,18 @@ class Answerer:
 
         if parsed.reverse:
             rows = [_swap(f) for f in rows]
-        return timeline.select(rows, t.kind, anchor=is_anchor, fallback=t.fallback,
-                               instant=t.as_of)
+        return timeline.select(rows, t.kind, anchor=is_anchor, fallback=t.fallback, instant=t.as_of)
 
     def _not_answered(self, question: str, subject: SubjectRef, why: str) -> Result:
         who = subject.mention or subject.id
-        return Result(question=question, status=Status.NOT_ANSWERED, mode="memory",
-                      intent="memory", stop_reason="memory-miss",
-                      text=f"I have nothing in your memory for {who} ({why}).")
+        return Result(
+            question=question,
+            status=Status.NOT_ANSWERED,
+            mode="memory",
+            intent="memory",
+            stop_reason="memory-miss",
+            text=f"I have nothing in your memory for {who} ({why}).",
+        )
 
 
 def _swap(f: Fact) -> Fact:
@@ -185,19 +218,44 @@ def _result(question: str, parsed: Parsed, chosen: list[Fact], rows: list[Fact])
     for rank, f in enumerate(chosen[:5]):
         score = round(1.0 / (1 + rank), 4)
         obj, name = (f.subj, f.subj_name) if parsed.reverse else (f.obj, f.obj_name)
-        answers.append(Answer(id=obj, name=name or obj, score=score, kind=kind_of(obj),
-                              source="memory"))
-        evidence.append(Evidence(kind="memory", score=score, triple=f.triple, id=f"vault:{f.id}",
-                                 text=f.evidence, source="vault"))
+        answers.append(
+            Answer(id=obj, name=name or obj, score=score, kind=kind_of(obj), source="memory")
+        )
+        evidence.append(
+            Evidence(
+                kind="memory",
+                score=score,
+                triple=f.triple,
+                id=f"vault:{f.id}",
+                text=f.evidence,
+                source="vault",
+            )
+        )
     chosen_ids = {f.id for f in chosen}
     for f in rows:
-        if f.id not in chosen_ids and (f.replaced_by in chosen_ids or f.id in
-                                       {c.replaced_by for c in chosen}):
-            evidence.append(Evidence(kind="memory", score=0.1, triple=f.triple,
-                                     id=f"vault:{f.id}", text=f.evidence, source="vault"))
-    return Result(question=question, status=Status.ANSWERED, answers=answers, evidence=evidence,
-                  mode="memory", intent=f"memory:{parsed.spec.name}:{parsed.temporal.kind}",
-                  stop_reason="memory", text=_explain(subject, parsed, chosen[0]))
+        if f.id not in chosen_ids and (
+            f.replaced_by in chosen_ids or f.id in {c.replaced_by for c in chosen}
+        ):
+            evidence.append(
+                Evidence(
+                    kind="memory",
+                    score=0.1,
+                    triple=f.triple,
+                    id=f"vault:{f.id}",
+                    text=f.evidence,
+                    source="vault",
+                )
+            )
+    return Result(
+        question=question,
+        status=Status.ANSWERED,
+        answers=answers,
+        evidence=evidence,
+        mode="memory",
+        intent=f"memory:{parsed.spec.name}:{parsed.temporal.kind}",
+        stop_reason="memory",
+        text=_explain(subject, parsed, chosen[0]),
+    )
 
 
 def _summary(question: str, subject: SubjectRef, facts: list[Fact]) -> Result:
@@ -205,15 +263,37 @@ def _summary(question: str, subject: SubjectRef, facts: list[Fact]) -> Result:
     answers, evidence, lines = [], [], []
     for rank, f in enumerate(facts[:10]):
         score = round(1.0 / (1 + rank), 4)
-        answers.append(Answer(id=f.obj, name=f.obj_name or f.obj, score=score,
-                              kind=kind_of(f.obj), source="memory"))
-        evidence.append(Evidence(kind="memory", score=score, triple=f.triple, id=f"vault:{f.id}",
-                                 text=f.evidence, source="vault"))
+        answers.append(
+            Answer(
+                id=f.obj,
+                name=f.obj_name or f.obj,
+                score=score,
+                kind=kind_of(f.obj),
+                source="memory",
+            )
+        )
+        evidence.append(
+            Evidence(
+                kind="memory",
+                score=score,
+                triple=f.triple,
+                id=f"vault:{f.id}",
+                text=f.evidence,
+                source="vault",
+            )
+        )
         lines.append(f"{f.rel}: {f.obj_name or f.obj}")
     who = subject.name or subject.mention or subject.id
-    return Result(question=question, status=Status.ANSWERED, answers=answers, evidence=evidence,
-                  mode="memory", intent="memory:summary:current", stop_reason="memory",
-                  text=f"{who} — " + "; ".join(lines) + ".")
+    return Result(
+        question=question,
+        status=Status.ANSWERED,
+        answers=answers,
+        evidence=evidence,
+        mode="memory",
+        intent="memory:summary:current",
+        stop_reason="memory",
+        text=f"{who} — " + "; ".join(lines) + ".",
+    )
 
 
 def _explain(subject: SubjectRef, parsed: Parsed, top: Fact) -> str:

@@ -58,13 +58,19 @@ def is_reviewed(result: Result) -> bool:
     if result.stop_reason and result.stop_reason.lower() in REVIEWED_STOPS:
         return True
     return result.answers[0].source == "kg" and any(
-        e.kind == "triple" and e.triple and e.source != "vault" for e in result.evidence)
+        e.kind == "triple" and e.triple and e.source != "vault" for e in result.evidence
+    )
 
 
 def admissible(result: Result, min_score: float) -> bool:
     """Cache only reviewed KG answers whose top score reaches ``min_score``."""
-    return (is_reviewed(result) and bool(result.answers) and not result.cached
-            and result.answers[0].source != "memory" and result.answers[0].score >= min_score)
+    return (
+        is_reviewed(result)
+        and bool(result.answers)
+        and not result.cached
+        and result.answers[0].source != "memory"
+        and result.answers[0].score >= min_score
+    )
 
 
 def dependencies(result: Result) -> set[str]:
@@ -80,9 +86,17 @@ def dependencies(result: Result) -> set[str]:
 
 
 class AnswerCache:
-    def __init__(self, path: Path, clock: Clock, *, size: int = 256, ttl_minutes: float = 1440,
-                 similarity: float = 0.95, embed: Embed | None = None,
-                 min_score: float = 0.5) -> None:
+    def __init__(
+        self,
+        path: Path,
+        clock: Clock,
+        *,
+        size: int = 256,
+        ttl_minutes: float = 1440,
+        similarity: float = 0.95,
+        embed: Embed | None = None,
+        min_score: float = 0.5,
+    ) -> None:
         self.path = path
         self._clock = clock
         self.size = size
@@ -101,20 +115,25 @@ class AnswerCache:
             norm = normalize(question)
             row = self._db.execute(
                 "SELECT id, result FROM answers WHERE mode = ? AND norm = ? AND created_at >= ? "
-                "ORDER BY id DESC LIMIT 1", (mode, norm, cutoff)).fetchone()
+                "ORDER BY id DESC LIMIT 1",
+                (mode, norm, cutoff),
+            ).fetchone()
             if row is None and self._embed is not None:
                 row = self._nearest(question, mode, cutoff)
             if row is None:
                 return None
-            self._db.execute("UPDATE answers SET last_hit = ?, hits = hits + 1 WHERE id = ?",
-                             (iso(now), row[0]))
+            self._db.execute(
+                "UPDATE answers SET last_hit = ?, hits = hits + 1 WHERE id = ?", (iso(now), row[0])
+            )
             result = Result.model_validate_json(row[1])
             return result.model_copy(update={"cached": True, "question": question})
 
     def _nearest(self, question: str, mode: str, cutoff: str) -> tuple[int, str] | None:
         rows = self._db.execute(
             "SELECT id, vec, result FROM answers WHERE mode = ? AND created_at >= ? AND "
-            "vec IS NOT NULL", (mode, cutoff)).fetchall()
+            "vec IS NOT NULL",
+            (mode, cutoff),
+        ).fetchall()
         if not rows:
             return None
         query = self._vector(question)
@@ -144,12 +163,17 @@ class AnswerCache:
                 cur = self._db.execute(
                     "INSERT INTO answers (mode, question, norm, vec, result, created_at, last_hit) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (mode, question, normalize(question), vec, stored.model_dump_json(), now, now))
-                self._db.executemany("INSERT INTO deps (answer_id, node) VALUES (?, ?)",
-                                     [(cur.lastrowid, n) for n in sorted(dependencies(result))])
+                    (mode, question, normalize(question), vec, stored.model_dump_json(), now, now),
+                )
+                self._db.executemany(
+                    "INSERT INTO deps (answer_id, node) VALUES (?, ?)",
+                    [(cur.lastrowid, n) for n in sorted(dependencies(result))],
+                )
                 self._db.execute(
                     "DELETE FROM answers WHERE id NOT IN (SELECT id FROM answers "
-                    "ORDER BY last_hit DESC, id DESC LIMIT ?)", (self.size,))
+                    "ORDER BY last_hit DESC, id DESC LIMIT ?)",
+                    (self.size,),
+                )
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
@@ -165,7 +189,9 @@ class AnswerCache:
             marks = ",".join("?" for _ in nodes)
             cur = self._db.execute(
                 "DELETE FROM answers WHERE id IN "
-                f"(SELECT answer_id FROM deps WHERE node IN ({marks}))", nodes)
+                f"(SELECT answer_id FROM deps WHERE node IN ({marks}))",
+                nodes,
+            )
             return int(cur.rowcount or 0)
 
     def forget_text(self, needles: Iterable[str]) -> int:
@@ -176,7 +202,9 @@ class AnswerCache:
                 if needle:
                     cur = self._db.execute(
                         "DELETE FROM answers WHERE instr(lower(question), ?) > 0 OR "
-                        "instr(lower(result), ?) > 0", (needle.lower(), needle.lower()))
+                        "instr(lower(result), ?) > 0",
+                        (needle.lower(), needle.lower()),
+                    )
                     total += int(cur.rowcount or 0)
             return total
 

@@ -35,8 +35,9 @@ class SimulatedClock:
     def set(self, instant: datetime) -> None:
         self._now = as_utc(instant)
 
-    def advance(self, delta: timedelta | None = None, *, seconds: float = 0.0,
-                minutes: float = 0.0) -> datetime:
+    def advance(
+        self, delta: timedelta | None = None, *, seconds: float = 0.0, minutes: float = 0.0
+    ) -> datetime:
         self._now += (delta or timedelta()) + timedelta(seconds=seconds, minutes=minutes)
         return self._now
 

@@ -64,8 +64,9 @@ class EpisodicTurn:
 class AsyncEpisodicStore:
     """Turns of one user's sessions (async, aiosqlite)."""
 
-    def __init__(self, path: Path, clock: Clock, *, window: int = 50,
-                 ttl_minutes: float = 30.0) -> None:
+    def __init__(
+        self, path: Path, clock: Clock, *, window: int = 50, ttl_minutes: float = 30.0
+    ) -> None:
         self.path = path
         self._clock = clock
         self.window = window
@@ -97,9 +98,16 @@ class AsyncEpisodicStore:
             raise RuntimeError("episodic store is not open")
         return self._db
 
-    async def add(self, session: str, query: str, *, chain: list[Any] | None = None,
-                  evidence: list[Any] | None = None, quality: float | None = None,
-                  subject: str | None = None) -> int:
+    async def add(
+        self,
+        session: str,
+        query: str,
+        *,
+        chain: list[Any] | None = None,
+        evidence: list[Any] | None = None,
+        quality: float | None = None,
+        subject: str | None = None,
+    ) -> int:
         """Append a turn, trim the session to its window and drop expired turns."""
         now = self._clock.now()
         await self.db.execute("BEGIN IMMEDIATE")
@@ -107,14 +115,23 @@ class AsyncEpisodicStore:
             cur = await self.db.execute(
                 "INSERT INTO turns (session, subject, query, chain, evidence, quality, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (session, subject, query, json.dumps(chain or []), json.dumps(evidence or []),
-                 quality, iso(now)))
+                (
+                    session,
+                    subject,
+                    query,
+                    json.dumps(chain or []),
+                    json.dumps(evidence or []),
+                    quality,
+                    iso(now),
+                ),
+            )
             turn_id = int(cur.lastrowid or 0)
             await self.db.execute(
                 "DELETE FROM turns WHERE session = ? AND id NOT IN (SELECT id FROM turns WHERE "
-                "session = ? ORDER BY id DESC LIMIT ?)", (session, session, self.window))
-            await self.db.execute("DELETE FROM turns WHERE created_at < ?",
-                                  (iso(now - self.ttl),))
+                "session = ? ORDER BY id DESC LIMIT ?)",
+                (session, session, self.window),
+            )
+            await self.db.execute("DELETE FROM turns WHERE created_at < ?", (iso(now - self.ttl),))
             await self.db.execute("COMMIT")
         except BaseException:
             await self.db.execute("ROLLBACK")
@@ -126,7 +143,8 @@ class AsyncEpisodicStore:
         cutoff = iso(self._clock.now() - self.ttl)
         rows = await self._select(
             "session = ? AND created_at >= ? ORDER BY id DESC LIMIT ?",
-            (session, cutoff, min(limit or self.window, self.window)))
+            (session, cutoff, min(limit or self.window, self.window)),
+        )
         return rows[::-1]
 
     async def last_subject(self, session: str) -> str | None:
@@ -134,7 +152,8 @@ class AsyncEpisodicStore:
         cutoff = iso(self._clock.now() - self.ttl)
         rows = await self._select(
             "session = ? AND created_at >= ? AND subject IS NOT NULL ORDER BY id DESC LIMIT 1",
-            (session, cutoff))
+            (session, cutoff),
+        )
         return rows[0].subject if rows else None
 
     async def by_subject(self, subject: str) -> list[EpisodicTurn]:
@@ -164,28 +183,44 @@ class AsyncEpisodicStore:
 
     async def prune(self) -> int:
         """Delete expired turns now (``add`` also does this)."""
-        cur = await self.db.execute("DELETE FROM turns WHERE created_at < ?",
-                                    (iso(self._clock.now() - self.ttl),))
+        cur = await self.db.execute(
+            "DELETE FROM turns WHERE created_at < ?", (iso(self._clock.now() - self.ttl),)
+        )
         return int(cur.rowcount or 0)
 
     async def _select(self, where: str, args: tuple[Any, ...]) -> list[EpisodicTurn]:
-        sql = ("SELECT id, session, subject, query, chain, evidence, quality, created_at "
-               f"FROM turns WHERE {where}")
+        sql = (
+            "SELECT id, session, subject, query, chain, evidence, quality, created_at "
+            f"FROM turns WHERE {where}"
+        )
         async with self.db.execute(sql, args) as cur:
             rows = await cur.fetchall()
-        return [EpisodicTurn(int(r[0]), r[1], r[2], r[3], json.loads(r[4]), json.loads(r[5]),
-                             r[6], parse_instant(r[7])) for r in rows]
+        return [
+            EpisodicTurn(
+                int(r[0]),
+                r[1],
+                r[2],
+                r[3],
+                json.loads(r[4]),
+                json.loads(r[5]),
+                r[6],
+                parse_instant(r[7]),
+            )
+            for r in rows
+        ]
 
 
 class EpisodicStore:
     """Synchronous facade over ``AsyncEpisodicStore`` (private event loop in a thread)."""
 
-    def __init__(self, path: Path, clock: Clock, *, window: int = 50,
-                 ttl_minutes: float = 30.0) -> None:
+    def __init__(
+        self, path: Path, clock: Clock, *, window: int = 50, ttl_minutes: float = 30.0
+    ) -> None:
         self._store = AsyncEpisodicStore(path, clock, window=window, ttl_minutes=ttl_minutes)
         self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True,
-                                        name=f"episodic-{path.parent.name}")
+        self._thread = threading.Thread(
+            target=self._loop.run_forever, daemon=True, name=f"episodic-{path.parent.name}"
+        )
         self._thread.start()
         self._run(self._store.open())
 
@@ -196,11 +231,21 @@ class EpisodicStore:
     def _run(self, coro: Coroutine[Any, Any, T]) -> T:
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
 
-    def add(self, session: str, query: str, *, chain: list[Any] | None = None,
-            evidence: list[Any] | None = None, quality: float | None = None,
-            subject: str | None = None) -> int:
-        return self._run(self._store.add(session, query, chain=chain, evidence=evidence,
-                                         quality=quality, subject=subject))
+    def add(
+        self,
+        session: str,
+        query: str,
+        *,
+        chain: list[Any] | None = None,
+        evidence: list[Any] | None = None,
+        quality: float | None = None,
+        subject: str | None = None,
+    ) -> int:
+        return self._run(
+            self._store.add(
+                session, query, chain=chain, evidence=evidence, quality=quality, subject=subject
+            )
+        )
 
     def recent(self, session: str, limit: int | None = None) -> list[EpisodicTurn]:
         return self._run(self._store.recent(session, limit))

@@ -20,7 +20,9 @@ from memory.subjects import NOTE, PATIENT, Linker, Resolver, SubjectRef, link
 _SOURCE = re.compile(
     r"\b(?:the|a|an|our|my|this|[A-Z]?[a-z]+day's|[A-Z][\w.]*(?: et al\.?)?'s)\s+"
     r"(?:[\w.'-]+\s+){0,3}?(?:study|paper|preprint|meeting|seminar|dataset|data|report|journal|"
-    r"abstract|review|poster|talk)\b", re.IGNORECASE)
+    r"abstract|review|poster|talk)\b",
+    re.IGNORECASE,
+)
 """Where a finding comes from ("the new JAMA study"): not an entity of the fact."""
 _MARGIN = 1.0
 """A feasible relation may win only if its cue score is within this of the best score."""
@@ -51,8 +53,9 @@ class _Value:
 
 
 class Extractor:
-    def __init__(self, catalog: RelationCatalog, resolver: Resolver,
-                 linker: Linker | None = None) -> None:
+    def __init__(
+        self, catalog: RelationCatalog, resolver: Resolver, linker: Linker | None = None
+    ) -> None:
         self.catalog = catalog
         self.resolver = resolver
         self.linker = linker
@@ -62,14 +65,21 @@ class Extractor:
         """The fact a statement states, or None when it states none we can store."""
         patients = [r for r in self.resolver.patients(text) if r.id]
         notes = self.resolver.notes(text)
-        known = self._known_keys | {*self.resolver.vault.keys("lab_value"),
-                                    *self.resolver.vault.keys("key_result")}
+        known = self._known_keys | {
+            *self.resolver.vault.keys("lab_value"),
+            *self.resolver.vault.keys("key_result"),
+        }
         measurements = find_measurements(text, known)
         taken = [(r.start, r.end) for r in patients] + [(m.start, m.end) for m in measurements]
         taken += [(m.start(), m.end()) for m in _SOURCE.finditer(text)]
         entities = _non_overlapping(link(self.linker, text), taken)
-        scored = sorted(((spec.score(text, ask=False) + _value_bonus(spec, measurements), spec)
-                         for spec in self.catalog.relations.values()), key=lambda t: -t[0])
+        scored = sorted(
+            (
+                (spec.score(text, ask=False) + _value_bonus(spec, measurements), spec)
+                for spec in self.catalog.relations.values()
+            ),
+            key=lambda t: -t[0],
+        )
         top = scored[0][0] if scored else 0.0
         for score, spec in scored:
             if score <= 0 or score < top - _MARGIN:
@@ -79,9 +89,15 @@ class Extractor:
                 return replace(fact, score=score)
         return None
 
-    def _build(self, spec: RelationSpec, text: str, patients: list[SubjectRef],
-               notes: list[SubjectRef], entities: list[LinkedEntity],
-               measurements: list[Measurement]) -> Extracted | None:
+    def _build(
+        self,
+        spec: RelationSpec,
+        text: str,
+        patients: list[SubjectRef],
+        notes: list[SubjectRef],
+        entities: list[LinkedEntity],
+        measurements: list[Measurement],
+    ) -> Extracted | None:
         subject = self._subject(spec, patients, notes, entities)
         if subject is None:
             return None
@@ -98,11 +114,23 @@ class Extractor:
         value = new[0]
         switched = bool(sup.switch_re.search(text))
         supersedes = (subject.id, spec.name, old[0].id) if old else None
-        return Extracted(subject.id, spec.name, value.id, subject.name, value.name,
-                         supersedes, switched and not old and spec.functional == "explicit")
+        return Extracted(
+            subject.id,
+            spec.name,
+            value.id,
+            subject.name,
+            value.name,
+            supersedes,
+            switched and not old and spec.functional == "explicit",
+        )
 
-    def _subject(self, spec: RelationSpec, patients: list[SubjectRef], notes: list[SubjectRef],
-                 entities: list[LinkedEntity]) -> SubjectRef | None:
+    def _subject(
+        self,
+        spec: RelationSpec,
+        patients: list[SubjectRef],
+        notes: list[SubjectRef],
+        entities: list[LinkedEntity],
+    ) -> SubjectRef | None:
         if spec.subject == PATIENT:
             return patients[0] if patients else None
         if spec.subject == NOTE:
@@ -113,13 +141,22 @@ class Extractor:
         e = ents[0]
         return SubjectRef(e.id, e.kind, e.mention, e.start, e.end, True, "entity", e.name)
 
-    def _values(self, spec: RelationSpec, text: str, entities: list[LinkedEntity],
-                measurements: list[Measurement], subject: SubjectRef) -> list[_Value]:
+    def _values(
+        self,
+        spec: RelationSpec,
+        text: str,
+        entities: list[LinkedEntity],
+        measurements: list[Measurement],
+        subject: SubjectRef,
+    ) -> list[_Value]:
         if spec.functional == "key" and spec.literal_object:
             return [_Value(m.literal, None, m.start, m.end) for m in measurements]
         kinds = spec.object_kinds
-        values = [_Value(e.id, e.name, e.start, e.end) for e in entities
-                  if e.kind in kinds and e.id != subject.id]
+        values = [
+            _Value(e.id, e.name, e.start, e.end)
+            for e in entities
+            if e.kind in kinds and e.id != subject.id
+        ]
         if spec.literal_object:
             allergen = find_allergen(text)
             if allergen is not None:
@@ -132,8 +169,9 @@ class Extractor:
             values = _phrase_values(spec, text, entities)
         return values
 
-    def _relink(self, text: str, kinds: set[str], subject: SubjectRef,
-                entities: list[LinkedEntity]) -> list[_Value]:
+    def _relink(
+        self, text: str, kinds: set[str], subject: SubjectRef, entities: list[LinkedEntity]
+    ) -> list[_Value]:
         """Ask the linker again restricted to ``kinds`` (a symptom may also be a side effect)."""
         found = link(self.linker, text, kinds)
         return [_Value(e.id, e.name, e.start, e.end) for e in found if e.id != subject.id]
@@ -141,15 +179,19 @@ class Extractor:
 
 _WORDS = r"[A-Za-z0-9][\w-]*(?:\s+[A-Za-z0-9][\w-]*){0,2}?"
 _STOP_AFTER = r"(?=\s*(?:[.,;:!?)]|$|\s+(?:instead|for|as|today|now|is|in|on)\b))"
-_NEW_AFTER_OLD = re.compile(rf"^\W{{0,2}}\s*(?:->|→|to|onto|with)\s+(?P<x>{_WORDS}){_STOP_AFTER}",
-                            re.IGNORECASE)
-_NEW_CUED = re.compile(rf"\b(?:now|starting|changed to|switched to|moved to)\s+(?P<x>{_WORDS})"
-                       rf"{_STOP_AFTER}", re.IGNORECASE)
+_NEW_AFTER_OLD = re.compile(
+    rf"^\W{{0,2}}\s*(?:->|→|to|onto|with)\s+(?P<x>{_WORDS}){_STOP_AFTER}", re.IGNORECASE
+)
+_NEW_CUED = re.compile(
+    rf"\b(?:now|starting|changed to|switched to|moved to)\s+(?P<x>{_WORDS})"
+    rf"{_STOP_AFTER}",
+    re.IGNORECASE,
+)
 
 
 def _unlinked_new(text: str, old: _Value) -> list[_Value]:
     """The replacing value of a switch when the linker did not recognise it."""
-    m = _NEW_AFTER_OLD.search(text[old.end:])
+    m = _NEW_AFTER_OLD.search(text[old.end :])
     if m:
         start = old.end + m.start("x")
         return [_Value(m.group("x"), m.group("x"), start, start + len(m.group("x")))]
@@ -159,8 +201,7 @@ def _unlinked_new(text: str, old: _Value) -> list[_Value]:
     return []
 
 
-def _phrase_values(spec: RelationSpec, text: str,
-                   entities: list[LinkedEntity]) -> list[_Value]:
+def _phrase_values(spec: RelationSpec, text: str, entities: list[LinkedEntity]) -> list[_Value]:
     """The object as written ("shortness of breath") when no entity of its kind was linked;
     never a span that is some other entity (a drug named where a symptom should be)."""
     for pattern in spec.phrase_patterns:
@@ -179,8 +220,9 @@ def _value_bonus(spec: RelationSpec, measurements: list[Measurement]) -> float:
     return 1.0 if measurements and spec.functional == "key" and spec.literal_object else 0.0
 
 
-def _non_overlapping(entities: list[LinkedEntity],
-                     taken: list[tuple[int, int]]) -> list[LinkedEntity]:
+def _non_overlapping(
+    entities: list[LinkedEntity], taken: list[tuple[int, int]]
+) -> list[LinkedEntity]:
     """Entities outside patient/measurement spans; the longest wins among overlapping spans
     (all candidate kinds of that span are kept), in text order."""
     ranked = sorted(entities, key=lambda e: (-(e.end - e.start), -e.score))
@@ -203,6 +245,6 @@ def _is_old(text: str, value: _Value, before: re.Pattern[str], after: re.Pattern
     """A value right after "from/off/replacing/(was" or right before "->/discontinued"."""
     if value.start < 0:
         return False
-    head = text[max(0, value.start - 40):value.start]
-    tail = text[value.end:value.end + 30]
+    head = text[max(0, value.start - 40) : value.start]
+    tail = text[value.end : value.end + 30]
     return bool(before.search(head) or after.search(tail))

@@ -21,18 +21,114 @@ from engine.util.text import alias_key, normalize
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 MAX_NGRAM = 8
 # Chat words that are also brand names or aliases in drug/gene vocabularies.
-_COMMON = frozenset({
-    "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "in", "is",
-    "it", "of", "on", "or", "the", "to", "was", "with", "today", "yesterday", "note", "notes",
-    "record", "allergy", "allergies", "lead", "result", "results", "new", "run", "labs", "lab",
-    "study", "screen", "panel", "assay", "cohort", "project", "trial", "work", "target", "gene",
-    "patient", "pt", "mrn", "med", "meds", "dx", "visit", "clinic", "ward", "team", "review",
-    "weeks", "week", "day", "days", "top", "hit", "set", "main", "our", "my", "we", "us", "i",
-    "me", "ms", "mr", "mrs", "dr", "per", "see", "data", "paper", "preprint", "seminar",
-    "meeting", "today's", "interesting", "worth", "idea", "update", "numbers", "first",
-    "latest", "previous", "current", "now", "still", "also", "well", "due", "since", "after",
-    "before", "off", "onto", "into", "via"
-})
+_COMMON = frozenset(
+    {
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "for",
+        "from",
+        "has",
+        "have",
+        "in",
+        "is",
+        "it",
+        "of",
+        "on",
+        "or",
+        "the",
+        "to",
+        "was",
+        "with",
+        "today",
+        "yesterday",
+        "note",
+        "notes",
+        "record",
+        "allergy",
+        "allergies",
+        "lead",
+        "result",
+        "results",
+        "new",
+        "run",
+        "labs",
+        "lab",
+        "study",
+        "screen",
+        "panel",
+        "assay",
+        "cohort",
+        "project",
+        "trial",
+        "work",
+        "target",
+        "gene",
+        "patient",
+        "pt",
+        "mrn",
+        "med",
+        "meds",
+        "dx",
+        "visit",
+        "clinic",
+        "ward",
+        "team",
+        "review",
+        "weeks",
+        "week",
+        "day",
+        "days",
+        "top",
+        "hit",
+        "set",
+        "main",
+        "our",
+        "my",
+        "we",
+        "us",
+        "i",
+        "me",
+        "ms",
+        "mr",
+        "mrs",
+        "dr",
+        "per",
+        "see",
+        "data",
+        "paper",
+        "preprint",
+        "seminar",
+        "meeting",
+        "today's",
+        "interesting",
+        "worth",
+        "idea",
+        "update",
+        "numbers",
+        "first",
+        "latest",
+        "previous",
+        "current",
+        "now",
+        "still",
+        "also",
+        "well",
+        "due",
+        "since",
+        "after",
+        "before",
+        "off",
+        "onto",
+        "into",
+        "via",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -48,16 +144,23 @@ Lookup = Callable[[str], Sequence[AliasHit]]
 class StatementLinker:
     """Exact alias linker over an injected ``lookup(alias_key) -> candidates``."""
 
-    def __init__(self, lookup: Lookup, name_of: Callable[[str], str | None],
-                 kind_of: Callable[[str], str | None], max_ngram: int = MAX_NGRAM) -> None:
+    def __init__(
+        self,
+        lookup: Lookup,
+        name_of: Callable[[str], str | None],
+        kind_of: Callable[[str], str | None],
+        max_ngram: int = MAX_NGRAM,
+    ) -> None:
         self._lookup = lookup
         self._name = name_of
         self._kind = kind_of
         self.max_ngram = max_ngram
 
     def __call__(self, text: str, kinds: set[str] | None = None) -> list[LinkedEntity]:
-        tokens = [(m.group(), m.start(), m.end(), alias_key(normalize(m.group())))
-                  for m in _TOKEN.finditer(text)]
+        tokens = [
+            (m.group(), m.start(), m.end(), alias_key(normalize(m.group())))
+            for m in _TOKEN.finditer(text)
+        ]
         out: list[LinkedEntity] = []
         i = 0
         while i < len(tokens):
@@ -70,8 +173,9 @@ class StatementLinker:
             i = j + 1
         return out
 
-    def _longest(self, text: str, tokens: list[tuple[str, int, int, str]], i: int,
-                 kinds: set[str] | None) -> tuple[int, list[LinkedEntity]] | None:
+    def _longest(
+        self, text: str, tokens: list[tuple[str, int, int, str]], i: int, kinds: set[str] | None
+    ) -> tuple[int, list[LinkedEntity]] | None:
         for j in range(min(len(tokens), i + self.max_ngram) - 1, i - 1, -1):
             span = tokens[i : j + 1]
             if i == j and not _single_ok(span[0][0], i):
@@ -83,9 +187,13 @@ class StatementLinker:
                 return j, entities
         return None
 
-    def _entities(self, text: str, span: list[tuple[str, int, int, str]],
-                  hits: Sequence[AliasHit],
-                  kinds: set[str] | None) -> list[LinkedEntity]:
+    def _entities(
+        self,
+        text: str,
+        span: list[tuple[str, int, int, str]],
+        hits: Sequence[AliasHit],
+        kinds: set[str] | None,
+    ) -> list[LinkedEntity]:
         start, end = span[0][1], span[-1][2]
         out: list[LinkedEntity] = []
         seen: set[str] = set()
@@ -94,10 +202,18 @@ class StatementLinker:
             if h.node_id in seen or kind is None or (kinds and kind not in kinds):
                 continue
             seen.add(h.node_id)
-            out.append(LinkedEntity(mention=text[start:end], id=h.node_id,
-                                    name=self._name(h.node_id) or h.node_id, kind=kind,
-                                    score=1.0 if h.primary else 0.95, method="exact",
-                                    start=start, end=end))
+            out.append(
+                LinkedEntity(
+                    mention=text[start:end],
+                    id=h.node_id,
+                    name=self._name(h.node_id) or h.node_id,
+                    kind=kind,
+                    score=1.0 if h.primary else 0.95,
+                    method="exact",
+                    start=start,
+                    end=end,
+                )
+            )
         return out
 
 

@@ -20,24 +20,114 @@ _UNIT = (
 )
 _VALUE = re.compile(rf"(?<![\w#(/.\-])(?P<num>{_NUMBER})(?P<unit>{_UNIT})(?=[\s.,;:)!?]|$)")
 _KEY_TOKEN = re.compile(r"^(?:[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*|\d+-\d+)$")
-_STOP = frozenset({
-    "a", "an", "and", "are", "as", "at", "back", "be", "by", "came", "come", "de", "for",
-    "from", "gives", "give", "got", "had", "has", "have", "her", "his", "in", "is", "it", "its",
-    "latest", "logged", "logging", "measured", "mrn", "my", "new", "now", "of", "on", "our",
-    "patient", "pt", "readout", "recorded", "recording", "result", "results", "run",
-    "rechecked", "reached", "showed", "shows", "the", "their", "to", "today", "was", "were",
-    "with", "previously", "replacing", "labs", "lab", "value", "values", "level", "levels",
-    "reading", "number", "numbers", "updated", "revised", "repeat", "check", "follow-up",
-    "followup", "first", "last", "current", "baseline", "initial", "this", "that", "type",
-    "known", "dx", "put", "started", "start", "giving", "turns", "out", "switched", "initiated",
-    "prescribed", "seeing", "admitted", "moved", "changed", "stopping",
-})
+_STOP = frozenset(
+    {
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "back",
+        "be",
+        "by",
+        "came",
+        "come",
+        "de",
+        "for",
+        "from",
+        "gives",
+        "give",
+        "got",
+        "had",
+        "has",
+        "have",
+        "her",
+        "his",
+        "in",
+        "is",
+        "it",
+        "its",
+        "latest",
+        "logged",
+        "logging",
+        "measured",
+        "mrn",
+        "my",
+        "new",
+        "now",
+        "of",
+        "on",
+        "our",
+        "patient",
+        "pt",
+        "readout",
+        "recorded",
+        "recording",
+        "result",
+        "results",
+        "run",
+        "rechecked",
+        "reached",
+        "showed",
+        "shows",
+        "the",
+        "their",
+        "to",
+        "today",
+        "was",
+        "were",
+        "with",
+        "previously",
+        "replacing",
+        "labs",
+        "lab",
+        "value",
+        "values",
+        "level",
+        "levels",
+        "reading",
+        "number",
+        "numbers",
+        "updated",
+        "revised",
+        "repeat",
+        "check",
+        "follow-up",
+        "followup",
+        "first",
+        "last",
+        "current",
+        "baseline",
+        "initial",
+        "this",
+        "that",
+        "type",
+        "known",
+        "dx",
+        "put",
+        "started",
+        "start",
+        "giving",
+        "turns",
+        "out",
+        "switched",
+        "initiated",
+        "prescribed",
+        "seeing",
+        "admitted",
+        "moved",
+        "changed",
+        "stopping",
+    }
+)
 
 
 _BRIDGE = re.compile(
     r"(?<=\w)(?::| =| (?:is |was |has )?(?:now |back |currently )?(?:came back at|came back|at|"
     r"of|now|is|was|reached|measured(?: at)?|(?:went|is|was) (?:up|down) to|"
-    r"(?:rose|fell|dropped|increased|decreased|improved|worsened|climbed|jumped) to)) $")
+    r"(?:rose|fell|dropped|increased|decreased|improved|worsened|climbed|jumped) to)) $"
+)
 _MRN_BEFORE = re.compile(r"(?:\bMRN|\bpt\.?|\bpatient|#)\s*$", re.IGNORECASE)
 _TITLES = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|Miss|Mx|St|vs|al)\.")
 """Words between a measurement name and its value ("HbA1c is down to 6.2%")."""
@@ -68,21 +158,24 @@ def find_measurements(text: str, known: Iterable[str] = ()) -> list[Measurement]
         if key_start is not None:
             key = text[key_start : m.start()].strip()
             if not unitless or _plausible_unitless(key, m.group("num")):
-                found.append(Measurement(text[key_start : m.end()].strip(), key, key_start,
-                                         m.end()))
+                found.append(
+                    Measurement(text[key_start : m.end()].strip(), key, key_start, m.end())
+                )
             continue
         if _MRN_BEFORE.search(text[: m.start()]):
             continue
-        span = _separated_key(text, m.start(), known_keys, unitless and not any(
-            c in m.group("num") for c in "./,"))
+        span = _separated_key(
+            text, m.start(), known_keys, unitless and not any(c in m.group("num") for c in "./,")
+        )
         if span is not None:
             key = text[span[0] : span[1]]
             found.append(Measurement(f"{key} {value}", key, span[0], m.end()))
     return found
 
 
-def _separated_key(text: str, value_start: int, known: Set[str],
-                   bare: bool) -> tuple[int, int] | None:
+def _separated_key(
+    text: str, value_start: int, known: Set[str], bare: bool
+) -> tuple[int, int] | None:
     """A test name separated from its value by linking words or by the rest of the clause
     (the latter only for values with a unit or decimals, never a bare integer)."""
     bridge = _BRIDGE.search(text[:value_start])
@@ -119,8 +212,12 @@ def _key_start(text: str, value_start: int) -> int | None:
     start: int | None = None
     for taken, m in enumerate(reversed(list(re.finditer(r"\S+", head)))):
         token = m.group(0)
-        if (taken >= 4 or not _KEY_TOKEN.match(token) or token.lower() in _STOP
-                or token.lower().endswith("'s")):
+        if (
+            taken >= 4
+            or not _KEY_TOKEN.match(token)
+            or token.lower() in _STOP
+            or token.lower().endswith("'s")
+        ):
             break
         start = m.start()
     return start
@@ -136,8 +233,11 @@ def _plausible_unitless(key: str, number: str) -> bool:
 
 
 def _testlike(token: str) -> bool:
-    return (any(c.isdigit() for c in token) or sum(c.isupper() for c in token) >= 2
-            or (token[:1].isupper() and "-" in token))
+    return (
+        any(c.isdigit() for c in token)
+        or sum(c.isupper() for c in token) >= 2
+        or (token[:1].isupper() and "-" in token)
+    )
 
 
 def measurement_key(literal: str) -> str | None:
@@ -171,8 +271,9 @@ _ALLERGEN = [
     r"(?P<x>\b[a-z][a-z -]{1,40}?) allergy\b",
 ]
 _ALLERGEN_RE = [re.compile(p, re.IGNORECASE) for p in _ALLERGEN]
-_TRAIL = re.compile(r"\s+(?:in the past|before|previously|documented|noted|recorded|today)\b.*$",
-                    re.IGNORECASE)
+_TRAIL = re.compile(
+    r"\s+(?:in the past|before|previously|documented|noted|recorded|today)\b.*$", re.IGNORECASE
+)
 
 
 def find_allergen(text: str) -> tuple[str, int, int] | None:

@@ -50,8 +50,9 @@ def applied(conn: Executor) -> list[str]:
     return [str(r[0]) for r in rows]
 
 
-def migrate(conn: Executor, migrations: Migrations, applied_at: str, *,
-            begin: str = "BEGIN TRANSACTION") -> list[str]:
+def migrate(
+    conn: Executor, migrations: Migrations, applied_at: str, *, begin: str = "BEGIN TRANSACTION"
+) -> list[str]:
     """Apply every migration not yet recorded, all in one transaction.
 
     ``begin`` lets SQLite callers pass ``BEGIN IMMEDIATE`` so that two processes opening a new

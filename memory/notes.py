@@ -14,12 +14,43 @@ from dataclasses import dataclass
 from engine.util.text import alias_key
 
 HEADS = (
-    "screen", "project", "work", "study", "cohort", "assay", "panel", "trial", "shortlist",
-    "program", "programme", "experiment", "pipeline", "campaign", "collaboration", "grant",
-    "analysis", "survey", "registry", "initiative", "audit", "model", "series",
+    "screen",
+    "project",
+    "work",
+    "study",
+    "cohort",
+    "assay",
+    "panel",
+    "trial",
+    "shortlist",
+    "program",
+    "programme",
+    "experiment",
+    "pipeline",
+    "campaign",
+    "collaboration",
+    "grant",
+    "analysis",
+    "survey",
+    "registry",
+    "initiative",
+    "audit",
+    "model",
+    "series",
 )
-_NOT_AFTER = ("paper", "papers", "data", "dataset", "preprint", "report", "meeting", "article",
-              "seminar", "abstract", "review")
+_NOT_AFTER = (
+    "paper",
+    "papers",
+    "data",
+    "dataset",
+    "preprint",
+    "report",
+    "meeting",
+    "article",
+    "seminar",
+    "abstract",
+    "review",
+)
 _DETERMINERS = r"(?:the|our|my|this|that|their|his|her)"
 _WORD = r"[A-Za-z0-9][\w'-]*"
 _HEAD = "|".join(HEADS)
@@ -29,8 +60,12 @@ _PHRASE = re.compile(
     re.IGNORECASE,
 )
 _FOLD = {"work": "project", "programme": "program", "tumor": "tumour"}
-_SYNONYMS = {"hepatotoxicity": "liver tox", "nephrotoxicity": "kidney tox",
-             "cardiotoxicity": "cardiac tox", "neurotoxicity": "neuro tox"}
+_SYNONYMS = {
+    "hepatotoxicity": "liver tox",
+    "nephrotoxicity": "kidney tox",
+    "cardiotoxicity": "cardiac tox",
+    "neurotoxicity": "neuro tox",
+}
 _SKIP_FIRST = frozenset({"new", "latest", "first", "same", "whole", "current", "main"})
 
 

@@ -24,7 +24,8 @@ _MRN_DIGITS = r"(?P<mrn>\d{3,10})"
 _STRONG = re.compile(
     rf"(?<![\w#])(?:(?i:MRN)\s*[:#]?\s*|(?i:pt)\.?\s*#?\s*|(?i:patient)\s*#?\s*|#"
     rf"|(?i:medical record (?:number|no\.?))\s*:?\s*|(?i:patient id)\s*:?\s*)"
-    rf"{_MRN_DIGITS}\b")
+    rf"{_MRN_DIGITS}\b"
+)
 _BARE = re.compile(r"(?<![\w#.,/\-^])(?P<mrn>\d{4,10})(?![\w%/^]|[.,]\d)")
 _INTROS = [
     re.compile(rf"{NAME},? \({_PREFIX}?{_MRN_DIGITS}\)", re.UNICODE),
@@ -34,16 +35,73 @@ _INTROS = [
 _NAME_RE = re.compile(NAME)
 _TITLE_RE = re.compile(TITLE)
 # Capitalised words that start sentences or name things other than people.
-_NOT_FIRST_NAMES = frozenset({
-    "Started", "Put", "Switched", "Prescribed", "Initiated", "Replacing", "Stopping", "Seeing",
-    "Picked", "Referral", "New", "Patient", "Record", "Note", "Add", "Please", "Allergy",
-    "Side", "Adverse", "Med", "Latest", "Updated", "Repeat", "Results", "Got", "Recording",
-    "Changed", "Admitted", "Lead", "Our", "The", "My", "What", "Which", "Who", "Remind",
-    "Current", "Before", "Initially", "Most", "Where", "Is", "Was", "Did", "Per", "In", "For",
-    "Top", "Target", "Primary", "Set", "Dropping", "Logging", "Revised", "Result",
-    "Comorbidity", "Turns", "Interesting", "Yesterday", "Transcriptomics", "Elevated", "Worth",
-    "Adding",
-})
+_NOT_FIRST_NAMES = frozenset(
+    {
+        "Started",
+        "Put",
+        "Switched",
+        "Prescribed",
+        "Initiated",
+        "Replacing",
+        "Stopping",
+        "Seeing",
+        "Picked",
+        "Referral",
+        "New",
+        "Patient",
+        "Record",
+        "Note",
+        "Add",
+        "Please",
+        "Allergy",
+        "Side",
+        "Adverse",
+        "Med",
+        "Latest",
+        "Updated",
+        "Repeat",
+        "Results",
+        "Got",
+        "Recording",
+        "Changed",
+        "Admitted",
+        "Lead",
+        "Our",
+        "The",
+        "My",
+        "What",
+        "Which",
+        "Who",
+        "Remind",
+        "Current",
+        "Before",
+        "Initially",
+        "Most",
+        "Where",
+        "Is",
+        "Was",
+        "Did",
+        "Per",
+        "In",
+        "For",
+        "Top",
+        "Target",
+        "Primary",
+        "Set",
+        "Dropping",
+        "Logging",
+        "Revised",
+        "Result",
+        "Comorbidity",
+        "Turns",
+        "Interesting",
+        "Yesterday",
+        "Transcriptomics",
+        "Elevated",
+        "Worth",
+        "Adding",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -91,8 +149,9 @@ def find_names(text: str) -> list[NameMention]:
     """Person-like mentions: "First Last" pairs and "Mr./Ms. Surname" titles."""
     out: list[NameMention] = []
     for m in _TITLE_RE.finditer(text):
-        out.append(NameMention(f"{m.group('title')}. {m.group('surname')}", m.start(), m.end(),
-                               title=True))
+        out.append(
+            NameMention(f"{m.group('title')}. {m.group('surname')}", m.start(), m.end(), title=True)
+        )
     for m in re.finditer(rf"(?=({NAME}))", text):
         raw = m.group("name")
         name = _INITIAL.sub(" ", raw)

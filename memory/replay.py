@@ -98,12 +98,18 @@ class ReplayReport:
 
     def summary(self) -> dict[str, Any]:
         return {
-            "extract": self.extract, "events": self.events, "asks": self.asks,
+            "extract": self.extract,
+            "events": self.events,
+            "asks": self.asks,
             "recall_at_1": round(self.recall, 4),
-            "recall_current": round(self.current.recall, 4), "n_current": self.current.n,
-            "recall_previous": round(self.previous.recall, 4), "n_previous": self.previous.n,
-            "leaks": self.leaks, "null_probes": self.null_probes,
-            "null_answered": self.null_answered, "stored": self.stored,
+            "recall_current": round(self.current.recall, 4),
+            "n_current": self.current.n,
+            "recall_previous": round(self.previous.recall, 4),
+            "n_previous": self.previous.n,
+            "leaks": self.leaks,
+            "null_probes": self.null_probes,
+            "null_answered": self.null_answered,
+            "stored": self.stored,
             "wall_s": round(self.wall_s, 2),
             "say_ms_mean": round(statistics.fmean(self.say_ms), 3) if self.say_ms else 0.0,
             "ask_ms_median": round(statistics.median(self.ask_ms), 3) if self.ask_ms else 0.0,
@@ -134,9 +140,15 @@ def load_events(path: Path) -> list[Event]:
     return events
 
 
-def run_replay(path: Path, settings: Settings, *, linker: Linker | None,
-               out_path: Path | None = None, extract: Literal["fact", "text"] = "fact",
-               progress: Progress | None = None) -> ReplayReport:
+def run_replay(
+    path: Path,
+    settings: Settings,
+    *,
+    linker: Linker | None,
+    out_path: Path | None = None,
+    extract: Literal["fact", "text"] = "fact",
+    progress: Progress | None = None,
+) -> ReplayReport:
     """Replay a memory stream headlessly and score it (Memory Recall@1, leaks, timings)."""
     events = load_events(path)
     clock = SimulatedClock(events[0].instant if events else None)
@@ -178,8 +190,9 @@ def _say(mem: UserMemory, event: Event, extract: str, report: ReplayReport) -> N
     t0 = time.perf_counter()
     report.says += 1
     if extract == "fact" and event.fact is not None:
-        fact = mem.store_fact(*event.fact, supersedes=event.supersedes, evidence=event.text,
-                              session=event.session)
+        fact = mem.store_fact(
+            *event.fact, supersedes=event.supersedes, evidence=event.text, session=event.session
+        )
     else:
         fact = mem.state(event.text, session=event.session)
     report.stored += fact is not None
@@ -191,16 +204,16 @@ def _ask(mem: UserMemory, event: Event, report: ReplayReport) -> Result:
     report.asks += 1
     result = mem.answer(event.text, [], session=event.session)
     if result is None:
-        result = Result(question=event.text, status=Status.NOT_ANSWERED,
-                        stop_reason="not-a-memory-question")
+        result = Result(
+            question=event.text, status=Status.NOT_ANSWERED, stop_reason="not-a-memory-question"
+        )
     elapsed = (time.perf_counter() - t0) * 1000
     report.ask_ms.append(elapsed)
     result.latency_ms = round(elapsed, 3)
     return result
 
 
-def _score(event: Event, result: Result, owners: dict[str, set[str]],
-           report: ReplayReport) -> None:
+def _score(event: Event, result: Result, owners: dict[str, set[str]], report: ReplayReport) -> None:
     top = result.answers[0].id if result.status == Status.ANSWERED and result.answers else None
     if event.expect is None:
         report.null_probes += 1
@@ -214,15 +227,26 @@ def _score(event: Event, result: Result, owners: dict[str, set[str]],
     tally = report.previous if event.temporal else report.current
     tally.n += 1
     tally.hits += hit
-    rel = (result.intent or "none").split(":")[1] if result.intent and ":" in result.intent \
+    rel = (
+        (result.intent or "none").split(":")[1]
+        if result.intent and ":" in result.intent
         else "unanswered"
+    )
     per = report.by_relation.setdefault(rel, Tally())
     per.n += 1
     per.hits += hit
     if not hit:
-        report.misses.append({"user": event.user, "text": event.text, "expect": event.expect,
-                              "got": top, "status": str(result.status),
-                              "temporal": event.temporal, "why": result.text})
+        report.misses.append(
+            {
+                "user": event.user,
+                "text": event.text,
+                "expect": event.expect,
+                "got": top,
+                "status": str(result.status),
+                "temporal": event.temporal,
+                "why": result.text,
+            }
+        )
 
 
 def _line(event: Event, result: Result, index: int) -> dict[str, Any]:

@@ -108,8 +108,9 @@ def _load(path: str) -> RouterRules:
 class Router:
     """Routes a question to stores and detects its temporal intent."""
 
-    def __init__(self, rules: RouterRules | None = None,
-                 resolve: Callable[[str], list[str]] | None = None) -> None:
+    def __init__(
+        self, rules: RouterRules | None = None, resolve: Callable[[str], list[str]] | None = None
+    ) -> None:
         self.rules = rules or load_rules()
         self._resolve = resolve
 
@@ -117,8 +118,9 @@ class Router:
         temporal = self.temporal(question, now)
         for rule in self.rules.rules:
             if any(p.search(question) for p in rule.patterns):
-                return Route(frozenset(rule.stores), rule.name, temporal,
-                             tuple(self._subjects(question)))
+                return Route(
+                    frozenset(rule.stores), rule.name, temporal, tuple(self._subjects(question))
+                )
         subjects = tuple(self._subjects(question))
         if subjects:
             return Route(frozenset(self.rules.subject_hit), "subject-hit", temporal, subjects)
@@ -148,8 +150,9 @@ class Router:
             return TemporalIntent(fallback, None, fallback, None, True)
         days = _as_of_days(question, t)
         if days is not None:
-            return TemporalIntent(Temporal.AS_OF, None, Temporal.CURRENT,
-                                  now - timedelta(days=days), True)
+            return TemporalIntent(
+                Temporal.AS_OF, None, Temporal.CURRENT, now - timedelta(days=days), True
+            )
         current = any(p.search(question) for p in pats["current"])
         return TemporalIntent(Temporal.CURRENT, None, Temporal.CURRENT, None, current)
 
@@ -157,7 +160,8 @@ class Router:
 _QUESTION_START = re.compile(
     r"^\s*(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|"
     r"could|should|would|will|has|have|had|remind me|tell me|show me|list|any)\b",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 
 
 def looks_like_question(text: str) -> bool:

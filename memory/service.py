@@ -31,9 +31,16 @@ DEFAULT_SESSION = "default"
 class UserMemory:
     """Per-user memory: vault + episodic + cache, implementing ``MemoryPort``."""
 
-    def __init__(self, settings: Settings, user: str, *, clock: Clock,
-                 linker: Linker | None = None, embed: Embed | None = None,
-                 catalog: RelationCatalog | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        user: str,
+        *,
+        clock: Clock,
+        linker: Linker | None = None,
+        embed: Embed | None = None,
+        catalog: RelationCatalog | None = None,
+    ) -> None:
         self.settings = settings
         self.user = user
         self.clock = clock
@@ -41,14 +48,23 @@ class UserMemory:
         self.dir = settings.user_dir(user)
         self.dir.mkdir(parents=True, exist_ok=True)
         self.catalog = catalog or load_catalog()
-        self.vault = Vault(self.dir / VAULT_FILE, clock, catalog=self.catalog,
-                           max_facts=settings.vault_max_facts)
-        self.episodic = EpisodicStore(self.dir / EPISODIC_FILE, clock,
-                                      window=settings.episodic_window,
-                                      ttl_minutes=settings.episodic_ttl_minutes)
-        self.cache = AnswerCache(self.dir / CACHE_FILE, clock, size=settings.cache_size,
-                                 ttl_minutes=settings.cache_ttl_minutes,
-                                 similarity=settings.cache_similarity, embed=embed)
+        self.vault = Vault(
+            self.dir / VAULT_FILE, clock, catalog=self.catalog, max_facts=settings.vault_max_facts
+        )
+        self.episodic = EpisodicStore(
+            self.dir / EPISODIC_FILE,
+            clock,
+            window=settings.episodic_window,
+            ttl_minutes=settings.episodic_ttl_minutes,
+        )
+        self.cache = AnswerCache(
+            self.dir / CACHE_FILE,
+            clock,
+            size=settings.cache_size,
+            ttl_minutes=settings.cache_ttl_minutes,
+            similarity=settings.cache_similarity,
+            embed=embed,
+        )
         self.resolver = Resolver(self.vault)
         self.router = Router(resolve=self.resolver.mentioned)
         self.extractor = Extractor(self.catalog, self.resolver, linker)
@@ -75,8 +91,9 @@ class UserMemory:
     def route(self, question: str) -> Route:
         return self.router.route(question, self.clock.now())
 
-    def answer(self, question: str, linked: list[LinkedEntity],
-               session: str | None = None) -> Result | None:
+    def answer(
+        self, question: str, linked: list[LinkedEntity], session: str | None = None
+    ) -> Result | None:
         """Answer from this user's own memory; None when it is not a memory question."""
         with self.vault.hold():
             route = self.route(question)
@@ -96,20 +113,31 @@ class UserMemory:
 
     def record(self, question: str, result: Result, session: str | None) -> None:
         """Log the turn; keep reviewed KG triples in the vault and the answer in the cache."""
-        self.episodic.add(session or DEFAULT_SESSION, question,
-                          chain=[[list(t) for t in p] for p in result.paths],
-                          evidence=[e.model_dump(mode="json") for e in result.evidence],
-                          quality=result.answers[0].score if result.answers else None,
-                          subject=_subject_of(result))
+        self.episodic.add(
+            session or DEFAULT_SESSION,
+            question,
+            chain=[[list(t) for t in p] for p in result.paths],
+            evidence=[e.model_dump(mode="json") for e in result.evidence],
+            quality=result.answers[0].score if result.answers else None,
+            subject=_subject_of(result),
+        )
         if not is_reviewed(result) or (result.answers and result.answers[0].source == "memory"):
             return
         top = {a.id for a in result.answers[:3]}
         with self.vault.hold():
             for ev in result.evidence:
-                if ev.kind == "triple" and ev.triple and (ev.triple[0] in top or
-                                                          ev.triple[2] in top):
-                    self.vault.add(*ev.triple, source="reviewed", quality=1.0,
-                                   evidence=question, session=session)
+                if (
+                    ev.kind == "triple"
+                    and ev.triple
+                    and (ev.triple[0] in top or ev.triple[2] in top)
+                ):
+                    self.vault.add(
+                        *ev.triple,
+                        source="reviewed",
+                        quality=1.0,
+                        evidence=question,
+                        session=session,
+                    )
         self.cache.put(question, result.mode or "hybrid", result)
 
     # --- statements ----------------------------------------------------------------------------
@@ -127,12 +155,21 @@ class UserMemory:
                 return None
             return self._store(found, text, session)
 
-    def store_fact(self, subj: str, rel: str, obj: str, supersedes: Triple | None = None,
-                   evidence: str | None = None, *, session: str | None = None,
-                   subj_name: str | None = None, obj_name: str | None = None) -> Fact | None:
+    def store_fact(
+        self,
+        subj: str,
+        rel: str,
+        obj: str,
+        supersedes: Triple | None = None,
+        evidence: str | None = None,
+        *,
+        session: str | None = None,
+        subj_name: str | None = None,
+        obj_name: str | None = None,
+    ) -> Fact | None:
         """Store a stated fact given in structured form; ``evidence`` is the statement text."""
-        found = Extracted(subj, rel, obj, subj_name, obj_name,
-                          tuple(supersedes) if supersedes else None)  # type: ignore[arg-type]
+        old: Triple | None = (supersedes[0], supersedes[1], supersedes[2]) if supersedes else None
+        found = Extracted(subj, rel, obj, subj_name, obj_name, old)
         with self.vault.hold():
             return self._store(found, evidence, session)
 
@@ -145,9 +182,18 @@ class UserMemory:
         aliases = self.resolver.learn(text, found.subj) if text else []
         aliases += self.resolver.introductions(text) if text else []
         outcome: StoreOutcome = self.vault.add(
-            found.subj, found.rel, found.obj, supersedes=found.supersedes,
-            supersede_current=found.supersede_current, source="stated", evidence=text,
-            subj_name=subj_name, obj_name=obj_name, session=session, aliases=aliases)
+            found.subj,
+            found.rel,
+            found.obj,
+            supersedes=found.supersedes,
+            supersede_current=found.supersede_current,
+            source="stated",
+            evidence=text,
+            subj_name=subj_name,
+            obj_name=obj_name,
+            session=session,
+            aliases=aliases,
+        )
         changed = {found.subj, found.obj} | {f.obj for f in outcome.superseded}
         self.cache.invalidate(changed)
         self._log_statement(text or " ".join(found.triple), session, outcome.fact)
@@ -157,8 +203,9 @@ class UserMemory:
         evidence: list[Any] = []
         if fact is not None:
             evidence = [{"kind": "memory", "id": f"vault:{fact.id}", "triple": list(fact.triple)}]
-        self.episodic.add(session or DEFAULT_SESSION, text, evidence=evidence,
-                          subject=fact.subj if fact else None)
+        self.episodic.add(
+            session or DEFAULT_SESSION, text, evidence=evidence, subject=fact.subj if fact else None
+        )
 
     # --- inspection and forgetting ---------------------------------------------------------------
     def facts(self, include_superseded: bool = True) -> list[Fact]:
@@ -213,8 +260,11 @@ class UserMemory:
     def _subject_id(self, target: str) -> str | None:
         if target.startswith(("patient:", "note:")) or "::" in target:
             return target
-        refs = [r for r in self.resolver.patients(target) + self.resolver.notes(target)
-                if r.id and r.known]
+        refs = [
+            r
+            for r in self.resolver.patients(target) + self.resolver.notes(target)
+            if r.id and r.known
+        ]
         return refs[0].id if refs else None
 
 

@@ -80,19 +80,36 @@ class Resolver:
             pid = patient_id(m.mrn)
             name = next((n for n, mrn in intro_names.items() if mrn == m.mrn), None)
             via = "mrn" if m.strong else ("intro" if name else "bare")
-            refs.append(SubjectRef(pid, PATIENT, text[m.start:m.end], m.start, m.end,
-                                   self._known(pid), via, name))
+            refs.append(
+                SubjectRef(
+                    pid, PATIENT, text[m.start : m.end], m.start, m.end, self._known(pid), via, name
+                )
+            )
         for n in find_names(text):
             if n.name in intro_names or any(r.start <= n.start < r.end for r in refs):
                 continue
-            hits = (self.vault.resolve(surname(n.name), "surname") if n.title
-                    else self.vault.resolve(n.name, "name"))
+            hits = (
+                self.vault.resolve(surname(n.name), "surname")
+                if n.title
+                else self.vault.resolve(n.name, "name")
+            )
             if hits:
-                refs.append(SubjectRef(hits[0].subject, PATIENT, n.name, n.start, n.end, True,
-                                       "title" if n.title else "name", n.name))
+                refs.append(
+                    SubjectRef(
+                        hits[0].subject,
+                        PATIENT,
+                        n.name,
+                        n.start,
+                        n.end,
+                        True,
+                        "title" if n.title else "name",
+                        n.name,
+                    )
+                )
             else:
-                refs.append(SubjectRef("", PATIENT, n.name, n.start, n.end, False,
-                                       "unknown-name", n.name))
+                refs.append(
+                    SubjectRef("", PATIENT, n.name, n.start, n.end, False, "unknown-name", n.name)
+                )
         order = {"mrn": 0, "intro": 0, "name": 1, "title": 2, "bare": 3, "unknown-name": 4}
         return sorted(refs, key=lambda r: (order[r.via], r.start))
 
@@ -105,15 +122,19 @@ class Resolver:
         for n in mentions:
             hits = self.vault.resolve(phrase_key(n.phrase), NOTE)
             if hits:
-                refs.append(SubjectRef(hits[0].subject, NOTE, n.phrase, n.start, n.end, True,
-                                       NOTE, n.phrase))
+                refs.append(
+                    SubjectRef(
+                        hits[0].subject, NOTE, n.phrase, n.start, n.end, True, NOTE, n.phrase
+                    )
+                )
                 continue
             if known is None:
                 known = [s.removeprefix("note:") for s in self.vault.subjects("note:")]
             slug = match_slug(n.slug, known)
             sid = f"note:{slug or n.slug}"
-            refs.append(SubjectRef(sid, NOTE, n.phrase, n.start, n.end, slug is not None, NOTE,
-                                   n.phrase))
+            refs.append(
+                SubjectRef(sid, NOTE, n.phrase, n.start, n.end, slug is not None, NOTE, n.phrase)
+            )
         return refs
 
     def _bare_notes(self, text: str) -> list[SubjectRef]:
@@ -129,8 +150,10 @@ class Resolver:
         return refs
 
     def entities(self, linked: list[LinkedEntity]) -> list[SubjectRef]:
-        return [SubjectRef(e.id, e.kind, e.mention, e.start, e.end, True, "entity", e.name)
-                for e in linked]
+        return [
+            SubjectRef(e.id, e.kind, e.mention, e.start, e.end, True, "entity", e.name)
+            for e in linked
+        ]
 
     def mentioned(self, text: str) -> list[str]:
         """Ids of this user's known patients/notes named in ``text`` (for the router)."""

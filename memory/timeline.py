@@ -41,8 +41,9 @@ def before(history: list[Fact], pivot: Fact) -> Fact | None:
     replaced = [f for f in history if f.replaced_by == pivot.id]
     if replaced:
         return max(replaced, key=_order)
-    earlier = [f for f in chain_of(history, pivot)
-               if _order(f) < _order(pivot) and f.obj != pivot.obj]
+    earlier = [
+        f for f in chain_of(history, pivot) if _order(f) < _order(pivot) and f.obj != pivot.obj
+    ]
     return max(earlier, key=_order) if earlier else None
 
 
@@ -56,13 +57,18 @@ def after(history: list[Fact], pivot: Fact) -> Fact | None:
 
 
 def as_of(history: list[Fact], instant: datetime) -> list[Fact]:
-    rows = [f for f in history
-            if f.t_start <= instant and (f.t_end is None or f.t_end > instant)]
+    rows = [f for f in history if f.t_start <= instant and (f.t_end is None or f.t_end > instant)]
     return sorted(rows, key=_order, reverse=True)
 
 
-def select(history: list[Fact], kind: Temporal, *, anchor: Callable[[Fact], bool] | None = None,
-           fallback: Temporal = Temporal.CURRENT, instant: datetime | None = None) -> list[Fact]:
+def select(
+    history: list[Fact],
+    kind: Temporal,
+    *,
+    anchor: Callable[[Fact], bool] | None = None,
+    fallback: Temporal = Temporal.CURRENT,
+    instant: datetime | None = None,
+) -> list[Fact]:
     """The rows that answer a question with temporal intent ``kind``, best first."""
     if not history:
         return []

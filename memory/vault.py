@@ -62,8 +62,10 @@ def m001_initial(db: Any) -> None:
     )
 
 
-_COLUMNS = ("id, subj, rel, obj, key, subj_name, obj_name, first_seen, last_used, usage_count, "
-            "quality, t_start, t_end, replaced_by, evidence, source, session")
+_COLUMNS = (
+    "id, subj, rel, obj, key, subj_name, obj_name, first_seen, last_used, usage_count, "
+    "quality, t_start, t_end, replaced_by, evidence, source, session"
+)
 
 
 @dataclass(frozen=True)
@@ -96,12 +98,44 @@ class Fact:
 
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> Fact:
-        (fid, subj, rel, obj, key, sname, oname, first, last, count, quality, t0, t1, repl,
-         evidence, source, session) = row
-        return cls(int(fid), subj, rel, obj, key, sname, oname, from_naive_utc(first),
-                   from_naive_utc(last), int(count), float(quality), from_naive_utc(t0),
-                   from_naive_utc(t1) if t1 is not None else None,
-                   int(repl) if repl is not None else None, evidence, source, session)
+        (
+            fid,
+            subj,
+            rel,
+            obj,
+            key,
+            sname,
+            oname,
+            first,
+            last,
+            count,
+            quality,
+            t0,
+            t1,
+            repl,
+            evidence,
+            source,
+            session,
+        ) = row
+        return cls(
+            int(fid),
+            subj,
+            rel,
+            obj,
+            key,
+            sname,
+            oname,
+            from_naive_utc(first),
+            from_naive_utc(last),
+            int(count),
+            float(quality),
+            from_naive_utc(t0),
+            from_naive_utc(t1) if t1 is not None else None,
+            int(repl) if repl is not None else None,
+            evidence,
+            source,
+            session,
+        )
 
 
 @dataclass(frozen=True)
@@ -129,8 +163,15 @@ class Alias:
 class Vault:
     """One user's facts and alias index (``mem_index``)."""
 
-    def __init__(self, path: Path, clock: Clock, *, catalog: RelationCatalog,
-                 max_facts: int = 50_000, lock_timeout: float = 30.0) -> None:
+    def __init__(
+        self,
+        path: Path,
+        clock: Clock,
+        *,
+        catalog: RelationCatalog,
+        max_facts: int = 50_000,
+        lock_timeout: float = 30.0,
+    ) -> None:
         self.path = path
         self._clock = clock
         self._catalog = catalog
@@ -177,11 +218,22 @@ class Vault:
             conn.execute("COMMIT")
 
     # --- writes ------------------------------------------------------------------------------
-    def add(self, subj: str, rel: str, obj: str, *, supersedes: Triple | None = None,
-            supersede_current: bool = False, source: Source = "stated", quality: float = 1.0,
-            evidence: str | None = None, subj_name: str | None = None,
-            obj_name: str | None = None, session: str | None = None,
-            aliases: Sequence[tuple[str, str, str]] = ()) -> StoreOutcome:
+    def add(
+        self,
+        subj: str,
+        rel: str,
+        obj: str,
+        *,
+        supersedes: Triple | None = None,
+        supersede_current: bool = False,
+        source: Source = "stated",
+        quality: float = 1.0,
+        evidence: str | None = None,
+        subj_name: str | None = None,
+        obj_name: str | None = None,
+        session: str | None = None,
+        aliases: Sequence[tuple[str, str, str]] = (),
+    ) -> StoreOutcome:
         """Store a fact (or refresh the identical valid one) and end what it supersedes.
 
         Reviewed facts are admitted only with quality 1 (the Reviewer accepted them).
@@ -195,42 +247,81 @@ class Vault:
         key = self.key_of(rel, obj)
         with self._tx() as conn:
             self._learn(conn, aliases, now)
-            valid = [_Slim(int(i), o, k) for i, o, k in conn.execute(
-                "SELECT id, obj, key FROM facts WHERE subj = ? AND rel = ? AND t_end IS NULL",
-                [subj, rel]).fetchall()]
+            valid = [
+                _Slim(int(i), o, k)
+                for i, o, k in conn.execute(
+                    "SELECT id, obj, key FROM facts WHERE subj = ? AND rel = ? AND t_end IS NULL",
+                    [subj, rel],
+                ).fetchall()
+            ]
             same = [f for f in valid if f.obj == obj]
             if same:
                 conn.execute(
                     "UPDATE facts SET last_used = ?, usage_count = usage_count + 1, "
                     "subj_name = coalesce(subj_name, ?), obj_name = coalesce(obj_name, ?), "
                     "quality = greatest(quality, ?) WHERE id = ?",
-                    [now, subj_name, obj_name, quality, same[0].id])
+                    [now, subj_name, obj_name, quality, same[0].id],
+                )
                 return StoreOutcome(self._get(conn, same[0].id), False)
             ending = self._to_supersede(valid, subj, rel, key, supersedes, supersede_current)
             if supersedes is not None and not any(f.obj == supersedes[2] for f in ending):
-                ending += self._implied_past(conn, supersedes, now, source, quality, evidence,
-                                             session)
+                ending += self._implied_past(
+                    conn, supersedes, now, source, quality, evidence, session
+                )
             row = conn.execute(
                 f"INSERT INTO facts ({_COLUMNS}) VALUES (nextval('fact_id_seq'), "
                 "?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, NULL, NULL, ?, ?, ?) RETURNING id",
-                [subj, rel, obj, key, subj_name, obj_name, now, now, quality, now,
-                 evidence, source, session]).fetchone()
+                [
+                    subj,
+                    rel,
+                    obj,
+                    key,
+                    subj_name,
+                    obj_name,
+                    now,
+                    now,
+                    quality,
+                    now,
+                    evidence,
+                    source,
+                    session,
+                ],
+            ).fetchone()
             assert row is not None
             new_id = int(row[0])
             ended: list[Fact] = []
             if ending:
                 marks = ",".join("?" for _ in ending)
                 ids = [f.id for f in ending]
-                conn.execute(f"UPDATE facts SET t_end = ?, replaced_by = ? WHERE id IN ({marks})",
-                             [now, new_id, *ids])
+                conn.execute(
+                    f"UPDATE facts SET t_end = ?, replaced_by = ? WHERE id IN ({marks})",
+                    [now, new_id, *ids],
+                )
                 ended = self._rows(conn, f"id IN ({marks})", ids)
         self._noted(subj, rel, key)
         self._adds += 1
         if self._adds % _PRUNE_EVERY == 0:
             self.prune()
         t_now = from_naive_utc(now)
-        fact = Fact(new_id, subj, rel, obj, key, subj_name, obj_name, t_now, t_now, 1, quality,
-                    t_now, None, None, evidence, source, session)
+        fact = Fact(
+            new_id,
+            subj,
+            rel,
+            obj,
+            key,
+            subj_name,
+            obj_name,
+            t_now,
+            t_now,
+            1,
+            quality,
+            t_now,
+            None,
+            None,
+            evidence,
+            source,
+            session,
+        )
         return StoreOutcome(fact, True, tuple(ended))
 
     def _noted(self, subj: str, rel: str, key: str) -> None:
@@ -242,22 +333,31 @@ class Vault:
                 self._memo[(kind, arg)] = sorted([*value, subj])
         self._memo[("exists", subj)] = True
 
-    def _implied_past(self, conn: duckdb.DuckDBPyConnection, old: Triple, now: datetime,
-                      source: str, quality: float, evidence: str | None,
-                      session: str | None) -> list[_Slim]:
+    def _implied_past(
+        self,
+        conn: duckdb.DuckDBPyConnection,
+        old: Triple,
+        now: datetime,
+        source: str,
+        quality: float,
+        evidence: str | None,
+        session: str | None,
+    ) -> list[_Slim]:
         """A replaced value never stored before ("switched from A to B") is recorded as past.
 
         It gets a zero-length interval ending now, so "what was she on before?" can answer A.
         """
         subj, rel, obj = old
-        if conn.execute("SELECT 1 FROM facts WHERE subj = ? AND rel = ? AND obj = ? LIMIT 1",
-                        [subj, rel, obj]).fetchone():
+        if conn.execute(
+            "SELECT 1 FROM facts WHERE subj = ? AND rel = ? AND obj = ? LIMIT 1", [subj, rel, obj]
+        ).fetchone():
             return []
         key = self.key_of(rel, obj)
         row = conn.execute(
             f"INSERT INTO facts ({_COLUMNS}) VALUES (nextval('fact_id_seq'), "
             "?, ?, ?, ?, NULL, NULL, ?, ?, 1, ?, ?, NULL, NULL, ?, ?, ?) RETURNING id",
-            [subj, rel, obj, key, now, now, quality, now, evidence, source, session]).fetchone()
+            [subj, rel, obj, key, now, now, quality, now, evidence, source, session],
+        ).fetchone()
         assert row is not None
         return [_Slim(int(row[0]), obj, key)]
 
@@ -268,8 +368,15 @@ class Vault:
         key = measurement_key(obj) or alias_key(obj)
         return alias_key(self._catalog.measurement_keys.get(key, key))
 
-    def _to_supersede(self, valid: list[_Slim], subj: str, rel: str, key: str,
-                      supersedes: Triple | None, supersede_current: bool) -> list[_Slim]:
+    def _to_supersede(
+        self,
+        valid: list[_Slim],
+        subj: str,
+        rel: str,
+        key: str,
+        supersedes: Triple | None,
+        supersede_current: bool,
+    ) -> list[_Slim]:
         """Current rows of (subj, rel) that the new value ends."""
         mode = self._catalog.functional(rel)
         out: list[_Slim] = []
@@ -290,8 +397,11 @@ class Vault:
             return
         marks = ",".join("?" for _ in ids)
         with self._tx() as conn:
-            conn.execute(f"UPDATE facts SET last_used = ?, usage_count = usage_count + 1 "
-                         f"WHERE id IN ({marks})", [naive_utc(self._clock.now()), *ids])
+            conn.execute(
+                f"UPDATE facts SET last_used = ?, usage_count = usage_count + 1 "
+                f"WHERE id IN ({marks})",
+                [naive_utc(self._clock.now()), *ids],
+            )
 
     def forget_facts(self, triples: Iterable[Triple]) -> list[Fact]:
         """Delete every row (all intervals) of these triples; returns what was deleted."""
@@ -328,9 +438,13 @@ class Vault:
             excess = int(row[0]) - self._max_facts if row else 0
             if excess <= 0:
                 return 0
-            ids = [int(r[0]) for r in conn.execute(
-                "SELECT id FROM facts WHERE t_end IS NOT NULL ORDER BY last_used, id LIMIT ?",
-                [excess]).fetchall()]
+            ids = [
+                int(r[0])
+                for r in conn.execute(
+                    "SELECT id FROM facts WHERE t_end IS NOT NULL ORDER BY last_used, id LIMIT ?",
+                    [excess],
+                ).fetchall()
+            ]
             self._delete(conn, ids)
         return len(ids)
 
@@ -359,23 +473,27 @@ class Vault:
 
     def subjects(self, prefix: str = "") -> list[str]:
         def load(conn: duckdb.DuckDBPyConnection) -> list[str]:
-            rows = conn.execute("SELECT DISTINCT subj FROM facts WHERE starts_with(subj, ?) "
-                                "ORDER BY subj", [prefix]).fetchall()
+            rows = conn.execute(
+                "SELECT DISTINCT subj FROM facts WHERE starts_with(subj, ?) ORDER BY subj", [prefix]
+            ).fetchall()
             return [str(r[0]) for r in rows]
 
         return list(self._read(("subjects", prefix), load))
 
     def keys(self, rel: str) -> list[str]:
         """Normalized measurement names used in values of ``rel`` ("hba1c", "ca 19 9")."""
+
         def load(conn: duckdb.DuckDBPyConnection) -> list[str]:
-            rows = conn.execute("SELECT DISTINCT key FROM facts WHERE rel = ? AND key <> '' "
-                                "ORDER BY key", [rel]).fetchall()
+            rows = conn.execute(
+                "SELECT DISTINCT key FROM facts WHERE rel = ? AND key <> '' ORDER BY key", [rel]
+            ).fetchall()
             return [str(r[0]) for r in rows]
 
         return list(self._read(("keys", rel), load))
 
-    def _read(self, memo_key: tuple[str, str],
-              load: Callable[[duckdb.DuckDBPyConnection], Any]) -> Any:
+    def _read(
+        self, memo_key: tuple[str, str], load: Callable[[duckdb.DuckDBPyConnection], Any]
+    ) -> Any:
         with self.hold() as conn:
             if memo_key not in self._memo:
                 self._memo[memo_key] = load(conn)
@@ -394,7 +512,9 @@ class Vault:
         with self.hold() as conn:
             rows = conn.execute(
                 f"SELECT subj, rel, obj FROM facts WHERE subj IN ({marks}) AND t_end IS NULL "
-                "AND quality >= 1.0", subjects).fetchall()
+                "AND quality >= 1.0",
+                subjects,
+            ).fetchall()
         return {(str(s), str(r), str(o)) for s, r, o in rows} & wanted
 
     def search(self, terms: Sequence[str], limit: int = 50) -> list[Fact]:
@@ -402,19 +522,29 @@ class Vault:
         terms = [t.lower() for t in terms if t.strip()]
         if not terms:
             return []
-        hay = ("lower(subj || ' ' || obj || ' ' || coalesce(subj_name, '') || ' ' || "
-               "coalesce(obj_name, '') || ' ' || coalesce(evidence, ''))")
+        hay = (
+            "lower(subj || ' ' || obj || ' ' || coalesce(subj_name, '') || ' ' || "
+            "coalesce(obj_name, '') || ' ' || coalesce(evidence, ''))"
+        )
         where = " AND ".join(f"contains({hay}, ?)" for _ in terms)
         with self.hold() as conn:
-            return self._rows(conn, where, terms, order="t_end IS NOT NULL, t_start DESC, id",
-                              limit=limit)
+            return self._rows(
+                conn, where, terms, order="t_end IS NOT NULL, t_start DESC, id", limit=limit
+            )
 
     def _get(self, conn: duckdb.DuckDBPyConnection, fact_id: int) -> Fact:
         rows = self._rows(conn, "id = ?", [fact_id])
         return rows[0]
 
-    def _rows(self, conn: duckdb.DuckDBPyConnection, where: str, args: list[Any], *,
-              order: str = "t_start, id", limit: int | None = None) -> list[Fact]:
+    def _rows(
+        self,
+        conn: duckdb.DuckDBPyConnection,
+        where: str,
+        args: list[Any],
+        *,
+        order: str = "t_start, id",
+        limit: int | None = None,
+    ) -> list[Fact]:
         sql = f"SELECT {_COLUMNS} FROM facts WHERE {where} ORDER BY {order}"
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
@@ -430,26 +560,37 @@ class Vault:
             with self._tx() as conn:
                 self._learn(conn, aliases, naive_utc(self._clock.now()))
 
-    def _learn(self, conn: duckdb.DuckDBPyConnection, aliases: Sequence[tuple[str, str, str]],
-               now: datetime) -> None:
+    def _learn(
+        self,
+        conn: duckdb.DuckDBPyConnection,
+        aliases: Sequence[tuple[str, str, str]],
+        now: datetime,
+    ) -> None:
         for alias, kind, subject in aliases:
             self._memo[("exists", subject)] = True
             key = alias_key(alias)
             if not key:
                 continue
             digest = alias_hash(kind, key)
-            hit = conn.execute("UPDATE mem_index SET last_seen = ? WHERE alias_hash = ? AND "
-                               "subject = ? RETURNING 1", [now, digest, subject]).fetchone()
+            hit = conn.execute(
+                "UPDATE mem_index SET last_seen = ? WHERE alias_hash = ? AND "
+                "subject = ? RETURNING 1",
+                [now, digest, subject],
+            ).fetchone()
             if hit is None:
-                conn.execute("INSERT INTO mem_index VALUES (?, ?, ?, ?, ?, ?)",
-                             [digest, key, kind, subject, now, now])
+                conn.execute(
+                    "INSERT INTO mem_index VALUES (?, ?, ?, ?, ?, ?)",
+                    [digest, key, kind, subject, now, now],
+                )
 
     def exists(self, subject: str) -> bool:
         """Whether this user's memory has any fact or alias for ``subject``."""
+
         def load(conn: duckdb.DuckDBPyConnection) -> bool:
             row = conn.execute(
                 "SELECT EXISTS (SELECT 1 FROM facts WHERE subj = ?) OR "
-                "EXISTS (SELECT 1 FROM mem_index WHERE subject = ?)", [subject, subject]
+                "EXISTS (SELECT 1 FROM mem_index WHERE subject = ?)",
+                [subject, subject],
             ).fetchone()
             return bool(row and row[0])
 
@@ -458,8 +599,10 @@ class Vault:
     def seen(self, subject: str) -> None:
         """Mark every alias of ``subject`` as just used (recency breaks ties on titles)."""
         with self._tx() as conn:
-            conn.execute("UPDATE mem_index SET last_seen = ? WHERE subject = ?",
-                         [naive_utc(self._clock.now()), subject])
+            conn.execute(
+                "UPDATE mem_index SET last_seen = ? WHERE subject = ?",
+                [naive_utc(self._clock.now()), subject],
+            )
 
     def resolve(self, alias: str, kind: str) -> list[Alias]:
         """Subjects ``alias`` denotes, most recently seen first."""
@@ -467,24 +610,29 @@ class Vault:
         with self.hold() as conn:
             rows = conn.execute(
                 "SELECT alias, kind, subject, last_seen FROM mem_index WHERE alias_hash = ? "
-                "ORDER BY last_seen DESC", [alias_hash(kind, key)]).fetchall()
+                "ORDER BY last_seen DESC",
+                [alias_hash(kind, key)],
+            ).fetchall()
         return [Alias(a, k, s, from_naive_utc(t)) for a, k, s, t in rows]
 
     def aliases(self, subject: str | None = None) -> list[Alias]:
         where, args = ("subject = ?", [subject]) if subject else ("TRUE", [])
         with self.hold() as conn:
-            rows = conn.execute(f"SELECT alias, kind, subject, last_seen FROM mem_index WHERE "
-                                f"{where} ORDER BY last_seen DESC", args).fetchall()
+            rows = conn.execute(
+                f"SELECT alias, kind, subject, last_seen FROM mem_index WHERE "
+                f"{where} ORDER BY last_seen DESC",
+                args,
+            ).fetchall()
         return [Alias(a, k, s, from_naive_utc(t)) for a, k, s, t in rows]
 
     def forget_alias(self, alias: str, kind: str) -> None:
         self._memo.clear()
         with self._tx() as conn:
-            conn.execute("DELETE FROM mem_index WHERE alias_hash = ?",
-                         [alias_hash(kind, alias_key(alias))])
+            conn.execute(
+                "DELETE FROM mem_index WHERE alias_hash = ?", [alias_hash(kind, alias_key(alias))]
+            )
 
 
 def alias_hash(kind: str, key: str) -> str:
     """Hash of a normalized alias within its kind: the ``mem_index`` lookup key."""
     return content_hash(kind, key)[:24]
-

@@ -91,7 +91,8 @@ class SessionStore:
             self._db.execute(
                 "INSERT INTO sessions (id, title, created_at, updated_at, auto_title) "
                 "VALUES (?, ?, ?, ?, ?)",
-                (sid, title or DEFAULT_TITLE, now, now, int(title is None)))
+                (sid, title or DEFAULT_TITLE, now, now, int(title is None)),
+            )
             info = self.get(sid)
             assert info is not None
             return info
@@ -113,8 +114,9 @@ class SessionStore:
 
     def rename(self, session_id: str, title: str) -> None:
         with self._lock:
-            cur = self._db.execute("UPDATE sessions SET title = ?, auto_title = 0 WHERE id = ?",
-                                   (title, session_id))
+            cur = self._db.execute(
+                "UPDATE sessions SET title = ?, auto_title = 0 WHERE id = ?", (title, session_id)
+            )
             if cur.rowcount == 0:
                 raise KeyError(session_id)
 
@@ -128,20 +130,25 @@ class SessionStore:
             now = self._clock.now()
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                exists = self._db.execute("SELECT auto_title FROM sessions WHERE id = ?",
-                                          (session_id,)).fetchone()
+                exists = self._db.execute(
+                    "SELECT auto_title FROM sessions WHERE id = ?", (session_id,)
+                ).fetchone()
                 if exists is None:
                     self._db.execute(
                         "INSERT INTO sessions (id, title, created_at, updated_at, auto_title) "
-                        "VALUES (?, ?, ?, ?, 1)", (session_id, DEFAULT_TITLE, iso(now), iso(now)))
+                        "VALUES (?, ?, ?, ?, 1)",
+                        (session_id, DEFAULT_TITLE, iso(now), iso(now)),
+                    )
                 cur = self._db.execute(
                     "INSERT INTO turns (session_id, question, result, created_at) "
                     "VALUES (?, ?, ?, ?)",
-                    (session_id, question, result.model_dump_json(), iso(now)))
+                    (session_id, question, result.model_dump_json(), iso(now)),
+                )
                 self._db.execute(
                     "UPDATE sessions SET updated_at = ?, title = CASE WHEN auto_title = 1 AND "
                     "title = ? THEN ? ELSE title END WHERE id = ?",
-                    (iso(now), DEFAULT_TITLE, _title_from(question), session_id))
+                    (iso(now), DEFAULT_TITLE, _title_from(question), session_id),
+                )
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
@@ -152,17 +159,25 @@ class SessionStore:
         with self._lock:
             rows = self._db.execute(
                 "SELECT id, session_id, question, result, created_at FROM turns "
-                "WHERE session_id = ? ORDER BY id", (session_id,)).fetchall()
-            return [Turn(int(r[0]), r[1], r[2], Result.model_validate_json(r[3]),
-                         parse_instant(r[4])) for r in rows]
+                "WHERE session_id = ? ORDER BY id",
+                (session_id,),
+            ).fetchall()
+            return [
+                Turn(int(r[0]), r[1], r[2], Result.model_validate_json(r[3]), parse_instant(r[4]))
+                for r in rows
+            ]
 
     def export_markdown(self, session_id: str) -> str:
         info = self.get(session_id)
         if info is None:
             raise KeyError(session_id)
-        lines = [f"# {info.title}", "",
-                 f"_Session `{info.id}` of {info.user}, started {_when(info.created_at)}, "
-                 f"{info.n_turns} turn(s)._", ""]
+        lines = [
+            f"# {info.title}",
+            "",
+            f"_Session `{info.id}` of {info.user}, started {_when(info.created_at)}, "
+            f"{info.n_turns} turn(s)._",
+            "",
+        ]
         for n, turn in enumerate(self.turns(session_id), start=1):
             lines += _turn_markdown(n, turn)
         return "\n".join(lines).rstrip() + "\n"
@@ -175,7 +190,9 @@ class SessionStore:
                 if needle:
                     cur = self._db.execute(
                         "DELETE FROM turns WHERE instr(lower(question), ?) > 0 OR "
-                        "instr(lower(result), ?) > 0", (needle.lower(), needle.lower()))
+                        "instr(lower(result), ?) > 0",
+                        (needle.lower(), needle.lower()),
+                    )
                     total += int(cur.rowcount or 0)
             return total
 
@@ -190,8 +207,9 @@ class SessionStore:
         self.close()
 
     def _info(self, row: Any) -> SessionInfo:
-        return SessionInfo(row[0], self.user, row[1], parse_instant(row[2]),
-                           parse_instant(row[3]), int(row[4]))
+        return SessionInfo(
+            row[0], self.user, row[1], parse_instant(row[2]), parse_instant(row[3]), int(row[4])
+        )
 
 
 def _title_from(question: str, limit: int = 60) -> str:

@@ -471,9 +471,7 @@ class ChatScreen(Screen[None]):
         turn = self.shown
         result = turn.result if turn else None
         events: list[StepEvent] = turn.events if turn else []
-        await self.query_one(Conversation).add(
-            Note(trace_markdown(result, events), title="Trace")
-        )
+        await self.query_one(Conversation).add(Note(trace_markdown(result, events), title="Trace"))
 
     def action_export(self, target: str = "") -> None:
         session_id = self.sessions.session_id

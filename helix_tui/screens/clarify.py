@@ -30,10 +30,13 @@ class ClarifyScreen(ModalScreen[str | None]):
         with Vertical(id="clarify-dialog", classes="dialog") as dialog:
             dialog.border_title = "Which one do you mean?"
             yield Static(self.question, markup=False, id="clarify-question")
-            yield OptionList(*(self._option(i, c) for i, c in enumerate(self.candidates, 1)),
-                             id="clarify-options")
-            yield Static("Enter picks · Esc to type your answer instead", markup=False,
-                         classes="hint")
+            yield OptionList(
+                *(self._option(i, c) for i, c in enumerate(self.candidates, 1)),
+                id="clarify-options",
+            )
+            yield Static(
+                "Enter picks · Esc to type your answer instead", markup=False, classes="hint"
+            )
 
     @staticmethod
     def _option(index: int, cand: Candidate) -> Option:

@@ -22,8 +22,9 @@ def full_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     from engine.api import Helix
 
     home = os.environ.get("HELIX_BENCH_HOME")
-    settings = Settings(home=Path(home) if home else tmp_path_factory.mktemp("full"),
-                        trace_exporter="none")
+    settings = Settings(
+        home=Path(home) if home else tmp_path_factory.mktemp("full"), trace_exporter="none"
+    )
     helix = Helix.open(settings)
     helix.warm()
     yield helix

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-from .eval_fakes import FakeEngine, answered
 
 from engine.eval.runner import (
     QuestionInput,
@@ -18,6 +17,8 @@ from engine.eval.runner import (
     score_file,
 )
 from engine.result import Evidence, Result, Status
+
+from .eval_fakes import FakeEngine, answered
 
 T1 = ("Compound::DB1", "CtD", "Disease::D1")
 T2 = ("Compound::DB2", "CtD", "Disease::D1")

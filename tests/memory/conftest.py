@@ -39,16 +39,18 @@ def catalog() -> RelationCatalog:
 
 
 @pytest.fixture
-def memory(settings: Settings, clock: SimulatedClock,
-           linker: StatementLinker) -> Iterator[UserMemory]:
+def memory(
+    settings: Settings, clock: SimulatedClock, linker: StatementLinker
+) -> Iterator[UserMemory]:
     mem = UserMemory(settings, "u07", clock=clock, linker=linker)
     yield mem
     mem.close()
 
 
 @pytest.fixture
-def other(settings: Settings, clock: SimulatedClock,
-          linker: StatementLinker) -> Iterator[UserMemory]:
+def other(
+    settings: Settings, clock: SimulatedClock, linker: StatementLinker
+) -> Iterator[UserMemory]:
     mem = UserMemory(settings, "u12", clock=clock, linker=linker)
     yield mem
     mem.close()

@@ -10,11 +10,19 @@ from memory.clock import SimulatedClock
 
 
 def _kg_result(score: float = 0.9) -> Result:
-    return Result(status=Status.ANSWERED, answers=[Answer(id="Compound::DB00843", name="Donepezil",
-                                                          score=score)],
-                  evidence=[Evidence(kind="triple", score=score, source="hetionet",
-                                     triple=("Compound::DB00843", "CtD", "Disease::DOID:10652"))],
-                  mode="hybrid")
+    return Result(
+        status=Status.ANSWERED,
+        answers=[Answer(id="Compound::DB00843", name="Donepezil", score=score)],
+        evidence=[
+            Evidence(
+                kind="triple",
+                score=score,
+                source="hetionet",
+                triple=("Compound::DB00843", "CtD", "Disease::DOID:10652"),
+            )
+        ],
+        mode="hybrid",
+    )
 
 
 def _cache(tmp_path: Path, clock: SimulatedClock, **kw: object) -> AnswerCache:

@@ -6,13 +6,20 @@ from memory.clock import SimulatedClock
 from memory.episodic import AsyncEpisodicStore, EpisodicStore
 
 
-async def test_async_store_keeps_a_sliding_window_per_session(tmp_path: Path,
-                                                              clock: SimulatedClock) -> None:
+async def test_async_store_keeps_a_sliding_window_per_session(
+    tmp_path: Path, clock: SimulatedClock
+) -> None:
     async with AsyncEpisodicStore(tmp_path / "e.sqlite", clock, window=3) as store:
         for i in range(5):
             clock.advance(seconds=10)
-            await store.add("s1", f"q{i}", chain=[["a", "r", "b"]], evidence=[{"k": i}],
-                            quality=0.5, subject=f"patient:{i}")
+            await store.add(
+                "s1",
+                f"q{i}",
+                chain=[["a", "r", "b"]],
+                evidence=[{"k": i}],
+                quality=0.5,
+                subject=f"patient:{i}",
+            )
         await store.add("s2", "other session")
         recent = await store.recent("s1")
         assert [t.query for t in recent] == ["q2", "q3", "q4"]

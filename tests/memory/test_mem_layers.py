@@ -17,14 +17,18 @@ def test_memory_and_sessions_do_not_import_the_ui() -> None:
         + "bad = sorted(m for m in sys.modules if m.split('.')[0] in {'textual', 'helix_tui'})\n"
         + "print(','.join(bad))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
-                         check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
+    )
     assert out.stdout.strip() == ""
 
 
 def test_the_engine_does_not_import_memory() -> None:
     engine_files = (REPO / "engine").rglob("*.py")
-    offenders = [str(p) for p in engine_files
-                 if "import memory" in p.read_text(encoding="utf-8")
-                 or "from memory" in p.read_text(encoding="utf-8")]
+    offenders = [
+        str(p)
+        for p in engine_files
+        if "import memory" in p.read_text(encoding="utf-8")
+        or "from memory" in p.read_text(encoding="utf-8")
+    ]
     assert offenders == []

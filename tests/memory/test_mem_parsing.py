@@ -9,27 +9,36 @@ from memory.notes import find_notes, match_slug, slugify
 from memory.patients import find_intros, find_mrns, find_names
 
 
-@pytest.mark.parametrize(("text", "literal"), [
-    ("Got patient 5170's results back, HbA1c 7.5%.", "HbA1c 7.5%"),
-    ("CA 19-9 2091 U/mL for pt 5102 today.", "CA 19-9 2091 U/mL"),
-    ("Results for Ada, MRN 6328, are in: sodium 129 mmol/L.", "sodium 129 mmol/L"),
-    ("Beatriz Kowalski labs: FEV1 56% predicted.", "FEV1 56% predicted"),
-    ("The replicate came back at tumour growth inhibition 23%.", "tumour growth inhibition 23%"),
-    ("latest: ANC 2.7 x10^9/L", "ANC 2.7 x10^9/L"),
-    ("MMSE 20/30 for Omar Rossi (3612) today.", "MMSE 20/30"),
-    ("T-score -2.9 at the hip", "T-score -2.9"),
-    ("BP 161/91 mmHg", "BP 161/91 mmHg"),
-])
+@pytest.mark.parametrize(
+    ("text", "literal"),
+    [
+        ("Got patient 5170's results back, HbA1c 7.5%.", "HbA1c 7.5%"),
+        ("CA 19-9 2091 U/mL for pt 5102 today.", "CA 19-9 2091 U/mL"),
+        ("Results for Ada, MRN 6328, are in: sodium 129 mmol/L.", "sodium 129 mmol/L"),
+        ("Beatriz Kowalski labs: FEV1 56% predicted.", "FEV1 56% predicted"),
+        (
+            "The replicate came back at tumour growth inhibition 23%.",
+            "tumour growth inhibition 23%",
+        ),
+        ("latest: ANC 2.7 x10^9/L", "ANC 2.7 x10^9/L"),
+        ("MMSE 20/30 for Omar Rossi (3612) today.", "MMSE 20/30"),
+        ("T-score -2.9 at the hip", "T-score -2.9"),
+        ("BP 161/91 mmHg", "BP 161/91 mmHg"),
+    ],
+)
 def test_measurements_are_copied_verbatim(text: str, literal: str) -> None:
     assert [m.literal for m in find_measurements(text)] == [literal]
 
 
-@pytest.mark.parametrize("text", [
-    "Seeing pt 5170 in clinic; working diagnosis is type 2 diabetes mellitus.",
-    "Put 7594 on Docetaxel, will review in two weeks.",
-    "What symptom did 8921 report?",
-    "Patient 6328 complaining of confusion",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Seeing pt 5170 in clinic; working diagnosis is type 2 diabetes mellitus.",
+        "Put 7594 on Docetaxel, will review in two weeks.",
+        "What symptom did 8921 report?",
+        "Patient 6328 complaining of confusion",
+    ],
+)
 def test_mrns_and_disease_names_are_not_measurements(text: str) -> None:
     assert find_measurements(text) == []
 
@@ -37,21 +46,27 @@ def test_mrns_and_disease_names_are_not_measurements(text: str) -> None:
 def test_measurement_keys_and_mentions() -> None:
     assert measurement_key("CA 19-9 449 U/mL") == "ca 19 9"
     assert measurement_key("HbA1c 7.5%") == "hba1c"
-    found = mentioned_keys("What was patient 8849's blood pressure before the latest one?",
-                           ["HbA1c", "BP"], {"blood pressure": "BP"})
+    found = mentioned_keys(
+        "What was patient 8849's blood pressure before the latest one?",
+        ["HbA1c", "BP"],
+        {"blood pressure": "BP"},
+    )
     assert found == ["bp"]
     assert mentioned_keys("Latest lab value for pt 2472?", ["HbA1c", "BP"], {}) == []
 
 
-@pytest.mark.parametrize(("text", "mrn", "strong"), [
-    ("Switched MRN 4471 from metformin to sitagliptin.", "4471", True),
-    ("put #6328 on midazolam", "6328", True),
-    ("Seeing pt 5170 (no name on file yet)", "5170", True),
-    ("Seeing Victor Costa (6328) in clinic", "6328", False),
-    ("The latanoprost is giving 8712 arthralgia.", "8712", False),
-    ("What was 7835's last HbA1c result?", "7835", False),
-    ("CA 19-9 2091 U/mL for pt 5102 today.", "5102", True),
-])
+@pytest.mark.parametrize(
+    ("text", "mrn", "strong"),
+    [
+        ("Switched MRN 4471 from metformin to sitagliptin.", "4471", True),
+        ("put #6328 on midazolam", "6328", True),
+        ("Seeing pt 5170 (no name on file yet)", "5170", True),
+        ("Seeing Victor Costa (6328) in clinic", "6328", False),
+        ("The latanoprost is giving 8712 arthralgia.", "8712", False),
+        ("What was 7835's last HbA1c result?", "7835", False),
+        ("CA 19-9 2091 U/mL for pt 5102 today.", "5102", True),
+    ],
+)
 def test_mrn_mentions(text: str, mrn: str, strong: bool) -> None:
     first = find_mrns(text)[0]
     assert (first.mrn, first.strong) == (mrn, strong)
@@ -59,7 +74,8 @@ def test_mrn_mentions(text: str, mrn: str, strong: bool) -> None:
 
 def test_name_introductions_and_mentions() -> None:
     assert find_intros("Patient Ada Moreno (MRN 4471) was started on metformin.") == [
-        ("Ada Moreno", "4471")]
+        ("Ada Moreno", "4471")
+    ]
     assert find_intros("MRN 9280 (Ivan Fischer) has type 2 diabetes") == [("Ivan Fischer", "9280")]
     assert find_intros("Ravi Murphy, MRN 5507, has hypertension") == [("Ravi Murphy", "5507")]
     assert find_intros("Ana Nguyen (#6971): dx pancreatic cancer") == [("Ana Nguyen", "6971")]
@@ -71,16 +87,19 @@ def test_name_introductions_and_mentions() -> None:
     assert [n.name for n in find_names("Started Samuel Khan on acitretin")] == ["Samuel Khan"]
 
 
-@pytest.mark.parametrize(("phrase", "slug"), [
-    ("the CRISPR screen", "crispr-screen"),
-    ("our neuroinflammation work", "neuroinflammation-project"),
-    ("the neuroinflammation project", "neuroinflammation-project"),
-    ("our biobank cohort study", "biobank-cohort"),
-    ("the xenograft study", "xenograft-study"),
-    ("the T-cell assay", "tcell-assay"),
-    ("our hepatotoxicity project", "liver-tox-project"),
-    ("the liver tox project", "liver-tox-project"),
-])
+@pytest.mark.parametrize(
+    ("phrase", "slug"),
+    [
+        ("the CRISPR screen", "crispr-screen"),
+        ("our neuroinflammation work", "neuroinflammation-project"),
+        ("the neuroinflammation project", "neuroinflammation-project"),
+        ("our biobank cohort study", "biobank-cohort"),
+        ("the xenograft study", "xenograft-study"),
+        ("the T-cell assay", "tcell-assay"),
+        ("our hepatotoxicity project", "liver-tox-project"),
+        ("the liver tox project", "liver-tox-project"),
+    ],
+)
 def test_note_slugs(phrase: str, slug: str) -> None:
     assert slugify(phrase) == slug
     assert [n.slug for n in find_notes(f"Lead for {phrase} is roflumilast.")] == [slug]
@@ -90,20 +109,26 @@ def test_note_matching_and_non_projects() -> None:
     assert find_notes("Our assay today: cetirizine inhibits HRH1.") == []
     assert find_notes("The Lancet cohort paper suggests felbamate.") == []
     assert match_slug("biobank-cohort-study", ["biobank-cohort", "crispr-screen"]) == (
-        "biobank-cohort")
+        "biobank-cohort"
+    )
     assert match_slug("microbiome-study", ["biobank-cohort", "xenograft-study"]) is None
 
 
-@pytest.mark.parametrize(("text", "allergen"), [
-    ("Add adhesive tape to Victor Costa's allergy list.", "adhesive tape"),
-    ("Allergy noted for pt 2183: Keflex.", "Keflex"),
-    ("1597 reports an allergy to bee stings.", "bee stings"),
-    ("pt 9508 had a reaction to sulfamethoxazole in the past, documented allergy.",
-     "sulfamethoxazole"),
-    ("Please flag phenytoin allergy for Ada Costa.", "phenytoin"),
-    ("Yara Bauer is allergic to latex.", "latex"),
-])
+@pytest.mark.parametrize(
+    ("text", "allergen"),
+    [
+        ("Add adhesive tape to Victor Costa's allergy list.", "adhesive tape"),
+        ("Allergy noted for pt 2183: Keflex.", "Keflex"),
+        ("1597 reports an allergy to bee stings.", "bee stings"),
+        (
+            "pt 9508 had a reaction to sulfamethoxazole in the past, documented allergy.",
+            "sulfamethoxazole",
+        ),
+        ("Please flag phenytoin allergy for Ada Costa.", "phenytoin"),
+        ("Yara Bauer is allergic to latex.", "latex"),
+    ],
+)
 def test_allergens(text: str, allergen: str) -> None:
     found = find_allergen(text)
     assert found is not None and found[0] == allergen
-    assert text[found[1]:found[2]] == allergen
+    assert text[found[1] : found[2]] == allergen

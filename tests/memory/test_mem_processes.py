@@ -43,8 +43,12 @@ WRITER = textwrap.dedent("""
 def _spawn(home: Path, user: str, tag: str, count: int, held: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-c", WRITER, str(home), user, tag, str(count), held],
-        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONPATH": str(REPO)})
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
 
 
 def _stored(home: Path, user: str) -> set[str]:
@@ -107,9 +111,16 @@ SESSION_WRITER = textwrap.dedent("""
 
 def test_two_processes_append_to_one_session_store(tmp_path: Path) -> None:
     home = tmp_path / "home"
-    procs = [subprocess.Popen([sys.executable, "-c", SESSION_WRITER, str(home), tag], cwd=REPO,
-                              env={**os.environ, "PYTHONPATH": str(REPO)},
-                              stderr=subprocess.PIPE, text=True) for tag in ("a", "b")]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", SESSION_WRITER, str(home), tag],
+            cwd=REPO,
+            env={**os.environ, "PYTHONPATH": str(REPO)},
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for tag in ("a", "b")
+    ]
     for proc in procs:
         _, err = proc.communicate(timeout=60)
         assert proc.returncode == 0, err

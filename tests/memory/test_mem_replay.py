@@ -16,34 +16,98 @@ DEV_STREAM = SHARED / "bench" / "memory_dev.replay.jsonl"
 
 P = "patient:4471"
 STREAM = [
-    {"at": "2026-03-02T09:00:00Z", "user": "u07", "session": "u07-s1", "type": "say",
-     "text": "Patient Ada Moreno (MRN 4471) was started on metformin today.",
-     "fact": [P, "takes", "Compound::DB00331"]},
-    {"at": "2026-03-02T09:05:00Z", "user": "u12", "session": "u12-s1", "type": "say",
-     "text": "Put MRN 4471 on midazolam, will review in two weeks.",
-     "fact": [P, "takes", "Compound::DB00683"]},
-    {"at": "2026-03-03T10:00:00Z", "user": "u07", "session": "u07-s2", "type": "say",
-     "text": "Got Ada Moreno's results back, HbA1c 6.9%.", "fact": [P, "lab_value", "HbA1c 6.9%"]},
-    {"at": "2026-03-05T16:40:00Z", "user": "u07", "session": "u07-s3", "type": "say",
-     "text": "Switched MRN 4471 from metformin to sitagliptin.",
-     "fact": [P, "takes", "Compound::DB01261"], "supersedes": [P, "takes", "Compound::DB00331"]},
-    {"at": "2026-03-06T10:00:00Z", "user": "u07", "session": "u07-s4", "type": "say",
-     "text": "Repeat for MRN 4471: HbA1c 7.5% (was HbA1c 6.9%).",
-     "fact": [P, "lab_value", "HbA1c 7.5%"], "supersedes": [P, "lab_value", "HbA1c 6.9%"]},
-    {"at": "2026-03-09T10:00:00Z", "user": "u07", "session": "u07-s9", "type": "ask",
-     "text": "What is MRN 4471 on at the moment?", "expect": "Compound::DB01261"},
-    {"at": "2026-03-09T10:00:30Z", "user": "u07", "session": "u07-s9", "type": "ask",
-     "text": "What was Ada Moreno on before sitagliptin?", "expect": "Compound::DB00331",
-     "temporal": "previous"},
-    {"at": "2026-03-09T10:00:40Z", "user": "u07", "session": "u07-s9", "type": "ask",
-     "text": "What was Ada Moreno's first HbA1c?", "expect": "HbA1c 6.9%",
-     "temporal": "previous"},
-    {"at": "2026-03-09T10:01:00Z", "user": "u12", "session": "u12-s4", "type": "ask",
-     "text": "What is MRN 4471 on at the moment?", "expect": "Compound::DB00683"},
-    {"at": "2026-03-09T10:02:00Z", "user": "u12", "session": "u12-s4", "type": "ask",
-     "text": "Which allergy did we record for Ada Moreno?", "expect": None},
-    {"at": "2026-03-09T10:03:00Z", "user": "u12", "session": "u12-s4", "type": "ask",
-     "text": "What is MRN 5170's latest HbA1c?", "expect": None},
+    {
+        "at": "2026-03-02T09:00:00Z",
+        "user": "u07",
+        "session": "u07-s1",
+        "type": "say",
+        "text": "Patient Ada Moreno (MRN 4471) was started on metformin today.",
+        "fact": [P, "takes", "Compound::DB00331"],
+    },
+    {
+        "at": "2026-03-02T09:05:00Z",
+        "user": "u12",
+        "session": "u12-s1",
+        "type": "say",
+        "text": "Put MRN 4471 on midazolam, will review in two weeks.",
+        "fact": [P, "takes", "Compound::DB00683"],
+    },
+    {
+        "at": "2026-03-03T10:00:00Z",
+        "user": "u07",
+        "session": "u07-s2",
+        "type": "say",
+        "text": "Got Ada Moreno's results back, HbA1c 6.9%.",
+        "fact": [P, "lab_value", "HbA1c 6.9%"],
+    },
+    {
+        "at": "2026-03-05T16:40:00Z",
+        "user": "u07",
+        "session": "u07-s3",
+        "type": "say",
+        "text": "Switched MRN 4471 from metformin to sitagliptin.",
+        "fact": [P, "takes", "Compound::DB01261"],
+        "supersedes": [P, "takes", "Compound::DB00331"],
+    },
+    {
+        "at": "2026-03-06T10:00:00Z",
+        "user": "u07",
+        "session": "u07-s4",
+        "type": "say",
+        "text": "Repeat for MRN 4471: HbA1c 7.5% (was HbA1c 6.9%).",
+        "fact": [P, "lab_value", "HbA1c 7.5%"],
+        "supersedes": [P, "lab_value", "HbA1c 6.9%"],
+    },
+    {
+        "at": "2026-03-09T10:00:00Z",
+        "user": "u07",
+        "session": "u07-s9",
+        "type": "ask",
+        "text": "What is MRN 4471 on at the moment?",
+        "expect": "Compound::DB01261",
+    },
+    {
+        "at": "2026-03-09T10:00:30Z",
+        "user": "u07",
+        "session": "u07-s9",
+        "type": "ask",
+        "text": "What was Ada Moreno on before sitagliptin?",
+        "expect": "Compound::DB00331",
+        "temporal": "previous",
+    },
+    {
+        "at": "2026-03-09T10:00:40Z",
+        "user": "u07",
+        "session": "u07-s9",
+        "type": "ask",
+        "text": "What was Ada Moreno's first HbA1c?",
+        "expect": "HbA1c 6.9%",
+        "temporal": "previous",
+    },
+    {
+        "at": "2026-03-09T10:01:00Z",
+        "user": "u12",
+        "session": "u12-s4",
+        "type": "ask",
+        "text": "What is MRN 4471 on at the moment?",
+        "expect": "Compound::DB00683",
+    },
+    {
+        "at": "2026-03-09T10:02:00Z",
+        "user": "u12",
+        "session": "u12-s4",
+        "type": "ask",
+        "text": "Which allergy did we record for Ada Moreno?",
+        "expect": None,
+    },
+    {
+        "at": "2026-03-09T10:03:00Z",
+        "user": "u12",
+        "session": "u12-s4",
+        "type": "ask",
+        "text": "What is MRN 5170's latest HbA1c?",
+        "expect": None,
+    },
 ]
 
 
@@ -53,15 +117,21 @@ def _write(path: Path, events: list[dict[str, object]]) -> Path:
 
 
 @pytest.mark.parametrize("extract", ["fact", "text"])
-def test_replay_scores_a_small_stream(tmp_path: Path, linker: StatementLinker,
-                                      extract: str) -> None:
+def test_replay_scores_a_small_stream(
+    tmp_path: Path, linker: StatementLinker, extract: str
+) -> None:
     stream = _write(tmp_path / "s.replay.jsonl", STREAM)
     out = tmp_path / "out.jsonl"
     settings = Settings(home=tmp_path / "home", trace_exporter="none")
     seen: list[int] = []
-    report = run_replay(stream, settings, linker=linker, out_path=out,
-                        extract=extract,  # type: ignore[arg-type]
-                        progress=lambda done, total: seen.append(done))
+    report = run_replay(
+        stream,
+        settings,
+        linker=linker,
+        out_path=out,
+        extract=extract,  # type: ignore[arg-type]
+        progress=lambda done, total: seen.append(done),
+    )
     assert report.current.n == 2 and report.current.recall == 1.0
     assert report.previous.n == 2 and report.previous.recall == 1.0
     assert report.null_probes == 2 and report.null_answered == 0 and report.leaks == 0
@@ -69,19 +139,35 @@ def test_replay_scores_a_small_stream(tmp_path: Path, linker: StatementLinker,
     lines = [json.loads(x) for x in out.read_text().splitlines()]
     assert len(lines) == 6
     for line in lines:
-        assert {"id", "status", "answers", "evidence", "paths", "clarification", "latency_ms",
-                "user", "session", "at", "expect"} <= set(line)
+        assert {
+            "id",
+            "status",
+            "answers",
+            "evidence",
+            "paths",
+            "clarification",
+            "latency_ms",
+            "user",
+            "session",
+            "at",
+            "expect",
+        } <= set(line)
     assert lines[0]["answers"][0]["id"] == "Compound::DB01261"
     assert lines[-1]["status"] == "NOT_ANSWERED"
     text = format_report(report)
     assert "Memory Recall@1" in text and "cross-user leaks" in text
 
 
-def test_malformed_lines_are_reported_with_line_numbers(tmp_path: Path,
-                                                        linker: StatementLinker) -> None:
+def test_malformed_lines_are_reported_with_line_numbers(
+    tmp_path: Path, linker: StatementLinker
+) -> None:
     path = tmp_path / "bad.replay.jsonl"
-    lines = [json.dumps(STREAM[0]), "{not json", json.dumps({**STREAM[1], "type": "shout"}),
-             json.dumps(STREAM[2])]
+    lines = [
+        json.dumps(STREAM[0]),
+        "{not json",
+        json.dumps({**STREAM[1], "type": "shout"}),
+        json.dumps(STREAM[2]),
+    ]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     settings = Settings(home=tmp_path / "home", trace_exporter="none")
     with pytest.raises(ReplayFormatError) as err:
@@ -126,8 +212,10 @@ def test_a_null_probe_answered_with_another_users_value_is_a_leak() -> None:
 
     probe = Event.model_validate(STREAM[-1])
     report = ReplayReport(extract="fact")
-    answered = Result(status=Status.ANSWERED,
-                      answers=[Answer(id="Compound::DB00683", name="Midazolam", score=1.0)])
+    answered = Result(
+        status=Status.ANSWERED,
+        answers=[Answer(id="Compound::DB00683", name="Midazolam", score=1.0)],
+    )
     _score(probe, answered, {"Compound::DB00683": {"u07"}}, report)
     _score(probe, answered, {"Compound::DB00683": {"u12"}}, report)  # its own value: no leak
     assert report.null_answered == 2 and report.leaks == 1

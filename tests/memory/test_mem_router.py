@@ -9,25 +9,37 @@ from memory.router import Router, Temporal, looks_like_question
 NOW = datetime(2026, 3, 9, 10, 0, tzinfo=UTC)
 
 
-@pytest.mark.parametrize(("question", "kind", "anchor"), [
-    ("What is MRN 4471 on at the moment?", Temporal.CURRENT, None),
-    ("Most recent LDL for MRN 4212?", Temporal.CURRENT, None),
-    ("What was MRN 8976's last PASI result?", Temporal.CURRENT, None),
-    ("What did we switch MRN 2557 to?", Temporal.CURRENT, None),
-    ("What was MRN 4036's second-to-last CA 19-9?", Temporal.PREVIOUS, None),
-    ("What was the previous result for our biobank cohort study?", Temporal.PREVIOUS, None),
-    ("What was Lena Lindqvist's HbA1c on the earlier check?", Temporal.PREVIOUS, None),
-    ("What was Amina Kim originally started on?", Temporal.FIRST, None),
-    ("What was the baseline FEV1 for pt 5304?", Temporal.FIRST, None),
-    ("Which compound did the biobank cohort start with as lead?", Temporal.FIRST, None),
-    ("What did we have patient 1601 on prior to levothyroxine?", Temporal.BEFORE,
-     "levothyroxine"),
-    ("Which medication did felodipine replace for Priya Nakamura?", Temporal.BEFORE,
-     "felodipine"),
-    ("Before Gefitinib, which compound led our neuroinflammation work?", Temporal.BEFORE,
-     "Gefitinib"),
-    ("What replaced metformin for MRN 4471?", Temporal.AFTER, "metformin for MRN 4471"),
-])
+@pytest.mark.parametrize(
+    ("question", "kind", "anchor"),
+    [
+        ("What is MRN 4471 on at the moment?", Temporal.CURRENT, None),
+        ("Most recent LDL for MRN 4212?", Temporal.CURRENT, None),
+        ("What was MRN 8976's last PASI result?", Temporal.CURRENT, None),
+        ("What did we switch MRN 2557 to?", Temporal.CURRENT, None),
+        ("What was MRN 4036's second-to-last CA 19-9?", Temporal.PREVIOUS, None),
+        ("What was the previous result for our biobank cohort study?", Temporal.PREVIOUS, None),
+        ("What was Lena Lindqvist's HbA1c on the earlier check?", Temporal.PREVIOUS, None),
+        ("What was Amina Kim originally started on?", Temporal.FIRST, None),
+        ("What was the baseline FEV1 for pt 5304?", Temporal.FIRST, None),
+        ("Which compound did the biobank cohort start with as lead?", Temporal.FIRST, None),
+        (
+            "What did we have patient 1601 on prior to levothyroxine?",
+            Temporal.BEFORE,
+            "levothyroxine",
+        ),
+        (
+            "Which medication did felodipine replace for Priya Nakamura?",
+            Temporal.BEFORE,
+            "felodipine",
+        ),
+        (
+            "Before Gefitinib, which compound led our neuroinflammation work?",
+            Temporal.BEFORE,
+            "Gefitinib",
+        ),
+        ("What replaced metformin for MRN 4471?", Temporal.AFTER, "metformin for MRN 4471"),
+    ],
+)
 def test_temporal_intent(question: str, kind: Temporal, anchor: str | None) -> None:
     intent = Router().temporal(question, NOW)
     assert intent.kind == kind

@@ -21,59 +21,77 @@ def _top(result: Result | None) -> str | None:
 
 
 def test_current_previous_first_and_before(memory: UserMemory, clock: SimulatedClock) -> None:
-    _say(memory, clock,
-         "Patient Ada Moreno (MRN 4471) was started on metformin today.",
-         "Switched MRN 4471 from metformin to sitagliptin.",
-         "Ada Moreno: sitagliptin -> clonazepam.")
+    _say(
+        memory,
+        clock,
+        "Patient Ada Moreno (MRN 4471) was started on metformin today.",
+        "Switched MRN 4471 from metformin to sitagliptin.",
+        "Ada Moreno: sitagliptin -> clonazepam.",
+    )
     assert _top(memory.answer("What is MRN 4471 on at the moment?", [])) == "Compound::DB01068"
     assert _top(memory.answer("What was Ada Moreno on previously?", [])) == "Compound::DB01261"
     assert _top(memory.answer("What was MRN 4471 originally started on?", [])) == (
-        "Compound::DB00331")
+        "Compound::DB00331"
+    )
     assert _top(memory.answer("What was she on before sitagliptin? (MRN 4471)", [])) == (
-        "Compound::DB00331")
-    assert _top(memory.answer("Which medication did clonazepam replace for Ada Moreno?",
-                              [])) == "Compound::DB01261"
+        "Compound::DB00331"
+    )
+    assert (
+        _top(memory.answer("Which medication did clonazepam replace for Ada Moreno?", []))
+        == "Compound::DB01261"
+    )
     result = memory.answer("What did we switch MRN 4471 to?", [])
     assert result is not None and result.answers[0].source == "memory"
     assert result.evidence[0].kind == "memory" and result.evidence[0].triple is not None
 
 
-def test_lab_values_by_test_name_and_latest_overall(memory: UserMemory,
-                                                    clock: SimulatedClock) -> None:
-    _say(memory, clock,
-         "Got patient 5170's results back, HbA1c 6.9%.",
-         "LDL 130 mg/dL for pt 5170 today.",
-         "New HbA1c for pt 5170: HbA1c 7.5%, previously HbA1c 6.9%.")
+def test_lab_values_by_test_name_and_latest_overall(
+    memory: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(
+        memory,
+        clock,
+        "Got patient 5170's results back, HbA1c 6.9%.",
+        "LDL 130 mg/dL for pt 5170 today.",
+        "New HbA1c for pt 5170: HbA1c 7.5%, previously HbA1c 6.9%.",
+    )
     assert _top(memory.answer("What's the current HbA1c on pt 5170?", [])) == "HbA1c 7.5%"
     assert _top(memory.answer("Most recent LDL for MRN 5170?", [])) == "LDL 130 mg/dL"
     assert _top(memory.answer("Latest lab value for pt 5170?", [])) == "HbA1c 7.5%"
     assert _top(memory.answer("What was pt 5170's HbA1c before the latest one?", [])) == (
-        "HbA1c 6.9%")
+        "HbA1c 6.9%"
+    )
     missing = memory.answer("What was pt 5170's last CRP result?", [])
     assert missing is not None and missing.status == Status.NOT_ANSWERED
 
 
 def test_entities_notes_and_titles(memory: UserMemory, clock: SimulatedClock) -> None:
-    _say(memory, clock,
-         "Record this: EPHB3 is inhibited by Nilotinib.",
-         "POLE is the target gene for the CRISPR screen.",
-         "For our CRISPR screen, the lead compound is doxazosin.",
-         "Dropping doxazosin in our CRISPR screen; prazosin is the lead now.",
-         "Seeing Victor Costa (6328) in clinic; working diagnosis is epilepsy.",
-         "Mr. Costa is allergic to aspirin.")
+    _say(
+        memory,
+        clock,
+        "Record this: EPHB3 is inhibited by Nilotinib.",
+        "POLE is the target gene for the CRISPR screen.",
+        "For our CRISPR screen, the lead compound is doxazosin.",
+        "Dropping doxazosin in our CRISPR screen; prazosin is the lead now.",
+        "Seeing Victor Costa (6328) in clinic; working diagnosis is epilepsy.",
+        "Mr. Costa is allergic to aspirin.",
+    )
     assert _top(memory.answer("In my notes, nilotinib inhibits which gene?", [])) == "Gene::2049"
     assert _top(memory.answer("What's the target for our CRISPR screen?", [])) == "Gene::5426"
     assert _top(memory.answer("Top candidate for the CRISPR screen right now?", [])) == (
-        "Compound::DB00457")
-    assert _top(memory.answer("Which compound did the CRISPR screen start with as lead?",
-                              [])) == "Compound::DB00590"
+        "Compound::DB00457"
+    )
+    assert (
+        _top(memory.answer("Which compound did the CRISPR screen start with as lead?", []))
+        == "Compound::DB00590"
+    )
     assert _top(memory.answer("What is Victor Costa allergic to?", [])) == "Compound::DB00945"
-    assert _top(memory.answer("Which condition does Mr. Costa have?", [])) == (
-        "Disease::DOID:1826")
+    assert _top(memory.answer("Which condition does Mr. Costa have?", [])) == ("Disease::DOID:1826")
 
 
-def test_users_are_isolated_even_with_the_same_mrn(memory: UserMemory, other: UserMemory,
-                                                   clock: SimulatedClock) -> None:
+def test_users_are_isolated_even_with_the_same_mrn(
+    memory: UserMemory, other: UserMemory, clock: SimulatedClock
+) -> None:
     _say(memory, clock, "Switched MRN 4471 from metformin to sitagliptin.")
     _say(other, clock, "Put MRN 4471 on midazolam, will review in two weeks.")
     assert _top(memory.answer("What is MRN 4471 on at the moment?", [])) == "Compound::DB01261"
@@ -81,7 +99,8 @@ def test_users_are_isolated_even_with_the_same_mrn(memory: UserMemory, other: Us
     unknown = other.answer("What is MRN 9999 on at the moment?", [])
     assert unknown is not None and unknown.status == Status.NOT_ANSWERED and not unknown.answers
     assert other.answer("Which allergy did we record for MRN 4471?", []).status == (  # type: ignore[union-attr]
-        Status.NOT_ANSWERED)
+        Status.NOT_ANSWERED
+    )
 
 
 def test_kg_questions_are_left_to_the_engine(memory: UserMemory, clock: SimulatedClock) -> None:
@@ -91,8 +110,9 @@ def test_kg_questions_are_left_to_the_engine(memory: UserMemory, clock: Simulate
     assert memory.state("What is MRN 4471 on at the moment?") is None
 
 
-def test_follow_up_uses_the_sessions_last_subject(memory: UserMemory,
-                                                  clock: SimulatedClock) -> None:
+def test_follow_up_uses_the_sessions_last_subject(
+    memory: UserMemory, clock: SimulatedClock
+) -> None:
     _say(memory, clock, "Switched MRN 4471 from metformin to sitagliptin.")
     memory.answer("What is MRN 4471 on at the moment?", [], session="s1")
     first = memory.answer("What is MRN 4471 on at the moment?", [], session="s1")
@@ -100,16 +120,20 @@ def test_follow_up_uses_the_sessions_last_subject(memory: UserMemory,
     memory.record("What is MRN 4471 on at the moment?", first, "s1")
     clock.advance(minutes=1)
     assert _top(memory.answer("And what was she on before that?", [], session="s1")) == (
-        "Compound::DB00331")
+        "Compound::DB00331"
+    )
     clock.advance(minutes=45)  # past the episodic TTL: no more context
     assert memory.answer("And what was she on before that?", [], session="s1") is None
 
 
 def _kg(triple: tuple[str, str, str], score: float) -> Result:
-    return Result(question="q", status=Status.ANSWERED, mode="hybrid",
-                  answers=[Answer(id=triple[0], name=triple[0], score=score)],
-                  evidence=[Evidence(kind="triple", triple=triple, score=score,
-                                     source="hetionet")])
+    return Result(
+        question="q",
+        status=Status.ANSWERED,
+        mode="hybrid",
+        answers=[Answer(id=triple[0], name=triple[0], score=score)],
+        evidence=[Evidence(kind="triple", triple=triple, score=score, source="hetionet")],
+    )
 
 
 def test_vault_boost_changes_ranking_only_for_quality_one_facts(memory: UserMemory) -> None:
@@ -126,11 +150,15 @@ def test_vault_boost_changes_ranking_only_for_quality_one_facts(memory: UserMemo
     assert hit is not None and hit.cached
 
 
-def test_forget_a_patient_everywhere(settings: Settings, memory: UserMemory,
-                                     clock: SimulatedClock) -> None:
-    _say(memory, clock,
-         "Patient Ada Moreno (MRN 4471) was started on metformin today.",
-         "MRN 5170 is allergic to aspirin.")
+def test_forget_a_patient_everywhere(
+    settings: Settings, memory: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(
+        memory,
+        clock,
+        "Patient Ada Moreno (MRN 4471) was started on metformin today.",
+        "MRN 5170 is allergic to aspirin.",
+    )
     asked = memory.answer("What is Ada Moreno on at the moment?", [], session="s1")
     assert asked is not None and _top(asked) == "Compound::DB00331"
     memory.record("What is Ada Moreno on at the moment?", asked, "s1")
@@ -143,7 +171,8 @@ def test_forget_a_patient_everywhere(settings: Settings, memory: UserMemory,
     assert gone is not None and gone.status == Status.NOT_ANSWERED
     assert memory.answer("What is Ada Moreno on at the moment?", []) is None or (
         memory.answer("What is Ada Moreno on at the moment?", []).status  # type: ignore[union-attr]
-        == Status.NOT_ANSWERED)
+        == Status.NOT_ANSWERED
+    )
     assert memory.vault.aliases("patient:4471") == []
     assert all("4471" not in t.query and "Ada" not in t.query for t in memory.episodic.all())
     with SessionStore(settings, "u07", clock) as store:
@@ -151,8 +180,9 @@ def test_forget_a_patient_everywhere(settings: Settings, memory: UserMemory,
     assert _top(memory.answer("What is MRN 5170 allergic to?", [])) == "Compound::DB00945"
 
 
-def test_forget_one_fact_and_delete_a_user(settings: Settings, memory: UserMemory,
-                                           other: UserMemory, clock: SimulatedClock) -> None:
+def test_forget_one_fact_and_delete_a_user(
+    settings: Settings, memory: UserMemory, other: UserMemory, clock: SimulatedClock
+) -> None:
     _say(memory, clock, "MRN 5170 is allergic to aspirin.", "MRN 5170 is allergic to latex.")
     fact = next(f for f in memory.facts() if f.obj == "latex")
     assert memory.forget(fact) == 1
@@ -165,16 +195,20 @@ def test_forget_one_fact_and_delete_a_user(settings: Settings, memory: UserMemor
     try:
         assert fresh.facts() == [] and fresh.search("5170") == []
         assert fresh.answer("What is MRN 5170 allergic to?", []).status == (  # type: ignore[union-attr]
-            Status.NOT_ANSWERED)
+            Status.NOT_ANSWERED
+        )
     finally:
         fresh.close()
     assert [f.obj for f in other.facts()] == ["latex"]
 
 
 def test_summary_when_no_relation_is_asked(memory: UserMemory, clock: SimulatedClock) -> None:
-    _say(memory, clock,
-         "Seeing Victor Costa (6328) in clinic; working diagnosis is epilepsy.",
-         "put #6328 on midazolam, will review in two weeks.")
+    _say(
+        memory,
+        clock,
+        "Seeing Victor Costa (6328) in clinic; working diagnosis is epilepsy.",
+        "put #6328 on midazolam, will review in two weeks.",
+    )
     summary = memory.answer("What do we know about Victor Costa?", [])
     assert summary is not None and summary.intent == "memory:summary:current"
     assert {a.id for a in summary.answers} == {"Disease::DOID:1826", "Compound::DB00683"}

@@ -11,15 +11,32 @@ from memory.vault import Fact
 T0 = datetime(2026, 3, 2, tzinfo=UTC)
 
 
-def _fact(fid: int, obj: str, day: int, end: int | None = None, by: int | None = None,
-          key: str = "") -> Fact:
+def _fact(
+    fid: int, obj: str, day: int, end: int | None = None, by: int | None = None, key: str = ""
+) -> Fact:
     start = T0 + timedelta(days=day)
-    return Fact(fid, "patient:1", "takes", obj, key, None, None, start, start, 1, 1.0, start,
-                T0 + timedelta(days=end) if end is not None else None, by, None, "stated", None)
+    return Fact(
+        fid,
+        "patient:1",
+        "takes",
+        obj,
+        key,
+        None,
+        None,
+        start,
+        start,
+        1,
+        1.0,
+        start,
+        T0 + timedelta(days=end) if end is not None else None,
+        by,
+        None,
+        "stated",
+        None,
+    )
 
 
-HISTORY = [_fact(1, "A", 0, 1, 2), _fact(2, "B", 1, 3, 3), _fact(3, "C", 3, 5, 4),
-           _fact(4, "D", 5)]
+HISTORY = [_fact(1, "A", 0, 1, 2), _fact(2, "B", 1, 3, 3), _fact(3, "C", 3, 5, 4), _fact(4, "D", 5)]
 
 
 def _objs(facts: list[Fact]) -> list[str]:
@@ -38,8 +55,9 @@ def test_before_and_after_an_anchor() -> None:
 
     assert _objs(timeline.select(HISTORY, Temporal.BEFORE, anchor=is_b)) == ["A"]
     assert _objs(timeline.select(HISTORY, Temporal.AFTER, anchor=is_b)) == ["C"]
-    unknown = timeline.select(HISTORY, Temporal.BEFORE, anchor=lambda f: False,
-                              fallback=Temporal.PREVIOUS)
+    unknown = timeline.select(
+        HISTORY, Temporal.BEFORE, anchor=lambda f: False, fallback=Temporal.PREVIOUS
+    )
     assert _objs(unknown) == ["C"]
 
 
@@ -49,8 +67,11 @@ def test_as_of_an_instant() -> None:
 
 
 def test_keys_keep_chains_apart() -> None:
-    labs = [_fact(1, "HbA1c 7.0%", 0, 2, 3, "hba1c"), _fact(2, "LDL 100", 1, key="ldl"),
-            _fact(3, "HbA1c 7.5%", 2, key="hba1c")]
+    labs = [
+        _fact(1, "HbA1c 7.0%", 0, 2, 3, "hba1c"),
+        _fact(2, "LDL 100", 1, key="ldl"),
+        _fact(3, "HbA1c 7.5%", 2, key="hba1c"),
+    ]
     assert _objs(timeline.select(labs, Temporal.CURRENT)) == ["HbA1c 7.5%", "LDL 100"]
     assert _objs(timeline.select(labs, Temporal.PREVIOUS)) == ["HbA1c 7.0%"]
     assert _objs(timeline.select(labs, Temporal.FIRST)) == ["HbA1c 7.0%"]

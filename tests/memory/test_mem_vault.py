@@ -17,8 +17,12 @@ def vault(tmp_path: Path, clock: SimulatedClock, catalog: RelationCatalog) -> Va
 def test_explicit_supersession_keeps_history(vault: Vault, clock: SimulatedClock) -> None:
     first = vault.add("patient:4471", "takes", "Compound::DB00331").fact
     clock.advance(minutes=10)
-    out = vault.add("patient:4471", "takes", "Compound::DB01261",
-                    supersedes=("patient:4471", "takes", "Compound::DB00331"))
+    out = vault.add(
+        "patient:4471",
+        "takes",
+        "Compound::DB01261",
+        supersedes=("patient:4471", "takes", "Compound::DB00331"),
+    )
     assert first is not None and out.fact is not None
     assert [f.obj for f in out.superseded] == ["Compound::DB00331"]
     old, new = vault.history("patient:4471", "takes")
@@ -58,31 +62,38 @@ def test_subject_functional_and_many_valued_relations(vault: Vault) -> None:
 
 
 def test_restating_refreshes_and_restating_after_supersession_opens_a_new_interval(
-        vault: Vault, clock: SimulatedClock) -> None:
+    vault: Vault, clock: SimulatedClock
+) -> None:
     vault.add("patient:1", "takes", "Compound::A")
     again = vault.add("patient:1", "takes", "Compound::A")
     assert not again.created and again.fact is not None and again.fact.usage_count == 2
     clock.advance(minutes=1)
     vault.add("patient:1", "takes", "Compound::B", supersedes=("patient:1", "takes", "Compound::A"))
     clock.advance(minutes=1)
-    back = vault.add("patient:1", "takes", "Compound::A",
-                     supersedes=("patient:1", "takes", "Compound::B"))
+    back = vault.add(
+        "patient:1", "takes", "Compound::A", supersedes=("patient:1", "takes", "Compound::B")
+    )
     assert back.created
     objs = [(f.obj, f.current) for f in vault.history("patient:1")]
     assert objs == [("Compound::A", False), ("Compound::B", False), ("Compound::A", True)]
 
 
 def test_only_quality_one_reviewed_facts_are_inserted(vault: Vault) -> None:
-    assert vault.add("Compound::A", "CtD", "Disease::B", source="reviewed",
-                     quality=0.8).fact is None
-    assert vault.add("Compound::A", "CtD", "Disease::B", source="reviewed",
-                     quality=1.0).fact is not None
+    assert (
+        vault.add("Compound::A", "CtD", "Disease::B", source="reviewed", quality=0.8).fact is None
+    )
+    assert (
+        vault.add("Compound::A", "CtD", "Disease::B", source="reviewed", quality=1.0).fact
+        is not None
+    )
     assert vault.verified([("Compound::A", "CtD", "Disease::B"), ("X", "r", "Y")]) == {
-        ("Compound::A", "CtD", "Disease::B")}
+        ("Compound::A", "CtD", "Disease::B")
+    }
 
 
-def test_lru_pruning_never_drops_a_current_fact(tmp_path: Path, clock: SimulatedClock,
-                                                catalog: RelationCatalog) -> None:
+def test_lru_pruning_never_drops_a_current_fact(
+    tmp_path: Path, clock: SimulatedClock, catalog: RelationCatalog
+) -> None:
     vault = Vault(tmp_path / "small.duckdb", clock, catalog=catalog, max_facts=5)
     with vault.hold():
         for i in range(8):
@@ -104,8 +115,10 @@ def test_aliases_resolve_per_kind_most_recent_first(vault: Vault, clock: Simulat
     clock.advance(minutes=1)
     vault.learn_alias("Costa", "surname", "patient:7461")
     assert [a.subject for a in vault.resolve("victor  COSTA", "name")] == ["patient:6328"]
-    assert [a.subject for a in vault.resolve("Costa", "surname")] == ["patient:7461",
-                                                                      "patient:6328"]
+    assert [a.subject for a in vault.resolve("Costa", "surname")] == [
+        "patient:7461",
+        "patient:6328",
+    ]
     clock.advance(minutes=1)
     vault.seen("patient:6328")
     assert vault.resolve("Costa", "surname")[0].subject == "patient:6328"
@@ -126,8 +139,9 @@ def test_forget_removes_every_interval_and_alias(vault: Vault) -> None:
     assert [f.subj for f in vault.search(["compound::a"])] == ["patient:2"]
 
 
-def test_reopening_the_file_sees_everything(tmp_path: Path, clock: SimulatedClock,
-                                            catalog: RelationCatalog) -> None:
+def test_reopening_the_file_sees_everything(
+    tmp_path: Path, clock: SimulatedClock, catalog: RelationCatalog
+) -> None:
     path = tmp_path / "v.duckdb"
     Vault(path, clock, catalog=catalog).add("patient:1", "takes", "Compound::A")
     again = Vault(path, clock, catalog=catalog)

@@ -24,10 +24,19 @@ def settings(tmp_path: Path) -> Settings:
 
 
 def _answer() -> Result:
-    return Result(status=Status.ANSWERED, text="Donepezil treats Alzheimer's disease.",
-                  answers=[Answer(id="Compound::DB00843", name="Donepezil", score=0.93)],
-                  evidence=[Evidence(kind="triple", score=0.93, source="hetionet",
-                                     triple=("Compound::DB00843", "CtD", "Disease::DOID:10652"))])
+    return Result(
+        status=Status.ANSWERED,
+        text="Donepezil treats Alzheimer's disease.",
+        answers=[Answer(id="Compound::DB00843", name="Donepezil", score=0.93)],
+        evidence=[
+            Evidence(
+                kind="triple",
+                score=0.93,
+                source="hetionet",
+                triple=("Compound::DB00843", "CtD", "Disease::DOID:10652"),
+            )
+        ],
+    )
 
 
 def test_create_list_latest_rename_delete(settings: Settings, clock: SimulatedClock) -> None:
@@ -57,8 +66,10 @@ def test_turns_round_trip_results_and_titles(settings: Settings, clock: Simulate
         store.add_turn("new-session", "And for gout?", Result(status=Status.NOT_ANSWERED))
         turns = store.turns("new-session")
         assert turns[0] == turn and turns[0].result == _answer()
-        assert [t.question for t in turns] == ["Which drugs treat Alzheimer's disease?",
-                                               "And for gout?"]
+        assert [t.question for t in turns] == [
+            "Which drugs treat Alzheimer's disease?",
+            "And for gout?",
+        ]
         info = store.get("new-session")
         assert info is not None and info.title == "Which drugs treat Alzheimer's disease?"
         titled = store.create("Kept title")
@@ -90,8 +101,10 @@ def test_upgrade_from_the_first_schema(settings: Settings, clock: SimulatedClock
     first_only = Migrations("sessions", MIGRATIONS.steps[:1])
     conn = sqlite3.connect(path, isolation_level=None)
     migrate(conn, first_only, "2026-03-01T00:00:00.000000Z")
-    conn.execute("INSERT INTO sessions VALUES ('old', 'Old chat', '2026-03-01T00:00:00.000000Z',"
-                 " '2026-03-01T00:00:00.000000Z')")
+    conn.execute(
+        "INSERT INTO sessions VALUES ('old', 'Old chat', '2026-03-01T00:00:00.000000Z',"
+        " '2026-03-01T00:00:00.000000Z')"
+    )
     conn.close()
     with SessionStore(settings, "ada", clock) as store:
         old = store.get("old")

@@ -116,10 +116,18 @@ def clarification_result(question: str = AMBIGUOUS_QUESTION) -> Result:
         status=Status.NEEDS_CLARIFICATION,
         clarification="“MS” can mean several things. Which one do you mean?",
         candidates=[
-            Candidate(id=MS, name="multiple sclerosis", kind="Disease",
-                      detail="demyelinating disease of the central nervous system"),
-            Candidate(id="Disease::DOID:0050749", name="mitral stenosis", kind="Disease",
-                      detail="narrowing of the mitral valve"),
+            Candidate(
+                id=MS,
+                name="multiple sclerosis",
+                kind="Disease",
+                detail="demyelinating disease of the central nervous system",
+            ),
+            Candidate(
+                id="Disease::DOID:0050749",
+                name="mitral stenosis",
+                kind="Disease",
+                detail="narrowing of the mitral valve",
+            ),
         ],
         intent="one_hop",
         mode="hybrid",
@@ -138,8 +146,16 @@ def ms_result(question: str = AMBIGUOUS_QUESTION) -> Result:
         evidence=[Evidence(kind="triple", triple=t, score=0.9, source="hetionet")],
         paths=[[t]],
         text="MOG is associated with multiple sclerosis.",
-        linked=[LinkedEntity(mention="MS", id=MS, name="multiple sclerosis", kind="Disease",
-                             score=1.0, method="user")],
+        linked=[
+            LinkedEntity(
+                mention="MS",
+                id=MS,
+                name="multiple sclerosis",
+                kind="Disease",
+                score=1.0,
+                method="user",
+            )
+        ],
         intent="one_hop",
         mode="hybrid",
         stop_reason="reviewer accepted at depth 1",
@@ -161,18 +177,38 @@ def not_found_result(question: str) -> Result:
 
 STEPS = (
     StepEvent("plan", "start", "reading the question", 0.1),
-    StepEvent("plan", "end", "reading the question", 2.0,
-              {"intent": "one_hop", "seeds": [ALZHEIMER], "duration_ms": 2.0}),
+    StepEvent(
+        "plan",
+        "end",
+        "reading the question",
+        2.0,
+        {"intent": "one_hop", "seeds": [ALZHEIMER], "duration_ms": 2.0},
+    ),
     StepEvent("link", "start", "linking entities", 2.1),
     StepEvent("link", "end", "linking entities", 13.0, {"duration_ms": 11.0}),
     StepEvent("walk", "start", "walking the graph", 13.1),
-    StepEvent("walk", "progress", "depth 1: 1 nodes expanded, 4 paths", 40.0,
-              {"depth": 1, "expanded": 1, "paths": 4}),
-    StepEvent("walk", "end", "walking the graph", 44.0,
-              {"depth": 1, "stop_reason": "answered", "paths": 4, "duration_ms": 31.0}),
+    StepEvent(
+        "walk",
+        "progress",
+        "depth 1: 1 nodes expanded, 4 paths",
+        40.0,
+        {"depth": 1, "expanded": 1, "paths": 4},
+    ),
+    StepEvent(
+        "walk",
+        "end",
+        "walking the graph",
+        44.0,
+        {"depth": 1, "stop_reason": "answered", "paths": 4, "duration_ms": 31.0},
+    ),
     StepEvent("review", "start", "checking the paths", 44.1),
-    StepEvent("review", "end", "checking the paths", 48.0,
-              {"accepted": True, "confidence": 0.93, "duration_ms": 4.0}),
+    StepEvent(
+        "review",
+        "end",
+        "checking the paths",
+        48.0,
+        {"accepted": True, "confidence": 0.93, "duration_ms": 4.0},
+    ),
     StepEvent("explain", "start", "writing the answer", 48.1),
     StepEvent("explain", "end", "writing the answer", 49.0, {"duration_ms": 1.0}),
 )
@@ -198,8 +234,15 @@ class FakeEngine:
         qid: str | None = None,
         on_event: EventSink | None = None,
     ) -> Result:
-        self.calls.append({"question": question, "choice": choice, "mode": mode,
-                           "session": session, "memory": memory})
+        self.calls.append(
+            {
+                "question": question,
+                "choice": choice,
+                "mode": mode,
+                "session": session,
+                "memory": memory,
+            }
+        )
         sink = on_event or (lambda _e: None)
         if question == SLOW_QUESTION:
             self.started.set()
@@ -263,16 +306,23 @@ class FakeMemory:
         subj = f"patient:{match.group(1)}"
         current = [f for f in self.rows if f.subj == subj and f.t_end is None]
         if not current:
-            return Result(question=question, status=Status.NOT_ANSWERED,
-                          text="No such patient in your memory.")
+            return Result(
+                question=question,
+                status=Status.NOT_ANSWERED,
+                text="No such patient in your memory.",
+            )
         fact = current[-1]
         return Result(
             question=question,
             status=Status.ANSWERED,
-            answers=[Answer(id=fact.obj, name=fact.obj_name or fact.obj, score=1.0,
-                            source="memory")],
-            evidence=[Evidence(kind="memory", triple=(fact.subj, fact.rel, fact.obj),
-                               score=1.0, source="vault")],
+            answers=[
+                Answer(id=fact.obj, name=fact.obj_name or fact.obj, score=1.0, source="memory")
+            ],
+            evidence=[
+                Evidence(
+                    kind="memory", triple=(fact.subj, fact.rel, fact.obj), score=1.0, source="vault"
+                )
+            ],
             text=f"{fact.subj} takes {fact.obj_name}.",
         )
 
@@ -296,8 +346,16 @@ class FakeMemory:
             return self._add(f"patient:{mrn}", None, drug)
         return None
 
-    def store_fact(self, subj: str, rel: str, obj: str, supersedes: Triple | None = None,
-                   evidence: str | None = None, *, session: str | None = None) -> FakeFact:
+    def store_fact(
+        self,
+        subj: str,
+        rel: str,
+        obj: str,
+        supersedes: Triple | None = None,
+        evidence: str | None = None,
+        *,
+        session: str | None = None,
+    ) -> FakeFact:
         self.stated.append(evidence or "")
         name = next((k.capitalize() for k, v in _DRUGS.items() if v == obj), None)
         return self._put(subj, rel, obj, name, supersedes[2] if supersedes else None)
@@ -306,13 +364,21 @@ class FakeMemory:
         obj = _DRUGS.get(new.lower(), new)
         return self._put(subj, "takes", obj, new.capitalize(), old)
 
-    def _put(self, subj: str, rel: str, obj: str, name: str | None,
-             old: str | None) -> FakeFact:
+    def _put(self, subj: str, rel: str, obj: str, name: str | None, old: str | None) -> FakeFact:
         now = self.clock.now()
         for i, row in enumerate(self.rows):
             if row.subj == subj and row.t_end is None and (old is None or row.obj == old):
-                self.rows[i] = FakeFact(row.subj, row.rel, row.obj, row.t_start, now,
-                                        row.quality, row.subj_name, row.obj_name, row.source)
+                self.rows[i] = FakeFact(
+                    row.subj,
+                    row.rel,
+                    row.obj,
+                    row.t_start,
+                    now,
+                    row.quality,
+                    row.subj_name,
+                    row.obj_name,
+                    row.source,
+                )
         fact = FakeFact(subj, rel, obj, now, None, 1.0, f"MRN {subj.split(':')[-1]}", name)
         self.rows.append(fact)
         return fact

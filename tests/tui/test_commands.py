@@ -28,16 +28,17 @@ def helix_classes() -> list[type]:
         if info.name.endswith(("cli", "cli_trace")):
             continue
         module = import_module(info.name)
-        found += [c for _, c in inspect.getmembers(module, inspect.isclass)
-                  if c.__module__ == module.__name__]
+        found += [
+            c
+            for _, c in inspect.getmembers(module, inspect.isclass)
+            if c.__module__ == module.__name__
+        ]
     return found
 
 
 def test_every_binding_has_an_id_and_a_description() -> None:
     bindings = [
-        (cls.__name__, b)
-        for cls in helix_classes()
-        for b in cls.__dict__.get("BINDINGS", [])
+        (cls.__name__, b) for cls in helix_classes() for b in cls.__dict__.get("BINDINGS", [])
     ]
     assert len(bindings) > 15
     for owner, binding in bindings:

@@ -40,9 +40,7 @@ async def test_a_question_is_not_offered_to_memory(app: HelixApp, harness: Harne
         assert len(harness.engine.calls) == 1
 
 
-async def test_statement_then_question_notes_and_answers(
-    app: HelixApp, harness: Harness
-) -> None:
+async def test_statement_then_question_notes_and_answers(app: HelixApp, harness: Harness) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await submit(pilot, f"{SWITCH} What is MRN 4471 on at the moment?")

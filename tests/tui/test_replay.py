@@ -19,17 +19,39 @@ from .conftest import settle
 from .fakes import METFORMIN, SITAGLIPTIN, Harness
 
 EVENTS = [
-    {"at": "2026-03-02T09:14:00Z", "user": "u07", "session": "u07-s1", "type": "say",
-     "text": "Patient Ada Moreno (MRN 4471) was started on metformin today.",
-     "fact": ["patient:4471", "takes", METFORMIN]},
-    {"at": "2026-03-05T16:40:00Z", "user": "u07", "session": "u07-s3", "type": "say",
-     "text": "Switched MRN 4471 from metformin to sitagliptin.",
-     "fact": ["patient:4471", "takes", SITAGLIPTIN],
-     "supersedes": ["patient:4471", "takes", METFORMIN]},
-    {"at": "2026-03-09T10:00:00Z", "user": "u07", "session": "u07-s9", "type": "ask",
-     "text": "What is MRN 4471 on at the moment?", "expect": SITAGLIPTIN},
-    {"at": "2026-03-09T10:01:00Z", "user": "u12", "session": "u12-s4", "type": "ask",
-     "text": "What is MRN 4471 on at the moment?", "expect": None},
+    {
+        "at": "2026-03-02T09:14:00Z",
+        "user": "u07",
+        "session": "u07-s1",
+        "type": "say",
+        "text": "Patient Ada Moreno (MRN 4471) was started on metformin today.",
+        "fact": ["patient:4471", "takes", METFORMIN],
+    },
+    {
+        "at": "2026-03-05T16:40:00Z",
+        "user": "u07",
+        "session": "u07-s3",
+        "type": "say",
+        "text": "Switched MRN 4471 from metformin to sitagliptin.",
+        "fact": ["patient:4471", "takes", SITAGLIPTIN],
+        "supersedes": ["patient:4471", "takes", METFORMIN],
+    },
+    {
+        "at": "2026-03-09T10:00:00Z",
+        "user": "u07",
+        "session": "u07-s9",
+        "type": "ask",
+        "text": "What is MRN 4471 on at the moment?",
+        "expect": SITAGLIPTIN,
+    },
+    {
+        "at": "2026-03-09T10:01:00Z",
+        "user": "u12",
+        "session": "u12-s4",
+        "type": "ask",
+        "text": "What is MRN 4471 on at the moment?",
+        "expect": None,
+    },
 ]
 
 
