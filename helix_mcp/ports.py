@@ -5,36 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from engine.agent.ports import MemoryPort
-from engine.config import Mode, Settings
-from engine.events import EventSink
-from engine.result import Evidence, LinkedEntity, Result, Triple
-
-
-class EnginePort(Protocol):
-    """The part of ``engine.api.Helix`` the tools use."""
-
-    def ask(
-        self,
-        question: str,
-        *,
-        mode: Mode | None = None,
-        memory: MemoryPort | None = None,
-        session: str | None = None,
-        choice: str | None = None,
-        qid: str | None = None,
-        on_event: EventSink | None = None,
-    ) -> Result: ...
-
-    def link(self, text: str, kinds: set[str] | None = None) -> list[LinkedEntity]: ...
-
-    def node_name(self, node_id: str) -> str | None: ...
-
-    def triples(self, node_id: str, rel: str | None = None, limit: int = 50) -> list[Triple]: ...
-
-    def dense_search(self, text: str, k: int = 10) -> list[Evidence]: ...
-
-    def close(self) -> None: ...
+from engine.agent.ports import EnginePort, MemoryPort
+from engine.config import Settings
+from engine.result import Triple
 
 
 class MemoryToolsPort(MemoryPort, Protocol):

@@ -14,6 +14,7 @@ from typing import Any
 
 from mcp.server.mcpserver.exceptions import ToolError
 
+from engine.agent.ports import EnginePort
 from engine.config import Mode, Settings
 from engine.graph.relations import BY_ABBREV, RELATIONS, directed_uses
 from engine.result import Triple
@@ -29,7 +30,7 @@ from helix_mcp.models import (
     TriplesOut,
     WalkOut,
 )
-from helix_mcp.ports import EngineFactory, EnginePort, MemoryFactory, MemoryToolsPort
+from helix_mcp.ports import EngineFactory, MemoryFactory, MemoryToolsPort
 from helix_mcp.walk import WalkError, parse_hops, walk
 
 

@@ -8,13 +8,14 @@ from dataclasses import dataclass, field
 
 from textual.message import Message
 
+from engine.agent.ports import EnginePort
 from engine.config import Mode, Settings
 from engine.events import StepEvent
 from engine.result import Result, Status, Triple
 from helix_tui.backend import Cancelled, CancelToken
 from helix_tui.facts import notes_of
 from helix_tui.messages import AnswerReady, AskFailed, FactsNoted, StepProgress
-from helix_tui.services import EnginePort, Services, StructuredMemoryPort, UserMemoryPort
+from helix_tui.services import Services, StructuredMemoryPort, UserMemoryPort
 
 Post = Callable[[Message], object]
 

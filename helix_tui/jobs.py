@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from engine.agent.ports import EnginePort
 from helix_tui.asking import Memories, Post
 from helix_tui.facts import FactView
 from helix_tui.messages import MemoryFacts, Notice
 from helix_tui.relations import Namer, short_id
-from helix_tui.services import EnginePort
 from helix_tui.widgets.detail_view import node_markdown
 
 

@@ -7,10 +7,10 @@ from typing import Literal
 
 from textual.message import Message
 
+from engine.agent.ports import EnginePort
 from engine.events import StepEvent
 from engine.result import Result
 from helix_tui.facts import FactView
-from helix_tui.services import EnginePort
 
 
 @dataclass(eq=False)

@@ -11,9 +11,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol, runtime_checkable
 
-from engine.agent.ports import MemoryPort
-from engine.config import Mode, Settings
-from engine.events import EventSink
+from engine.agent.ports import EnginePort, MemoryPort
+from engine.config import Settings
 from engine.result import Result, Triple
 
 
@@ -24,26 +23,6 @@ class Clock(Protocol):
 class WallClock:
     def now(self) -> datetime:
         return datetime.now(UTC)
-
-
-class EnginePort(Protocol):
-    """The part of ``engine.api.Helix`` the chat app uses."""
-
-    def ask(
-        self,
-        question: str,
-        *,
-        mode: Mode | None = None,
-        memory: MemoryPort | None = None,
-        session: str | None = None,
-        choice: str | None = None,
-        qid: str | None = None,
-        on_event: EventSink | None = None,
-    ) -> Result: ...
-
-    def node_name(self, node_id: str) -> str | None: ...
-
-    def triples(self, node_id: str, rel: str | None = None, limit: int = 50) -> list[Triple]: ...
 
 
 class SessionInfoLike(Protocol):

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from engine.result import LinkedEntity, Result, Triple
+from engine.config import Mode
+from engine.events import EventSink
+from engine.result import Evidence, LinkedEntity, Result, Triple
 
 
 class MemoryPort(Protocol):
@@ -29,3 +31,29 @@ class MemoryPort(Protocol):
     def record(self, question: str, result: Result, session: str | None) -> None:
         """Store the turn (episodic), and verified triples (vault) when the Reviewer accepted."""
         ...
+
+
+class EnginePort(Protocol):
+    """The part of ``engine.api.Helix`` that front ends (chat app, MCP server) use."""
+
+    def ask(
+        self,
+        question: str,
+        *,
+        mode: Mode | None = None,
+        memory: MemoryPort | None = None,
+        session: str | None = None,
+        choice: str | None = None,
+        qid: str | None = None,
+        on_event: EventSink | None = None,
+    ) -> Result: ...
+
+    def link(self, text: str, kinds: set[str] | None = None) -> list[LinkedEntity]: ...
+
+    def node_name(self, node_id: str) -> str | None: ...
+
+    def triples(self, node_id: str, rel: str | None = None, limit: int = 50) -> list[Triple]: ...
+
+    def dense_search(self, text: str, k: int = 10) -> list[Evidence]: ...
+
+    def close(self) -> None: ...

@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input
 from textual.worker import get_current_worker
 
+from engine.agent.ports import EnginePort
 from engine.config import Mode, Settings
 from engine.events import StepEvent
 from engine.result import Candidate, Result, Status
@@ -45,7 +46,7 @@ from helix_tui.replay import ReplayClock, ReplayEvent, ReplayScore
 from helix_tui.screens.clarify import ClarifyScreen
 from helix_tui.screens.help import HelpScreen
 from helix_tui.screens.sessions import SessionChoice, SessionsScreen
-from helix_tui.services import EnginePort, Services
+from helix_tui.services import Services
 from helix_tui.session_keeper import SessionKeeper
 from helix_tui.widgets.assistant_turn import AssistantTurn
 from helix_tui.widgets.conversation import Conversation
