@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,6 +17,7 @@ from engine.config import Settings
 
 if TYPE_CHECKING:
     from engine.api import Helix
+    from engine.ingest.build import IngestReport
 
 err = Console(stderr=True)
 MODES = click.Choice(["hybrid", "graph", "dense"])
@@ -30,16 +32,20 @@ def _settings(home: Path | None, user: str | None) -> Settings:
     return Settings(**overrides)
 
 
+def _ensure_stores(settings: Settings) -> None:
+    """Build the stores with a progress bar on first use."""
+    from engine.ingest.build import stores_ready
+
+    if not stores_ready(settings):
+        err.print(f"First run: building the stores under {settings.stores_dir} (a few minutes).")
+        _ingest_or_fail(settings)
+
+
 def _open_engine(settings: Settings) -> Helix:
     from engine.api import Helix
-    from engine.ingest.sources import DataError
-    from helix_tui.progress import RichProgress
 
-    try:
-        with RichProgress(err) as progress:
-            return Helix.open(settings, progress=progress)
-    except DataError as exc:
-        raise click.ClickException(f"cannot build the stores: {exc}") from exc
+    _ensure_stores(settings)
+    return Helix.open(settings, auto_ingest=False)
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -92,25 +98,37 @@ def cli(
     if replay is not None and not tui:
         from helix_tui.replay_cli import run_headless_replay
 
-        sys.exit(run_headless_replay(settings, replay, out, extract))
-    from engine.ingest.build import stores_ready
-
-    if not stores_ready(settings):
-        err.print(f"First run: building the stores under {settings.stores_dir} (a few minutes).")
-        _ingest_or_fail(settings)
+        helix = _open_engine(settings)
+        try:
+            sys.exit(run_headless_replay(helix, settings, replay, out, extract))
+        finally:
+            helix.close()
+    _ensure_stores(settings)
     from helix_tui.launch import launch
 
     launch(settings, session_id=session_id, resume=resume, replay=replay, extract=extract)  # type: ignore[arg-type]
 
 
-def _ingest_or_fail(settings: Settings) -> None:
+def bench_option(help_text: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """``--bench FILE`` (repeatable), for the commands that read bench question files."""
+    return click.option(
+        "--bench",
+        "benches",
+        multiple=True,
+        required=True,
+        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        help=help_text,
+    )
+
+
+def _ingest_or_fail(settings: Settings, **kwargs: Any) -> IngestReport:
     from engine.ingest.build import ingest as run_ingest
     from engine.ingest.sources import DataError
     from helix_tui.progress import RichProgress
 
     try:
         with RichProgress(err) as progress:
-            run_ingest(settings, progress=progress)
+            return run_ingest(settings, progress=progress, **kwargs)
     except DataError as exc:
         raise click.ClickException(f"cannot build the stores: {exc}") from exc
 
@@ -146,14 +164,7 @@ def ask(
 
 
 @cli.command("eval")
-@click.option(
-    "--bench",
-    "benches",
-    multiple=True,
-    required=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Question file(s) in the bench format; repeat for several.",
-)
+@bench_option("Question file(s) in the bench format; repeat for several.")
 @click.option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -241,23 +252,11 @@ def ingest(
     ctx: click.Context, kg_dirs: tuple[Path, ...], passage_files: tuple[Path, ...], force: bool
 ) -> None:
     """Build the stores (KG in DuckDB, FAISS indexes) under the data home."""
-    from engine.ingest.build import ingest as run_ingest
-    from engine.ingest.sources import DataError
-    from helix_tui.progress import RichProgress
-
     settings = _settings(ctx.obj["home"], ctx.obj["user"])
     t = time.perf_counter()
-    try:
-        with RichProgress(err) as progress:
-            report = run_ingest(
-                settings,
-                kg_dirs=list(kg_dirs),
-                passage_files=list(passage_files),
-                progress=progress,
-                force=force,
-            )
-    except DataError as exc:
-        raise click.ClickException(str(exc)) from exc
+    report = _ingest_or_fail(
+        settings, kg_dirs=list(kg_dirs), passage_files=list(passage_files), force=force
+    )
     err.print(
         f"[green]stores ready[/] under {settings.stores_dir} in "
         f"{time.perf_counter() - t:.1f} s: {report.nodes:,} nodes, {report.triples:,} "
@@ -269,14 +268,7 @@ def ingest(
 
 
 @cli.command()
-@click.option(
-    "--bench",
-    "benches",
-    multiple=True,
-    required=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Dev question files with gold triples (>= 200 questions).",
-)
+@bench_option("Dev question files with gold triples (>= 200 questions).")
 @click.option(
     "--provider",
     type=click.Choice(["local", "llm"]),

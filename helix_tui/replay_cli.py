@@ -4,56 +4,54 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
 from engine.config import Settings
 
+if TYPE_CHECKING:
+    from engine.api import Helix
+
 err = Console(stderr=True)
 
 
-def run_headless_replay(settings: Settings, path: Path, out: Path | None, extract: str) -> int:
+def run_headless_replay(
+    helix: Helix, settings: Settings, path: Path, out: Path | None, extract: str
+) -> int:
     """Returns the process exit code (2 for a malformed stream).
 
     The stream's users get their memory in a fresh scratch home under ``<home>/replays/``, so a
     replay never mixes with real users' memory or with an earlier replay.
     """
-    from engine.api import Helix
     from helix_tui.progress import RichProgress
     from memory.linking import engine_linker
     from memory.replay import ReplayFormatError, format_report, run_replay
 
-    with RichProgress(err) as progress:
-        helix = Helix.open(settings, progress=progress)
-    try:
-        with RichProgress(err, label="replay") as progress:
-            started = False
+    (settings.home / "replays").mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix=f"{path.stem}-", dir=settings.home / "replays"))
+    with RichProgress(err, label="replay") as progress:
+        started = False
 
-            def advance(done: int, total: int) -> None:
-                nonlocal started
-                if not started:
-                    progress.start(path.name, total)
-                    started = True
-                progress.advance(1)
+        def advance(done: int, total: int) -> None:
+            nonlocal started
+            if not started:
+                progress.start(path.name, total)
+                started = True
+            progress.advance(1)
 
-            try:
-                (settings.home / "replays").mkdir(parents=True, exist_ok=True)
-                scratch = Path(
-                    tempfile.mkdtemp(prefix=f"{path.stem}-", dir=settings.home / "replays")
-                )
-                report = run_replay(
-                    path,
-                    settings.model_copy(update={"home": scratch}),
-                    linker=engine_linker(helix),
-                    out_path=out,
-                    extract=extract,  # type: ignore[arg-type]
-                    progress=advance,
-                )
-            except ReplayFormatError as exc:
-                err.print(f"[red]malformed replay file:[/] {exc}")
-                return 2
-    finally:
-        helix.close()
+        try:
+            report = run_replay(
+                path,
+                settings.model_copy(update={"home": scratch}),
+                linker=engine_linker(helix),
+                out_path=out,
+                extract=extract,  # type: ignore[arg-type]
+                progress=advance,
+            )
+        except ReplayFormatError as exc:
+            err.print(f"[red]malformed replay file:[/] {exc}")
+            return 2
     Console().print(format_report(report))
     err.print(f"replay memory kept in {scratch}")
     return 0

@@ -231,7 +231,7 @@ class AgentLoop:
         if plan.intent == "not_found":
             result.text = explainer.not_found(plan.unlinked)
             result.stop_reason = "entity not in graph"
-            self._attach_passages(result, hits, 0.0)
+            self._attach_passages(result, hits)
             return result
         if plan.intent == "claim":
             return self._claim(plan, result, steps)
@@ -240,7 +240,7 @@ class AgentLoop:
                 plan.seeds[0].name, "the question's relation does not apply to it"
             )
             result.stop_reason = "no matching relation"
-            self._attach_passages(result, hits, 0.0)
+            self._attach_passages(result, hits)
             return result
         if plan.intent in {"one_hop", "multi_hop", "mechanism", "overview"}:
             return self._graph(plan, result, hits, steps, llm)
@@ -306,7 +306,7 @@ class AgentLoop:
             a.update(accepted=verdict.accepted, confidence=round(verdict.confidence, 3))
         if not verdict.accepted:
             result.text = explainer.no_path(plan.seeds[0].name, verdict.reason)
-            self._attach_passages(result, hits, 0.4)
+            self._attach_passages(result, hits)
             return result
         with steps.step("fuse", "fusing graph and passage evidence") as a:
             self._fill_from_paths(result, paths, plan, hits)
@@ -361,7 +361,7 @@ class AgentLoop:
         return result
 
     def _literature(self, result: Result, hits: list[PassageHit]) -> Result:
-        self._attach_passages(result, hits, 1.0)
+        self._attach_passages(result, hits)
         if not hits:
             result.text = explainer.nothing()
             result.stop_reason = "nothing retrieved"
@@ -417,7 +417,7 @@ class AgentLoop:
             Answer(id=n, name=self.c.store.name(n), score=s, kind=self.c.store.kind(n))
             for n, s in answers.items()
         ]
-        self._attach_passages(result, hits, 1.0)
+        self._attach_passages(result, hits)
         if result.answers or hits:
             result.status = Status.ANSWERED
             result.text = (
@@ -488,7 +488,7 @@ class AgentLoop:
                     result.evidence.append(
                         Evidence(kind="triple", triple=t, source="hetionet", score=round(p.conf, 4))
                     )
-        self._attach_passages(result, hits, 1 - s.graph_weight)
+        self._attach_passages(result, hits)
 
     def _dense_mentions(self, nodes: list[str], hits: list[PassageHit]) -> dict[str, float]:
         """Dense support for graph answers: the best passage score among passages naming them."""
@@ -504,7 +504,7 @@ class AgentLoop:
                     out[n] = max(out.get(n, 0.0), h.dense)
         return out
 
-    def _attach_passages(self, result: Result, hits: list[PassageHit], weight: float) -> None:
+    def _attach_passages(self, result: Result, hits: list[PassageHit]) -> None:
         if not hits:
             return
         texts = self.c.store.passages([h.id for h in hits])

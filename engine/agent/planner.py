@@ -15,7 +15,7 @@ from typing import Literal
 
 from engine.agent.parse import YES_NO_START, Features, features
 from engine.graph.lexicon import is_structural
-from engine.graph.linking import CONCEPT_GROUPS, Linker, LinkResult, Mention
+from engine.graph.linking import Linker, LinkResult, Mention, same_concept_kinds
 from engine.graph.metapaths import (
     Metapath,
     enumerate_metapaths,
@@ -28,7 +28,6 @@ from engine.graph.store import KGStore
 from engine.graph.walk import Budget
 from engine.result import Candidate, LinkedEntity
 
-SAME_CONCEPT_GROUPS = CONCEPT_GROUPS
 SENSE_MARGIN = 0.5
 PARSE_TEMPERATURE = 0.5
 MIN_PARSE_SCORE = -1.5
@@ -53,13 +52,6 @@ class Plan:
     budget: Budget = field(default_factory=Budget)
     note: str = ""
     uncovered: list[str] = field(default_factory=list)
-
-
-def _group(kind: str) -> int:
-    for i, g in enumerate(SAME_CONCEPT_GROUPS):
-        if kind in g:
-            return i
-    return -1
 
 
 class Planner:
@@ -120,16 +112,15 @@ class Planner:
         scores = self._sense_scores(m, f)
         top = max(scores.values())
         kept = [n for n in ids if scores[n] >= top - SENSE_MARGIN]
-        by_group: dict[tuple[int, str], list[str]] = {}
+        by_group: dict[tuple[str, ...], list[str]] = {}
         out: list[str] = []
         for n in kept:
-            g = _group(self.store.kind(n))
-            if g < 0:
+            group = same_concept_kinds(self.store.kind(n))
+            if len(group) == 1:
                 out.append(n)
-                continue
-            by_group.setdefault((g, "" if len(kept) else n), []).append(n)
-        for (g, _), nodes in by_group.items():
-            order = SAME_CONCEPT_GROUPS[g]
+            else:
+                by_group.setdefault(group, []).append(n)
+        for order, nodes in by_group.items():
             kinds = {self.store.kind(n) for n in nodes}
             if len(kinds) == len(nodes):
                 out.append(max(nodes, key=lambda n: (scores[n], -order.index(self.store.kind(n)))))

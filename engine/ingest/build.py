@@ -7,7 +7,7 @@ Steps, each skipped when its output exists and its inputs are unchanged:
 2. ``names``     embed node names and synonyms that linking may need -> ``names.faiss``;
 3. ``passages``  embed passages -> ``passages.faiss``.
 
-Embeddings are cached by content (``stores/embeddings.duckdb``), so a re-run or an added passages
+Embeddings are cached by content (``stores/embeddings/``), so a re-run or an added passages
 file only embeds new text. Extra ``--passages`` files and ``--kg`` directories are appended.
 """
 
@@ -138,16 +138,12 @@ def build_names_index(
     return len(texts)
 
 
-def passage_text(title: str, text: str) -> str:
-    return text
-
-
 def build_passage_index(
     con: duckdb.DuckDBPyConnection, emb: CachedEmbedder, out: Path, progress: Progress
 ) -> int:
-    rows = con.execute("SELECT id, title, text FROM passages ORDER BY id").fetchall()
+    rows = con.execute("SELECT id, text FROM passages ORDER BY id").fetchall()
     progress.start("passages", len(rows))
-    vecs = emb.encode([passage_text(r[1], r[2]) for r in rows], progress=progress.advance)
+    vecs = emb.encode([r[1] for r in rows], progress=progress.advance)
     VectorIndex.build([r[0] for r in rows], vecs).save(out)
     progress.finish("passages", f"{len(rows)} passages")
     return len(rows)
