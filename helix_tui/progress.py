@@ -5,16 +5,30 @@ from __future__ import annotations
 from types import TracebackType
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    DownloadColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    TaskID,
+    TimeElapsedColumn,
+    TransferSpeedColumn,
+)
 
 
 class RichProgress:
-    def __init__(self, console: Console, label: str = "ingest") -> None:
+    """Steps counted in items, or in bytes with ``transfer=True`` (downloads)."""
+
+    def __init__(self, console: Console, label: str = "ingest", *, transfer: bool = False) -> None:
         self._label = label
+        counts: list[ProgressColumn] = (
+            [DownloadColumn(), TransferSpeedColumn()] if transfer else [MofNCompleteColumn()]
+        )
         self._progress = Progress(
             "[progress.description]{task.description}",
             BarColumn(),
-            MofNCompleteColumn(),
+            *counts,
             TimeElapsedColumn(),
             console=console,
             transient=False,

@@ -1,4 +1,4 @@
-"""Shared fixtures: a real data home ingested from a small slice of the shipped data."""
+"""Shared fixtures: a real data home ingested from a small slice of the Hetionet data."""
 
 from __future__ import annotations
 
@@ -17,8 +17,10 @@ SHARED = REPO.parent / "shared"
 def small_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """HELIX_HOME with stores ingested from a real slice (built once per test session)."""
     from engine.ingest.build import ingest
-    from tests.support.kgslice import build_slice
+    from tests.support.kgslice import build_slice, source_files
 
+    if source_files() is None:
+        pytest.skip("Hetionet data not found: set HELIX_DATA_DIR or run `helix-chat data pull`")
     root = tmp_path_factory.mktemp("helix")
     data = build_slice(root / "data")
     home = root / "home"

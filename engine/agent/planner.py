@@ -59,6 +59,8 @@ class Planner:
         self.store = store
         self.linker = linker
         self.budget = budget
+        self.mechanisms = mechanism_metapaths(store.rephetio_metapaths())
+        """Rephetio's Compound->Disease metapaths with their (positive) model weights."""
 
     def entity(self, m: Mention, node_id: str) -> LinkedEntity:
         method: Literal["exact", "fuzzy", "embedding"] = (
@@ -204,9 +206,9 @@ class Planner:
             plan.seeds, plan.targets = [drug], [disease]
             if f.mechanism:
                 plan.intent = "mechanism"
-                weights = [w for _, w in mechanism_metapaths()]
-                total = sum(weights)
-                plan.dist = [(mp, w / total) for mp, w in mechanism_metapaths()]
+                mechanisms = self.mechanisms
+                total = sum(w for _, w in mechanisms)
+                plan.dist = [(mp, w / total) for mp, w in mechanisms]
                 return plan
             if focused:
                 plan.intent = "claim"

@@ -10,9 +10,9 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
 from engine.agent.parse import Cue
 from engine.graph.relations import BY_ABBREV, KIND_ABBREV, DirectedRel, directed_uses, uses_from
@@ -169,18 +169,18 @@ def parse_rephetio(abbrev: str) -> Metapath | None:
     return Metapath(tuple(uses)) if uses else None
 
 
-@lru_cache(maxsize=1)
-def mechanism_metapaths() -> tuple[tuple[Metapath, float], ...]:
-    """Rephetio Compound->Disease metapaths of length 2-3 kept by its model (coefficient > 0)."""
-    text = resources.files("engine.data").joinpath("hetionet/rephetio_metapaths.tsv").read_text()
+def mechanism_metapaths(
+    rows: Iterable[tuple[str, int, float | None]],
+) -> tuple[tuple[Metapath, float], ...]:
+    """Rephetio Compound->Disease metapaths of length 2-3 kept by its model (coefficient > 0).
+
+    ``rows`` are Rephetio's (abbreviation, length, coefficient), as ingest stores them.
+    """
     out: list[tuple[Metapath, float]] = []
-    for line in text.splitlines()[1:]:
-        cols = line.split("\t")
-        if len(cols) < 5 or not cols[4] or int(cols[1]) not in (2, 3):
+    for abbrev, length, coef in rows:
+        if coef is None or length not in (2, 3) or coef <= 0:
             continue
-        coef = float(cols[4])
-        mp = parse_rephetio(cols[0])
-        if coef > 0 and mp is not None and mp.src == "Compound" and mp.dst == "Disease":
+        mp = parse_rephetio(abbrev)
+        if mp is not None and mp.src == "Compound" and mp.dst == "Disease":
             out.append((mp, coef))
-            # undirected relations can be walked either way round
     return tuple(out)

@@ -148,6 +148,11 @@ class KGStore:
         ).fetchall()
         return {r[0]: (r[1], r[2], r[3]) for r in rows}
 
+    def rephetio_metapaths(self) -> list[tuple[str, int, float | None]]:
+        """Project Rephetio's metapath table: (abbreviation, length, model coefficient)."""
+        rows = self.con.execute("SELECT abbrev, length, coef FROM metapaths").fetchall()
+        return [(str(a), int(n), None if c is None else float(c)) for a, n, c in rows]
+
     def description(self, node_id: str) -> str | None:
         row = self.con.execute(
             "SELECT description FROM node_details WHERE node_id = ?", [node_id]

@@ -26,11 +26,13 @@ import duckdb
 from engine.config import Settings
 from engine.index.vectors import VectorIndex
 from engine.ingest import kg as kgload
-from engine.ingest.sources import AliasSource, DataError, KGSource, default_sources
+from engine.ingest.defaults import DefaultData, resolve_default
+from engine.ingest.passages import disease_definitions, pubmedqa_passages
+from engine.ingest.sources import AliasSource, DataError, KGSource
 from engine.providers.embedder.cache import CachedEmbedder
 from engine.providers.embedder.sentence import SentenceTransformerEmbedder
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 EMBED_KINDS = (
     "Compound",
     "Disease",
@@ -92,22 +94,27 @@ def _set_meta(con: duckdb.DuckDBPyConnection, key: str, value: str) -> None:
     con.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", [key, value])
 
 
-def build_kg(
-    path: Path, kg: KGSource, aliases: AliasSource, passages: list[Path], report: IngestReport
-) -> None:
+def build_kg(path: Path, data: DefaultData, report: IngestReport) -> None:
     tmp = path.with_suffix(".building")
     tmp.unlink(missing_ok=True)
     con = duckdb.connect(str(tmp))
     try:
         con.execute(kgload.SCHEMA)
-        report.triples = kgload.load_kg(con, kg)
-        report.aliases = kgload.load_aliases(con, aliases)
+        report.triples = kgload.load_kg(con, data.kg)
+        report.aliases = kgload.load_aliases(con, data.aliases)
         kgload.load_relations(con)
-        for p in passages:
-            report.passages += kgload.load_passages(con, p, corpus="default")
+        kgload.load_metapaths(con, data.metapaths)
+        diseases = {
+            r[0] for r in con.execute("SELECT id FROM nodes WHERE kind = 'Disease'").fetchall()
+        }
+        report.passages += kgload.load_passage_rows(
+            con, pubmedqa_passages(data.pubmedqa), "default"
+        )
+        report.passages += kgload.load_passage_rows(
+            con, disease_definitions(data.disease_descriptions, diseases), "default"
+        )
         con.execute(kgload.INDEXES)
-        files = [kg.nodes, *kg.edge_files, *([kg.sample] if kg.sample else []), *passages]
-        _set_meta(con, "fingerprint", _fingerprint(files))
+        _set_meta(con, "fingerprint", _fingerprint(data.files))
         _set_meta(con, "schema", SCHEMA_VERSION)
         _set_meta(con, "built_at", str(time.time()))
         con.execute("CHECKPOINT")
@@ -168,13 +175,8 @@ def ingest(
     report = IngestReport()
     stores = settings.stores_dir
     stores.mkdir(parents=True, exist_ok=True)
-    kg_src, alias_src, default_passages = default_sources(settings.data_dir)
-    files = [
-        kg_src.nodes,
-        *kg_src.edge_files,
-        *([kg_src.sample] if kg_src.sample else []),
-        *default_passages,
-    ]
+    data = resolve_default(settings)
+    files = data.files
     kg_path = settings.kg_path
     t0 = time.perf_counter()
     fresh = force or not kg_path.exists()
@@ -183,7 +185,7 @@ def ingest(
             fresh = _meta(con, "fingerprint") != _fingerprint(files)
     if fresh:
         progress.start("kg", 1)
-        build_kg(kg_path, kg_src, alias_src, default_passages, report)
+        build_kg(kg_path, data, report)
         (stores / "names.faiss").unlink(missing_ok=True)
         (stores / "passages.faiss").unlink(missing_ok=True)
         progress.finish("kg", f"{report.triples:,} triples, {report.aliases:,} aliases")
@@ -240,8 +242,8 @@ def _add_extras(
         key, fp = f"kg:{d.resolve()}", _fingerprint(list(d.iterdir()))
         if done.get(key) == fp:
             continue
-        kgload.load_kg(con, KGSource(d), tag=d.name)
-        kgload.load_aliases(con, AliasSource(d))
+        kgload.load_kg(con, KGSource.from_dir(d), tag=d.name)
+        kgload.load_aliases(con, AliasSource.from_dir(d))
         done[key] = fp
         changed.add("kg")
     for f in passage_files:

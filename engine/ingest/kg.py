@@ -7,7 +7,7 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import duckdb
@@ -28,6 +28,7 @@ CREATE TABLE IF NOT EXISTS passages (
     id VARCHAR PRIMARY KEY, source VARCHAR, title VARCHAR, text VARCHAR, corpus VARCHAR);
 CREATE TABLE IF NOT EXISTS node_details (node_id VARCHAR PRIMARY KEY, description VARCHAR);
 CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR);
+CREATE TABLE IF NOT EXISTS metapaths (abbrev VARCHAR, length INTEGER, coef DOUBLE);
 """
 
 _TSV_BAD = re.compile(r"[\t\r\n]")
@@ -226,10 +227,10 @@ def load_relations(con: duckdb.DuckDBPyConnection) -> None:
         )
 
 
-def load_passages(con: duckdb.DuckDBPyConnection, path: Path, corpus: str) -> int:
-    """Upsert passages from a JSONL file (``id``, ``text``, optional ``source``, ``title``)."""
+def read_passage_file(path: Path, corpus: str) -> list[tuple[str, str, str, str]]:
+    """Passages of a JSONL file (``id``, ``text``, optional ``source``, ``title``)."""
     opener = gzip.open if path.suffix == ".gz" else open
-    rows: list[tuple[str, str, str, str, str]] = []
+    rows: list[tuple[str, str, str, str]] = []
     with opener(path, "rt", encoding="utf-8") as fh:  # type: ignore[operator]
         for n, line in enumerate(fh, 1):
             if not line.strip():
@@ -239,14 +240,40 @@ def load_passages(con: duckdb.DuckDBPyConnection, path: Path, corpus: str) -> in
                 pid, text = str(obj["id"]), str(obj["text"])
             except (json.JSONDecodeError, KeyError, TypeError) as exc:
                 raise DataError(f"{path}:{n}: not a passage record ({exc})") from exc
-            rows.append(
-                (pid, str(obj.get("source", corpus)), str(obj.get("title", "")), text, corpus)
-            )
+            rows.append((pid, str(obj.get("source", corpus)), str(obj.get("title", "")), text))
+    return rows
+
+
+def load_passage_rows(
+    con: duckdb.DuckDBPyConnection, rows: Iterable[tuple[str, str, str, str]], corpus: str
+) -> int:
+    """Upsert ``(id, source, title, text)`` rows into the passage table under ``corpus``."""
+    full = [(pid, source, title, text, corpus) for pid, source, title, text in rows]
     con.execute(
         "CREATE TEMP TABLE new_p (id VARCHAR, source VARCHAR, title VARCHAR, text VARCHAR,"
         " corpus VARCHAR)"
     )
-    bulk_insert(con, "new_p", rows)
+    bulk_insert(con, "new_p", full)
     con.execute("INSERT OR REPLACE INTO passages SELECT DISTINCT ON (id) * FROM new_p")
     con.execute("DROP TABLE new_p")
+    return len(full)
+
+
+def load_passages(con: duckdb.DuckDBPyConnection, path: Path, corpus: str) -> int:
+    """Upsert passages from a JSONL file."""
+    return load_passage_rows(con, read_passage_file(path, corpus), corpus)
+
+
+def load_metapaths(con: duckdb.DuckDBPyConnection, path: Path) -> int:
+    """Project Rephetio's metapath table (abbreviation, length, model coefficient)."""
+    rows: list[tuple[str, int, float | None]] = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines()[1:], 2):
+        cols = line.split("\t")
+        if len(cols) < 5:
+            raise DataError(f"{path}:{n}: expected at least 5 columns")
+        try:
+            rows.append((cols[0], int(cols[1]), float(cols[4]) if cols[4] else None))
+        except ValueError as exc:
+            raise DataError(f"{path}:{n}: {exc}") from exc
+    con.executemany("INSERT INTO metapaths VALUES (?, ?, ?)", rows)
     return len(rows)

@@ -1,9 +1,8 @@
-"""Where the raw data lives: the copy shipped in the package, or a directory given by the user."""
+"""The raw files a build reads: the manifest's default data, or a directory the user adds."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from importlib import resources
+from dataclasses import dataclass, field
 from pathlib import Path
 
 
@@ -13,42 +12,70 @@ class DataError(RuntimeError):
 
 @dataclass(frozen=True)
 class KGSource:
-    """A Hetionet-layout directory: nodes TSV, complete edge lists, the 5k-per-metaedge sample."""
+    """Hetionet-layout files: nodes TSV, metaedges, complete edge lists, the 5k sample."""
 
-    root: Path
+    nodes: Path
+    metaedges: Path
+    edge_files: list[Path] = field(default_factory=list)
+    sample: Path | None = None
 
-    @property
-    def nodes(self) -> Path:
-        return _first(
-            self.root, ["hetionet-v1.0-nodes.tsv.gz", "hetionet-v1.0-nodes.tsv", "nodes.tsv"]
+    @classmethod
+    def from_dir(cls, root: Path) -> KGSource:
+        """A directory in Hetionet layout (``--kg DIR``); edge lists may sit in a subfolder."""
+        files = [
+            f
+            for pattern in ("*_*_*.tsv.gz", "*_*_*.tsv", "*/*_*_*.tsv.gz", "*/*_*_*.tsv")
+            for f in sorted(root.glob(pattern))
+            if f.name.split(".")[0].count("_") == 2
+        ]
+        sample = next(
+            (
+                root / n
+                for n in ("hetionet-v1.0-edges-5k-per-metaedge.sif.gz", "edges.sif.gz", "edges.sif")
+                if (root / n).exists()
+            ),
+            None,
+        )
+        return cls(
+            nodes=_first(
+                root, ["hetionet-v1.0-nodes.tsv.gz", "hetionet-v1.0-nodes.tsv", "nodes.tsv"]
+            ),
+            metaedges=_first(root, ["metaedges.tsv"]),
+            edge_files=files,
+            sample=sample,
         )
 
     @property
-    def metaedges(self) -> Path:
-        return _first(self.root, ["metaedges.tsv"])
+    def files(self) -> list[Path]:
+        return [self.nodes, *self.edge_files, *([self.sample] if self.sample else [])]
 
-    @property
-    def edge_files(self) -> list[Path]:
-        files = sorted(self.root.glob("*_*_*.tsv.gz")) + sorted(self.root.glob("*_*_*.tsv"))
-        return [f for f in files if f.name.count("_") == 2]
 
-    @property
-    def sample(self) -> Path | None:
-        for name in ("hetionet-v1.0-edges-5k-per-metaedge.sif.gz", "edges.sif.gz", "edges.sif"):
-            if (self.root / name).exists():
-                return self.root / name
-        return None
+ALIAS_STEMS = (
+    "disease-ontology_term-names.tsv",
+    "disease-ontology_description.tsv",
+    "ncbi_Homo_sapiens.gene_info",
+    "drugbank_aliases.json",
+)
 
 
 @dataclass(frozen=True)
 class AliasSource:
-    root: Path
+    """Alias files by stem (plain or ``.gz``); a stem without a file is skipped."""
+
+    files: dict[str, Path] = field(default_factory=dict)
+
+    @classmethod
+    def from_dir(cls, root: Path) -> AliasSource:
+        found: dict[str, Path] = {}
+        for stem in ALIAS_STEMS:
+            for cand in (root / f"{stem}.gz", root / stem):
+                if cand.exists():
+                    found[stem] = cand
+                    break
+        return cls(found)
 
     def path(self, stem: str) -> Path | None:
-        for cand in (self.root / f"{stem}.gz", self.root / stem):
-            if cand.exists():
-                return cand
-        return None
+        return self.files.get(stem)
 
 
 def _first(root: Path, names: list[str]) -> Path:
@@ -56,16 +83,3 @@ def _first(root: Path, names: list[str]) -> Path:
         if (root / n).exists():
             return root / n
     raise DataError(f"none of {names} found in {root}")
-
-
-def packaged_data_dir() -> Path:
-    return Path(str(resources.files("engine.data")))
-
-
-def default_sources(data_dir: Path | None) -> tuple[KGSource, AliasSource, list[Path]]:
-    """KG, aliases and passage files under ``data_dir`` (shipped data when None)."""
-    base = data_dir or packaged_data_dir()
-    kg_dir = base / "hetionet" if (base / "hetionet").is_dir() else base
-    alias_dir = base / "aliases" if (base / "aliases").is_dir() else base
-    passages = sorted((base / "passages").glob("*.jsonl*")) if (base / "passages").is_dir() else []
-    return KGSource(kg_dir), AliasSource(alias_dir), passages

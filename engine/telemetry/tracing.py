@@ -320,4 +320,6 @@ def otlp_exporter() -> SpanExporter | None:
             "spans go to the JSONL file only"
         )
         return None
-    return OTLPSpanExporter()
+    # typed through a variable: without the optional package installed the class is Any
+    exporter: SpanExporter = OTLPSpanExporter()
+    return exporter

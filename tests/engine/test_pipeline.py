@@ -135,9 +135,9 @@ def test_contract_shape(helix) -> None:
 
 
 def test_mechanism_paths_follow_rephetio_metapaths(helix) -> None:
-    from engine.graph.metapaths import mechanism_metapaths
-
-    allowed = {tuple(u.rel for u in mp.uses) for mp, _ in mechanism_metapaths()}
+    mechanisms = helix.c.planner.mechanisms
+    assert mechanisms, "ingest stores Rephetio's metapaths"
+    allowed = {tuple(u.rel for u in mp.uses) for mp, _ in mechanisms}
     r = helix.ask("How might Donepezil work against Alzheimer's disease?")
     assert r.status is Status.ANSWERED and r.intent == "mechanism"
     assert r.answers[0].id == "Disease::DOID:10652"

@@ -1,8 +1,10 @@
-"""Build a small, real slice of the shipped Hetionet data in Hetionet layout.
+"""Build a small, real slice of the Hetionet data in the data-directory layout.
 
 Seeds: a few diseases; kept: the compounds that treat or palliate them, those compounds'
 targets, classes and similar compounds, the diseases' symptoms, anatomy, similar diseases and
-associated genes, and a handful of genes whose shared synonyms make mentions ambiguous.
+associated genes, and a handful of genes whose shared synonyms make mentions ambiguous. The
+slice holds every file of the source manifest (edge lists and PubMedQA cut down), so a build
+from it reads nothing else.
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ import json
 import shutil
 from pathlib import Path
 
-from engine.ingest.sources import packaged_data_dir
+from engine.config import Settings
+from engine.ingest.datadir import locate, search_dirs
+from engine.ingest.manifest import default_manifest
 
 SEED_DISEASES = ("DOID:10652", "DOID:14330", "DOID:1826", "DOID:9352", "DOID:8893")
 EXTRA_GENES = ("4311", "780", "6921", "6923", "6924")
@@ -20,23 +24,39 @@ EXTRA_GENES = ("4311", "780", "6921", "6923", "6924")
 PASSAGES = 60
 
 
+def source_files() -> dict[str, Path] | None:
+    """Manifest path -> file in the data directories, or None when any file is missing."""
+    found = locate(default_manifest(), search_dirs(Settings()))
+    if not all(x.found for x in found):
+        return None
+    return {x.source.path: x.path for x in found if x.path is not None}
+
+
+def _open(path: Path, mode: str = "rt"):  # type: ignore[no-untyped-def]
+    return gzip.open(path, mode) if path.suffix == ".gz" else path.open(mode[0])
+
+
 def _read_edges(path: Path) -> list[tuple[str, str]]:
-    with gzip.open(path, "rt") as fh:
+    with _open(path) as fh:
         next(fh)
         return [tuple(line.rstrip("\n").split("\t")[:2]) for line in fh]  # type: ignore[misc]
 
 
 def build_slice(dest: Path) -> Path:
-    src = packaged_data_dir()
-    het, out = src / "hetionet", dest / "hetionet"
+    files = source_files()
+    if files is None:
+        raise FileNotFoundError("Hetionet data not found (helix-chat data status)")
+    het = "kg_hetionet/"
+    full = "kg_hetionet/edges_full_16_metaedges/"
+    out = dest / full
     out.mkdir(parents=True, exist_ok=True)
-    edges = {f.name: _read_edges(f) for f in sorted(het.glob("*_*_*.tsv.gz"))}
+    edges = {Path(p).name: _read_edges(f) for p, f in sorted(files.items()) if p.startswith(full)}
     diseases = set(SEED_DISEASES)
-    ctd = edges["Compound_Treats_Disease.tsv.gz"] + edges["Compound_Palliates_Disease.tsv.gz"]
+    ctd = edges["Compound_Treats_Disease.tsv"] + edges["Compound_Palliates_Disease.tsv"]
     compounds = {c for c, d in ctd if d in diseases}
     diseases |= {d for c, d in ctd if c in compounds}
-    genes = {g for c, g in edges["Compound_Binds_Gene.tsv.gz"] if c in compounds}
-    genes |= {g for d, g in edges["Disease_Associates_Gene.tsv.gz"] if d in SEED_DISEASES}
+    genes = {g for c, g in edges["Compound_Binds_Gene.tsv"] if c in compounds}
+    genes |= {g for d, g in edges["Disease_Associates_Gene.tsv"] if d in SEED_DISEASES}
     genes |= set(EXTRA_GENES)
     keep = {"Compound": compounds, "Disease": diseases, "Gene": genes}
     for name, rows in edges.items():
@@ -56,11 +76,11 @@ def build_slice(dest: Path) -> Path:
             sel = sel[:150]
         if name.startswith("Disease_Associates"):
             sel = sel[:150]
-        with gzip.open(out / name, "wt") as fh:
+        with (out / name).open("w") as fh:
             fh.write(f":START_ID({s_kind})\t:END_ID({t_kind})\n")
             fh.writelines(f"{a}\t{b}\n" for a, b in sel)
     ids: set[str] = set()
-    for name in out.glob("*_*_*.tsv.gz"):
+    for name in out.glob("*_*_*.tsv"):
         s_kind, _, t_kind = name.name.split(".")[0].split("_")
         t_kind = t_kind.replace("Compund", "Compound")
         for a, b in _read_edges(name):
@@ -68,29 +88,39 @@ def build_slice(dest: Path) -> Path:
             ids.add(f"{t_kind}::{b}")
     ids |= {f"Disease::{d}" for d in diseases} | {f"Gene::{g}" for g in EXTRA_GENES}
     # the official sample supplies the other metaedges; keep its rows among kept nodes
-    with gzip.open(het / "hetionet-v1.0-edges-5k-per-metaedge.sif.gz", "rt") as fh:
+    sif = f"{het}hetionet-v1.0-edges-5k-per-metaedge.sif.gz"
+    with gzip.open(files[sif], "rt") as fh:
         header = next(fh)
         sample = [line for line in fh if _sample_keep(line, ids)]
-    with gzip.open(out / "hetionet-v1.0-edges-5k-per-metaedge.sif.gz", "wt") as fh:
+    with gzip.open(dest / sif, "wt") as fh:
         fh.write(header)
         fh.writelines(sample)
         for line in sample:
             a, _, b = line.rstrip("\n").split("\t")
             ids.update((a, b))
-    with (
-        gzip.open(het / "hetionet-v1.0-nodes.tsv.gz", "rt") as fh,
-        gzip.open(out / "hetionet-v1.0-nodes.tsv.gz", "wt") as oh,
-    ):
+    nodes = f"{het}hetionet-v1.0-nodes.tsv"
+    with _open(files[nodes]) as fh, (dest / nodes).open("w") as oh:
         oh.write(next(fh))
         oh.writelines(line for line in fh if line.split("\t", 1)[0] in ids)
-    for name in ("metaedges.tsv", "metanodes.tsv", "rephetio_metapaths.tsv"):
-        shutil.copy(het / name, out / name)
-    shutil.copytree(src / "aliases", dest / "aliases", dirs_exist_ok=True)
-    (dest / "passages").mkdir(exist_ok=True)
-    with gzip.open(src / "passages" / "passages.jsonl.gz", "rt") as fh:
-        lines = [json.loads(line) for line in fh][:PASSAGES]
-    with gzip.open(dest / "passages" / "passages.jsonl.gz", "wt") as fh:
-        fh.writelines(json.dumps(p) + "\n" for p in lines)
+    for name in ("metaedges.tsv", "rephetio_metapaths.tsv"):
+        shutil.copy(files[het + name], dest / het / name)
+    for rel, path in files.items():
+        if rel.startswith("kg_aliases/"):
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(path, dest / rel)
+    pqa = "qa/pubmedqa/ori_pqal.json"
+    items = json.loads(files[pqa].read_text(encoding="utf-8"))
+    kept: dict[str, object] = {}
+    left = PASSAGES
+    for pmid in sorted(items, key=lambda k: (len(k), k)):
+        if left <= 0:
+            break
+        item = dict(items[pmid])
+        item["CONTEXTS"] = item["CONTEXTS"][:left]
+        left -= len(item["CONTEXTS"])
+        kept[pmid] = item
+    (dest / pqa).parent.mkdir(parents=True, exist_ok=True)
+    (dest / pqa).write_text(json.dumps(kept), encoding="utf-8")
     return dest
 
 
