@@ -140,3 +140,35 @@ def test_upstream_urls_are_used_without_a_mirror(tmp_path: Path, bodies: dict[st
     with serve(Served(files={"pinned/" + path: body})) as base:
         result = fetch(_src(path, body, url=f"{base}/pinned/{path}"), tmp_path)
     assert result.path.read_bytes() == body
+
+
+def test_cli_pull_fetches_the_real_manifest_from_a_mirror(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`helix-chat data pull --mirror` over loopback, serving the real data directory's files."""
+    from click.testing import CliRunner
+
+    from engine.ingest.manifest import default_manifest
+    from helix_tui.cli import cli
+    from tests.support.kgslice import source_files
+
+    monkeypatch.undo()  # find the real data directory for serving
+    files = source_files()
+    if files is None:
+        pytest.skip("no data directory with the source files (helix-chat data status)")
+    monkeypatch.setattr("engine.ingest.datadir.CHECKOUT_SHARED", tmp_path / "no-shared")
+    served = Served(files={rel: path.read_bytes() for rel, path in files.items()})
+    home = tmp_path / "home"
+    env = {"HELIX_HOME": str(home), "HELIX_DATA_DIR": "", "COLUMNS": "200"}
+    with serve(served) as base:
+        res = CliRunner().invoke(cli, ["data", "pull", "--mirror", base], env=env, obj={})
+    assert res.exit_code == 0, res.output
+    assert "Downloading 25 source file(s)" in res.output
+    manifest = default_manifest()
+    s = Settings(home=home)
+    assert to_pull(s, manifest) == []
+    found = locate(manifest, search_dirs(s), verify=True, rehash=True)
+    assert {x.state for x in found} == {State.OK}
+    assert all(x.path and x.path.is_relative_to(home / "data") for x in found)
+    res = CliRunner().invoke(cli, ["data", "pull"], env=env, obj={})
+    assert res.exit_code == 0 and "nothing to download" in res.output
