@@ -58,7 +58,7 @@ def _ensure_data(settings: Settings) -> None:
                 f"{exc} HELIX_OFFLINE is set, so nothing is downloaded."
             ) from None
     try:
-        pull_missing(settings, default_manifest())
+        pull_missing(settings, default_manifest().for_layers(["hetionet"]))
     except DownloadError as exc:
         raise click.ClickException(str(exc)) from exc
 

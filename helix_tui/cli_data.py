@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -12,7 +13,7 @@ from rich.table import Table
 from engine.config import Settings
 from engine.ingest.datadir import Located, State, hash_cache, human_size, locate, search_dirs
 from engine.ingest.download import DownloadError, pull, pull_dir, to_pull
-from engine.ingest.manifest import Manifest, default_manifest
+from engine.ingest.manifest import Manifest, ManifestError, default_manifest
 
 out = Console()
 err = Console(stderr=True)
@@ -33,7 +34,7 @@ def _settings(ctx: click.Context) -> Settings:
 def _table(found: list[Located], dirs: list[Path]) -> Table:
     table = Table(title="Helix source data", title_justify="left")
     table.add_column("file", no_wrap=True)
-    for col in ("size", "license", "where", "state"):
+    for col in ("layer", "size", "license", "where", "state"):
         table.add_column(col, overflow="fold")
     for x in found:
         where = "-"
@@ -41,7 +42,12 @@ def _table(found: list[Located], dirs: list[Path]) -> Table:
             root = next((d for d in dirs if x.path.is_relative_to(d)), x.path.parent)
             where = str(root)
         table.add_row(
-            x.source.path, human_size(x.source.size), x.source.license, where, _STYLE[x.state]
+            x.source.path,
+            x.source.layer,
+            human_size(x.source.size),
+            x.source.license,
+            where,
+            _STYLE[x.state],
         )
     return table
 
@@ -64,23 +70,40 @@ def _report(settings: Settings, manifest: Manifest, *, rehash: bool) -> list[Loc
     return found
 
 
+def _manifest(layers: tuple[str, ...]) -> Manifest:
+    """The whole manifest, or the files of the given layers (``--layer``)."""
+    manifest = default_manifest()
+    if not layers:
+        return manifest
+    try:
+        return manifest.for_layers(layers)
+    except ManifestError as exc:
+        raise click.UsageError(str(exc)) from None
+
+
+def layer_option(help_text: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    return click.option("--layer", "layers", multiple=True, metavar="LAYER", help=help_text)
+
+
 @click.group()
 def data() -> None:
     """The source data: status, pull (download what is missing), verify (re-hash)."""
 
 
 @data.command()
+@layer_option("Only the files of this layer (hetionet, disease-pack); repeatable.")
 @click.pass_context
-def status(ctx: click.Context) -> None:
+def status(ctx: click.Context, layers: tuple[str, ...]) -> None:
     """Where each source file is found and whether it verifies."""
-    _report(_settings(ctx), default_manifest(), rehash=False)
+    _report(_settings(ctx), _manifest(layers), rehash=False)
 
 
 @data.command()
+@layer_option("Only the files of this layer (hetionet, disease-pack); repeatable.")
 @click.pass_context
-def verify(ctx: click.Context) -> None:
+def verify(ctx: click.Context, layers: tuple[str, ...]) -> None:
     """Re-hash every found file; exit 1 if any is missing or differs from the manifest."""
-    found = _report(_settings(ctx), default_manifest(), rehash=True)
+    found = _report(_settings(ctx), _manifest(layers), rehash=True)
     if any(x.state is not State.OK for x in found):
         sys.exit(1)
 
@@ -88,14 +111,15 @@ def verify(ctx: click.Context) -> None:
 @data.command("pull")
 @click.option("--mirror", help="Base URL of a mirror laid out like the data directory.")
 @click.option("--timeout", default=30.0, show_default=True, help="Seconds per network read.")
+@layer_option("Only the files of this layer, e.g. disease-pack (default: every layer).")
 @click.pass_context
-def pull_cmd(ctx: click.Context, mirror: str | None, timeout: float) -> None:
+def pull_cmd(ctx: click.Context, mirror: str | None, timeout: float, layers: tuple[str, ...]) -> None:
     """Download the missing source files into <home>/data, resumably, verified by sha256."""
     settings = _settings(ctx)
     if mirror:
         settings = settings.model_copy(update={"data_mirror": mirror})
     try:
-        fetched = pull_missing(settings, default_manifest(), timeout_s=timeout)
+        fetched = pull_missing(settings, _manifest(layers), timeout_s=timeout)
     except DownloadError as exc:
         raise click.ClickException(str(exc)) from exc
     if not fetched:

@@ -45,14 +45,28 @@ class DataMissing(DataError):
         )
 
 
-def resolve_default(settings: Settings, manifest: Manifest | None = None) -> DefaultData:
-    """Locate every manifest file; raises ``DataMissing`` naming what is absent."""
-    manifest = manifest or default_manifest()
+def _locate_all(settings: Settings, manifest: Manifest) -> list[Located]:
+    """Locate every file of ``manifest``; raises ``DataMissing`` naming what is absent."""
     dirs = search_dirs(settings)
     found = locate(manifest, dirs)
     absent = [x.source for x in found if not x.found]
     if absent:
         raise DataMissing([s.path for s in absent], dirs, sum(s.size for s in absent))
+    return found
+
+
+def resolve_layer(
+    settings: Settings, layer: str, manifest: Manifest | None = None
+) -> dict[str, Path]:
+    """The files of one data layer (e.g. ``disease-pack``) by role."""
+    found = _locate_all(settings, (manifest or default_manifest()).for_layers([layer]))
+    return {x.source.role: x.path for x in found if x.path is not None}
+
+
+def resolve_default(settings: Settings, manifest: Manifest | None = None) -> DefaultData:
+    """Locate the default (``hetionet`` layer) files; raises ``DataMissing`` naming what is
+    absent."""
+    found = _locate_all(settings, (manifest or default_manifest()).for_layers(["hetionet"]))
 
     def one(role: str) -> Path:
         paths = [x.path for x in found if x.source.role == role and x.path is not None]

@@ -6,6 +6,7 @@ records its size, sha256, license and attribution. Nothing it lists is part of t
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
@@ -29,11 +30,27 @@ class SourceFile(BaseModel):
     sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
     license: str
     attribution: str
+    layer: str = "hetionet"
+    """The graph layer that needs the file; the default build reads only ``hetionet`` files."""
 
 
 class Manifest(BaseModel):
     version: int = 1
     files: list[SourceFile]
+
+    @property
+    def layers(self) -> list[str]:
+        return list(dict.fromkeys(f.layer for f in self.files))
+
+    def for_layers(self, layers: Iterable[str]) -> Manifest:
+        """The files needed by these layers, in manifest order."""
+        keep = set(layers)
+        unknown = keep - set(self.layers)
+        if unknown:
+            raise ManifestError(
+                f"unknown layer(s) {', '.join(sorted(unknown))}; known: {', '.join(self.layers)}"
+            )
+        return Manifest(version=self.version, files=[f for f in self.files if f.layer in keep])
 
     def by_role(self, role: str) -> list[SourceFile]:
         return [f for f in self.files if f.role == role]

@@ -163,8 +163,8 @@ def test_cli_pull_fetches_the_real_manifest_from_a_mirror(
     with serve(served) as base:
         res = CliRunner().invoke(cli, ["data", "pull", "--mirror", base], env=env, obj={})
     assert res.exit_code == 0, res.output
-    assert "Downloading 25 source file(s)" in res.output
     manifest = default_manifest()
+    assert f"Downloading {len(manifest.files)} source file(s)" in res.output
     s = Settings(home=home)
     assert to_pull(s, manifest) == []
     found = locate(manifest, search_dirs(s), verify=True, rehash=True)
@@ -172,3 +172,13 @@ def test_cli_pull_fetches_the_real_manifest_from_a_mirror(
     assert all(x.path and x.path.is_relative_to(home / "data") for x in found)
     res = CliRunner().invoke(cli, ["data", "pull"], env=env, obj={})
     assert res.exit_code == 0 and "nothing to download" in res.output
+
+
+def test_manifest_layers_keep_the_default_build_to_hetionet() -> None:
+    from engine.ingest.manifest import default_manifest
+
+    manifest = default_manifest()
+    assert len(manifest.for_layers(["hetionet"]).files) == 25
+    pack = manifest.for_layers(["disease-pack"]).files
+    assert pack and all(f.path.startswith("kg_extra/") for f in pack)
+    assert not any("orphanet" in f.path for f in pack)  # license not confirmed
