@@ -122,10 +122,16 @@ class Helix:
         choice: str | None = None,
         qid: str | None = None,
         on_event: EventSink | None = None,
+        user: str | None = None,
     ) -> Result:
-        """Answer one question. ``choice`` is a node id picked in reply to a clarification."""
+        """Answer one question. ``choice`` is a node id picked in reply to a clarification;
+        ``user`` (default: the settings' user) owns the question's trace."""
         with self.tracing.question(
-            question, qid=qid, mode=mode or self.settings.mode, session=session
+            question,
+            qid=qid,
+            mode=mode or self.settings.mode,
+            session=session,
+            user=user or self.settings.user,
         ) as trace:
             result = self.loop.ask(
                 question,

@@ -42,8 +42,9 @@ OTLP_ENDPOINT_VARS = ("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_
 AttrValue = str | bool | int | float | list[str] | list[bool] | list[int] | list[float]
 
 
-def spans_path(settings: Settings) -> Path:
-    return settings.home / "traces" / "spans.jsonl"
+def spans_path(settings: Settings, user: str | None = None) -> Path:
+    """The JSONL trace file of ``user`` (default: the settings' user), inside their directory."""
+    return settings.user_dir(user or settings.user) / "traces" / "spans.jsonl"
 
 
 def attr_value(value: object) -> AttrValue | None:
@@ -240,7 +241,7 @@ class Tracing:
 
     @classmethod
     def from_settings(cls, settings: Settings, environ: Mapping[str, str] | None = None) -> Tracing:
-        """Exporters: JSONL under the data home (``trace_exporter="jsonl"``, the default), plus
+        """Exporters: JSONL in each user's directory (``trace_exporter="jsonl"``, the default), plus
         OTLP/HTTP when ``trace_exporter="otlp"`` or an ``OTEL_EXPORTER_OTLP_*ENDPOINT`` is set
         (endpoint, headers, timeout and compression are read from ``OTEL_*`` by the exporter).
         ``OTEL_SERVICE_NAME``, ``OTEL_RESOURCE_ATTRIBUTES`` and ``OTEL_TRACES_SAMPLER`` are
@@ -253,14 +254,15 @@ class Tracing:
         jsonl: Path | None = None
         if settings.trace_exporter == "jsonl":
             jsonl = spans_path(settings)
-            provider.add_span_processor(PerTraceProcessor(JsonlSpanExporter(jsonl)))
+            exporter = JsonlSpanExporter(lambda user: spans_path(settings, user))
+            provider.add_span_processor(PerTraceProcessor(exporter))
         wants_otlp = settings.trace_exporter == "otlp" or any(
             env.get(v) for v in OTLP_ENDPOINT_VARS
         )
         if settings.trace_exporter != "none" and wants_otlp:
-            exporter = otlp_exporter()
-            if exporter is not None:
-                provider.add_span_processor(BatchSpanProcessor(exporter))
+            otlp = otlp_exporter()
+            if otlp is not None:
+                provider.add_span_processor(BatchSpanProcessor(otlp))
         return cls(provider, jsonl=jsonl)
 
     @contextmanager

@@ -130,3 +130,32 @@ def test_trace_through_the_helix_chat_group_honours_home(tmp_path, pipeline):
     )
     assert out.exit_code == 0, out.output
     assert result.trace_id in out.output and "asked elsewhere" in out.output
+
+
+def test_one_user_never_sees_another_users_traces(tmp_path, pipeline):
+    from helix_tui.cli import cli
+
+    settings = Settings(home=tmp_path, user="alice")
+    tracing = Tracing.from_settings(settings, environ={})
+    question = "What is MRN 4471 on now? (alice's patient)"
+    with tracing.question(question, user="alice") as t:
+        mine = t.finish(pipeline(question, t.sink))
+    tracing.shutdown()
+    home = ["--home", str(tmp_path)]
+    alice = CliRunner().invoke(cli, [*home, "--user", "alice", "trace", "--last"], obj={},
+                               terminal_width=160)  # fmt: skip
+    assert alice.exit_code == 0 and mine.trace_id in alice.output
+    for args in (["trace", "--last"], ["trace", "--list"], ["trace", mine.trace_id[:8]]):
+        bob = CliRunner().invoke(cli, [*home, "--user", "bob", *args], obj={}, terminal_width=160)
+        assert bob.exit_code != 0, bob.output
+        assert "MRN 4471" not in bob.output and mine.trace_id not in bob.output
+    assert spans_path(settings, "alice").is_relative_to(settings.user_dir("alice"))
+
+
+def test_a_question_with_lone_surrogates_is_traced_and_readable(tmp_path, pipeline):
+    settings = Settings(home=tmp_path)
+    result = _ask(settings, pipeline, "bad \ud800 text \udfff?")
+    spans = read_spans(spans_path(settings))
+    assert result.trace_id in {s.trace_id for s in spans}
+    root = build_tree(spans, result.trace_id)
+    assert root is not None and "bad" in str(root.span.attributes["helix.question"])
