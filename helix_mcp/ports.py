@@ -45,9 +45,18 @@ def open_helix(settings: Settings) -> EnginePort:
 
 
 def open_user_memory(settings: Settings, user: str, engine: EnginePort) -> MemoryToolsPort:
-    """``memory.service.UserMemory`` for ``user`` on the wall clock, linking through the engine."""
+    """``memory.service.UserMemory`` for ``user`` on the wall clock, linking statements and
+    questions through the engine's alias table (``memory.linking.engine_linker``)."""
     from memory.clock import SystemClock
+    from memory.linking import engine_linker
     from memory.service import UserMemory
 
-    memory: MemoryToolsPort = UserMemory(settings, user, clock=SystemClock(), linker=engine.link)
+    embed = getattr(engine, "embed", None)
+    memory: MemoryToolsPort = UserMemory(
+        settings,
+        user,
+        clock=SystemClock(),
+        linker=engine_linker(engine),
+        embed=embed() if callable(embed) else None,
+    )
     return memory

@@ -17,7 +17,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 from engine.agent.ports import EnginePort
 from engine.config import Mode, Settings
 from engine.graph.relations import BY_ABBREV, RELATIONS, directed_uses
-from engine.result import Triple
+from engine.result import Result, Status, Triple
+from engine.understand.form import split_turn
 from helix_mcp.models import (
     FactOut,
     FactsOut,
@@ -53,6 +54,22 @@ def fact_out(fact: object) -> FactOut:
         source=g(fact, "source", None),
         quality=g(fact, "quality", None),
     )
+
+
+def _statement_contract(text: str, fact: object | None, memory_on: bool) -> dict[str, Any]:
+    """The answer to a turn that only states facts (noted in memory, nothing asked)."""
+    if fact is not None:
+        out = fact_out(fact)
+        result = Result(
+            question=text,
+            status=Status.ANSWERED,
+            intent="statement",
+            text=f"Noted: {out.subj_name or out.subj} {out.rel} {out.obj_name or out.obj}",
+        )
+        return {**result.to_contract(), "question": text, "noted": out.model_dump(mode="json")}
+    why = "I found no fact to note in that statement." if memory_on else "Memory is off."
+    result = Result(question=text, status=Status.NOT_ANSWERED, intent="statement", text=why)
+    return {**result.to_contract(), "question": text}
 
 
 class HelixTools:
@@ -142,19 +159,23 @@ class HelixTools:
                 f"the question is {len(question)} characters long; the limit is "
                 f"{self.settings.max_question_chars}"
             )
+        statement, asked = split_turn(question) if choice is None else ("", question)
         with self.lock:
             engine = self.engine()
             memory = self.memory() if use_memory else None
+            noted = memory.state(statement, session) if memory is not None and statement else None
+            if not asked:
+                return _statement_contract(question, noted, memory is not None)
             try:
-                result = engine.ask(
-                    question, mode=mode, memory=memory, session=session, choice=choice
-                )
+                result = engine.ask(asked, mode=mode, memory=memory, session=session, choice=choice)
             except ToolError:
                 raise
             except Exception as exc:
                 raise ToolError(f"ask failed: {type(exc).__name__}: {exc}") from exc
         data = result.to_contract()
         data["question"] = question
+        if noted is not None:
+            data["noted"] = fact_out(noted).model_dump(mode="json")
         return data
 
     def kg_get_triples(self, node: str, rel: str | None = None, limit: int = 50) -> TriplesOut:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -12,36 +11,13 @@ from engine.agent.ports import EnginePort
 from engine.config import Mode, Settings
 from engine.events import StepEvent
 from engine.result import Result, Status, Triple
+from engine.understand.form import split_turn
 from helix_tui.backend import Cancelled, CancelToken
 from helix_tui.facts import notes_of
 from helix_tui.messages import AnswerReady, AskFailed, FactsNoted, StepProgress
 from helix_tui.services import Services, StructuredMemoryPort, UserMemoryPort
 
 Post = Callable[[Message], object]
-
-_QUESTION_START = re.compile(
-    r"^(who|what|which|where|when|why|how|is|are|was|were|do|does|did|can|could|should|would|"
-    r"will|has|have|list|name|show|tell|give|find|explain)\b",
-    re.IGNORECASE,
-)
-
-
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-
-
-def looks_like_question(text: str) -> bool:
-    stripped = text.strip()
-    return stripped.endswith("?") or bool(_QUESTION_START.match(stripped))
-
-
-def split_turn(text: str) -> tuple[str, str]:
-    """(statement sentences, question sentences) of what the user typed."""
-    statements: list[str] = []
-    questions: list[str] = []
-    for sentence in _SENTENCE_END.split(text.strip()):
-        if sentence:
-            (questions if looks_like_question(sentence) else statements).append(sentence)
-    return " ".join(statements), " ".join(questions)
 
 
 @dataclass(frozen=True)

@@ -128,6 +128,7 @@ def _open_sessions(settings: Settings, user: str, clock: Clock) -> SessionStoreP
 
 
 def _open_memory(settings: Settings, user: str, clock: Clock, engine: EnginePort) -> UserMemoryPort:
+    from memory.linking import engine_linker
     from memory.service import UserMemory
 
     embed = getattr(engine, "embed", None)
@@ -135,7 +136,7 @@ def _open_memory(settings: Settings, user: str, clock: Clock, engine: EnginePort
         settings,
         user,
         clock=clock,
-        linker=getattr(engine, "link", None),
+        linker=engine_linker(engine),
         embed=embed() if callable(embed) else None,
     )
     return memory

@@ -156,6 +156,10 @@ class StatementLinker:
         self._kind = kind_of
         self.max_ngram = max_ngram
 
+    def name_of(self, node_id: str) -> str | None:
+        """The graph name of a node (None when unknown)."""
+        return self._name(node_id)
+
     def __call__(self, text: str, kinds: set[str] | None = None) -> list[LinkedEntity]:
         tokens = [
             (m.group(), m.start(), m.end(), alias_key(normalize(m.group())))
@@ -230,8 +234,9 @@ def _single_hit_ok(token: str, hit: AliasHit) -> bool:
     return True
 
 
-def engine_linker(helix: Any) -> Callable[..., list[LinkedEntity]]:
-    """A statement linker over an open ``engine.api.Helix``'s alias table."""
+def engine_linker(helix: Any) -> StatementLinker:
+    """The linker of every front end's memory (chat, MCP server, replay): exact alias n-grams
+    over an open ``engine.api.Helix``'s alias table, with its node names and kinds."""
 
     def lookup(key: str) -> list[AliasHit]:
         return [AliasHit(node, primary, source) for node, primary, source in helix.aliases(key)]

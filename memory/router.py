@@ -157,19 +157,6 @@ class Router:
         return TemporalIntent(Temporal.CURRENT, None, Temporal.CURRENT, None, current)
 
 
-_QUESTION_START = re.compile(
-    r"^\s*(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|"
-    r"could|should|would|will|has|have|had|remind me|tell me|show me|list|any)\b",
-    re.IGNORECASE,
-)
-
-
-def looks_like_question(text: str) -> bool:
-    """A question or request, as opposed to a statement of fact."""
-    stripped = text.strip()
-    return stripped.endswith("?") or bool(_QUESTION_START.match(stripped))
-
-
 def _as_of_days(question: str, rules: TemporalRules) -> float | None:
     lowered = question.lower()
     for phrase, days in rules.as_of.items():

@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.config import Settings
 from engine.result import LinkedEntity, Result, Triple
+from engine.understand.form import is_question
 from memory.answer import Answerer
 from memory.cache import CACHE_FILE, AnswerCache, Embed, is_reviewed
 from memory.clock import Clock
@@ -21,7 +22,7 @@ from memory.episodic import EPISODIC_FILE, EpisodicStore
 from memory.extract import Extracted, Extractor
 from memory.lock import file_lock
 from memory.relations import RelationCatalog, load_catalog
-from memory.router import Route, Router, looks_like_question
+from memory.router import Route, Router
 from memory.subjects import Linker, Resolver, link
 from memory.vault import VAULT_FILE, Fact, StoreOutcome, Vault
 
@@ -145,7 +146,7 @@ class UserMemory:
         """Capture the fact a user statement states (text extraction); None if none found.
 
         Questions are never captured (callers may offer every chat input here first)."""
-        if looks_like_question(text):
+        if is_question(text):
             return None
         with self.vault.hold():
             found = self.extractor.extract(text)

@@ -66,6 +66,14 @@ class FakeEngine:
     def node_name(self, node_id: str) -> str | None:
         return NODES.get(node_id)
 
+    def node_kind(self, node_id: str) -> str | None:
+        return node_id.split("::")[0] if node_id in NODES else None
+
+    def aliases(self, key: str) -> list[tuple[str, bool, str]]:
+        """Exact alias hits for a normalised key (what the memory's statement linker reads)."""
+        nid = ALIASES.get(key)
+        return [(nid, True, "fake")] if nid else []
+
     def triples(self, node_id: str, rel: str | None = None, limit: int = 50):
         hits = [t for t in TRIPLES if node_id in (t[0], t[2]) and (rel is None or t[1] == rel)]
         return sorted(hits, key=lambda t: (t[1], t[0], t[2]))[:limit]

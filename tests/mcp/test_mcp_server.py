@@ -142,6 +142,21 @@ async def test_memory_store_search_forget(server):
         assert empty.structured_content["facts"] == []
 
 
+async def test_ask_notes_a_statement_and_answers_the_question_of_the_same_turn(server):
+    async with Client(server) as client:
+        res = await client.call_tool(
+            "ask", {"question": "Mr. Lindqvist (MRN 5521) was started on sitagliptin."}
+        )
+        assert res.structured_content["intent"] == "statement"
+        assert res.structured_content["noted"]["obj"] == "Compound::DB01261"
+        both = await client.call_tool(
+            "ask",
+            {"question": "MRN 5521 started on metformin. What is MRN 5521 taking right now?"},
+        )
+        assert both.structured_content["noted"]["obj"] == "Compound::DB00331"
+        assert both.structured_content["answers"][0]["id"] == "Compound::DB00331"
+
+
 async def test_structured_store_with_supersession(server):
     async with Client(server) as client:
         first = {"subj": "patient:9", "rel": "takes", "obj": "Compound::DB00331"}

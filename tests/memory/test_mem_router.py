@@ -4,7 +4,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memory.router import Router, Temporal, looks_like_question
+from memory.router import Router, Temporal
 
 NOW = datetime(2026, 3, 9, 10, 0, tzinfo=UTC)
 
@@ -66,11 +66,3 @@ def test_routes_from_rules_and_from_the_alias_index() -> None:
     mech = router.route("How could metformin act on type 2 diabetes?", NOW)
     assert mech.rule == "mechanism" and not mech.memory
     assert router.route("Which drugs treat gout?", NOW).rule == "default"
-
-
-def test_questions_versus_statements() -> None:
-    assert looks_like_question("What is MRN 4471 on at the moment?")
-    assert looks_like_question("Remind me which gene prasugrel was shown to inhibit.")
-    assert looks_like_question("Current med for Adam Moreno?")
-    assert not looks_like_question("Switched MRN 4471 from metformin to sitagliptin.")
-    assert not looks_like_question("Put #6328 on midazolam, will review in two weeks.")

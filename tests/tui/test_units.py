@@ -7,7 +7,6 @@ from datetime import UTC, datetime
 
 from engine.events import StepEvent
 from engine.result import Candidate, Result, Status
-from helix_tui.asking import looks_like_question, split_turn
 from helix_tui.clarify import match_candidate
 from helix_tui.facts import FactView, notes_of
 from helix_tui.present import result_markdown, step_line
@@ -52,16 +51,6 @@ def test_match_candidate_by_number_name_kind() -> None:
     assert match_candidate("type 1 diabetes", CANDIDATES) is CANDIDATES[1]
     assert match_candidate("3", CANDIDATES) is None
     assert match_candidate("What treats asthma?", CANDIDATES) is None
-
-
-def test_statements_and_questions() -> None:
-    assert looks_like_question("What is MRN 4471 on?")
-    assert looks_like_question("list drugs for asthma")
-    assert not looks_like_question("Switched MRN 4471 from metformin to sitagliptin.")
-    assert split_turn("Switched MRN 4471 to sitagliptin. What does it treat?") == (
-        "Switched MRN 4471 to sitagliptin.",
-        "What does it treat?",
-    )
 
 
 @dataclass

@@ -1,0 +1,63 @@
+"""engine.understand.form: the one decision between a question and a statement."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.understand.form import is_question, sentences, split_turn
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Does Mr. Ito have any drug allergies",
+        "remind me which gene I logged for the kinase panel.",
+        "show me everything about patient 2210",
+        "Any new symptoms for Lena Park?",
+        "And which one did she come off?",
+        "Name the compounds that treat gout",
+        "Hasn't 7781 had an MRI yet?",
+    ],
+)
+def test_questions_and_requests(text: str) -> None:
+    assert is_question(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Moved MRN 7781 off lisinopril onto losartan.",
+        "Do not give penicillin to pt 3390.",
+        "Name: Lena Park, MRN 7781.",
+        "Can't tolerate statins, so ezetimibe was started for 3390.",
+        "HbA1c for Mr. Ito came back at 8.1% this morning.",
+    ],
+)
+def test_statements(text: str) -> None:
+    assert not is_question(text)
+
+
+def test_split_turn_keeps_abbreviations_and_decimals_inside_a_sentence() -> None:
+    text = "Started Mr. Ito on 2.5 mg apixaban. Dr. Shah agreed. What does apixaban treat?"
+    assert sentences(text) == [
+        "Started Mr. Ito on 2.5 mg apixaban.",
+        "Dr. Shah agreed.",
+        "What does apixaban treat?",
+    ]
+    assert split_turn(text) == (
+        "Started Mr. Ito on 2.5 mg apixaban. Dr. Shah agreed.",
+        "What does apixaban treat?",
+    )
+    assert split_turn("Which genes does apixaban bind?") == ("", "Which genes does apixaban bind?")
+
+
+def test_front_ends_share_one_decision() -> None:
+    """The chat app and memory import the decision instead of keeping their own copy."""
+    import helix_tui.asking as asking
+    import memory.router as router
+    import memory.service as service
+
+    assert asking.split_turn is split_turn
+    assert service.is_question is is_question
+    assert not hasattr(router, "looks_like_question")
+    assert not hasattr(asking, "looks_like_question")
