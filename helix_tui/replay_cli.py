@@ -45,6 +45,7 @@ def run_headless_replay(
                 path,
                 settings.model_copy(update={"home": scratch}),
                 linker=engine_linker(helix),
+                embed=helix.embed(),  # type: ignore[arg-type]
                 out_path=out,
                 extract=extract,  # type: ignore[arg-type]
                 progress=advance,

@@ -41,6 +41,8 @@ class RelationSpec(BaseModel):
     model_config = ConfigDict(populate_by_name=True)
 
     name: str = ""
+    label: str = ""
+    """How an answer names the relation ("allergy": "I have no allergy recorded for ...")."""
     subject: str
     objects: list[str] = Field(alias="object")
     functional: Functional = "none"

@@ -23,6 +23,8 @@ from pydantic import BaseModel, ValidationError, model_validator
 
 from engine.config import Settings
 from engine.result import Result, Status
+from memory.asks import AskScorer
+from memory.cache import Embed
 from memory.clock import SimulatedClock, parse_instant
 from memory.service import UserMemory
 from memory.subjects import Linker
@@ -148,9 +150,13 @@ def run_replay(
     out_path: Path | None = None,
     extract: Literal["fact", "text"] = "fact",
     progress: Progress | None = None,
+    embed: Embed | None = None,
 ) -> ReplayReport:
-    """Replay a memory stream headlessly and score it (Memory Recall@1, leaks, timings)."""
+    """Replay a memory stream headlessly and score it (Memory Recall@1, leaks, timings).
+
+    ``embed`` lets memory read questions by meaning (one exemplar bank shared by all users)."""
     events = load_events(path)
+    asks = AskScorer(embed) if embed is not None else None
     clock = SimulatedClock(events[0].instant if events else None)
     report = ReplayReport(extract=extract, events=len(events))
     owners: dict[str, set[str]] = {}
@@ -163,7 +169,9 @@ def run_replay(
 
         def memory_of(user: str) -> UserMemory:
             if user not in memories:
-                mem = stack.enter_context(UserMemory(settings, user, clock=clock, linker=linker))
+                mem = stack.enter_context(
+                    UserMemory(settings, user, clock=clock, linker=linker, asks=asks)
+                )
                 stack.enter_context(mem.hold())
                 memories[user] = mem
             return memories[user]

@@ -16,12 +16,15 @@ from engine.config import Settings
 from engine.result import LinkedEntity, Result, Triple
 from engine.understand.form import is_question
 from memory.answer import Answerer
+from memory.asks import AskScorer
 from memory.cache import CACHE_FILE, AnswerCache, Embed, is_reviewed
 from memory.clock import Clock
 from memory.episodic import EPISODIC_FILE, EpisodicStore
 from memory.extract import Extracted, Extractor
+from memory.linking import StatementLinker
 from memory.lock import file_lock
 from memory.relations import RelationCatalog, load_catalog
+from memory.results import NameOf
 from memory.router import Route, Router
 from memory.subjects import Linker, Resolver, link
 from memory.vault import VAULT_FILE, Fact, StoreOutcome, Vault
@@ -41,7 +44,11 @@ class UserMemory:
         linker: Linker | None = None,
         embed: Embed | None = None,
         catalog: RelationCatalog | None = None,
+        asks: AskScorer | None = None,
+        name_of: NameOf | None = None,
     ) -> None:
+        """``asks`` reads memory questions by meaning (built over ``embed`` when not given;
+        share one between users); ``name_of`` names graph nodes stored without a name."""
         self.settings = settings
         self.user = user
         self.clock = clock
@@ -69,7 +76,12 @@ class UserMemory:
         self.resolver = Resolver(self.vault)
         self.router = Router(resolve=self.resolver.mentioned)
         self.extractor = Extractor(self.catalog, self.resolver, linker)
-        self.answerer = Answerer(self.vault, self.resolver, self.catalog)
+        if asks is None and embed is not None:
+            asks = AskScorer(embed)
+        self.name_of = name_of or (linker.name_of if isinstance(linker, StatementLinker) else None)
+        self.answerer = Answerer(
+            self.vault, self.resolver, self.catalog, asks=asks, name_of=self.name_of
+        )
 
     # --- lifecycle -------------------------------------------------------------------------
     @contextmanager
@@ -180,6 +192,9 @@ class UserMemory:
             names = {e.id: e.name for e in link(self.linker, text)}
             subj_name = subj_name or names.get(found.subj)
             obj_name = obj_name or names.get(found.obj)
+        if self.name_of is not None:
+            subj_name = subj_name or _graph_name(self.name_of, found.subj)
+            obj_name = obj_name or _graph_name(self.name_of, found.obj)
         aliases = self.resolver.learn(text, found.subj) if text else []
         aliases += self.resolver.introductions(text) if text else []
         outcome: StoreOutcome = self.vault.add(
@@ -267,6 +282,10 @@ class UserMemory:
             if r.id and r.known
         ]
         return refs[0].id if refs else None
+
+
+def _graph_name(name_of: NameOf, node: str) -> str | None:
+    return name_of(node) if "::" in node else None
 
 
 def _merge(first: list[LinkedEntity], second: list[LinkedEntity]) -> list[LinkedEntity]:

@@ -1,0 +1,172 @@
+"""Memory questions read by meaning: which relation and which time are asked about.
+
+The question is embedded with its mentions replaced by their kinds ("Which drug did we start
+[Patient] on?") and compared with the ``memory_ask`` section of the exemplar bank
+(``engine/understand/exemplars.yaml``, data written without sight of our dev questions): slots
+such as ``takes.first`` or ``allergic_to.current``, each a description and many wordings.
+
+One embedding gives the best cosine of the question to each slot's wordings; a relation's
+score is its best slot. The bank's general-overview wordings ("everything you have on
+[Patient]") compete as a pseudo-relation, so "what do we have on file for X" asks for no one
+relation. The time qualifier also reads the words the bank uses per qualifier
+(``memory.timewords``).
+
+``memory.choose`` combines these with the cue lexicons and the router's rules.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import yaml
+
+from memory.cache import Embed
+from memory.router import Temporal
+from memory.timewords import TimeWords
+
+log = logging.getLogger(__name__)
+DEFAULT_BANK = Path(str(resources.files("engine.understand").joinpath("exemplars.yaml")))
+SECTION = "memory_ask"
+OVERVIEW = "overview"
+"""Pseudo-relation: the bank's general-overview wordings, about a patient or a project."""
+_PLACEHOLDER = re.compile(r"\[(?P<kind>[A-Za-z]+?)\d*\]")
+
+
+@dataclass(frozen=True)
+class Slot:
+    rel: str
+    temporal: Temporal
+    description: str
+    wordings: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AskReading:
+    masked: str
+    slots: dict[tuple[str, Temporal], float]
+    """(relation, time qualifier) -> best cosine to any wording of that slot."""
+
+    times: dict[Temporal, float] = field(default_factory=dict)
+    """Time qualifier -> log-odds of the question's words (``memory.timewords``)."""
+
+    @property
+    def relations(self) -> dict[str, float]:
+        """Relation -> best cosine to any of its wordings."""
+        out: dict[str, float] = {}
+        for (rel, _), score in self.slots.items():
+            if rel != OVERVIEW:
+                out[rel] = max(out.get(rel, -1.0), score)
+        return out
+
+    @property
+    def overview(self) -> float:
+        """Best cosine to a general-overview wording ("everything you have on [Patient]")."""
+        return self.slots.get((OVERVIEW, Temporal.CURRENT), -1.0)
+
+
+def load_slots(path: Path | None = None) -> list[Slot]:
+    """The ``memory_ask`` slots of an exemplar bank (the packaged one by default)."""
+    return list(_load(str(path or DEFAULT_BANK)))
+
+
+@lru_cache(maxsize=4)
+def _load(path: str) -> tuple[Slot, ...]:
+    if not Path(path).is_file():
+        log.warning("exemplar bank %s is missing: memory questions are read by cues only", path)
+        return ()
+    data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    out: list[Slot] = []
+    for name, body in (data.get(SECTION) or {}).items():
+        rel, _, when = str(name).partition(".")
+        try:
+            temporal = Temporal(when or "current")
+        except ValueError:
+            continue
+        wordings = tuple(_canonical(w) for w in body.get("wordings") or [] if str(w).strip())
+        if wordings:
+            out.append(Slot(rel, temporal, str(body.get("description", "")), wordings))
+    overview = ((data.get("intents") or {}).get(OVERVIEW) or {}).get("wordings") or []
+    about = tuple(
+        _PLACEHOLDER.sub(f"[{kind}]", str(w).strip())
+        for kind in ("Patient", "Project")
+        for w in overview
+    )
+    if out and about:
+        out.append(Slot(OVERVIEW, Temporal.CURRENT, "everything about one subject", about))
+    return tuple(out)
+
+
+def _canonical(text: str) -> str:
+    """Placeholders in one spelling: "[Compound2]" -> "[Compound]"."""
+    return _PLACEHOLDER.sub(lambda m: f"[{m.group('kind')}]", str(text).strip())
+
+
+def mask(text: str, spans: Iterable[tuple[int, int, str]]) -> str:
+    """``text`` with each (start, end, kind) span replaced by "[Kind]"; overlapping spans keep
+    the longest; neighbouring spans of one kind ("Ana Nguyen (6971)") become one."""
+    ranked = sorted((s for s in spans if 0 <= s[0] < s[1]), key=lambda s: s[0] - s[1])
+    kept: list[tuple[int, int, str]] = []
+    for start, end, kind in ranked:
+        if not any(start < b and a < end for a, b, _ in kept):
+            kept.append((start, end, kind))
+    kept.sort()
+    merged: list[tuple[int, int, str]] = []
+    for span in kept:
+        gap = text[merged[-1][1] : span[0]] if merged else ""
+        if merged and merged[-1][2] == span[2] and _joinable(gap):
+            closes = "(" in gap and text[span[1] : span[1] + 1] == ")"
+            merged[-1] = (merged[-1][0], span[1] + closes, span[2])
+        else:
+            merged.append(span)
+    out, at = [], 0
+    for start, end, kind in merged:
+        out += [text[at:start], f"[{kind}]"]
+        at = end
+    out.append(text[at:])
+    return re.sub(r"\s+", " ", "".join(out)).strip()
+
+
+def _joinable(gap: str) -> bool:
+    return not gap.strip(" (),") and len(gap) <= 3
+
+
+class AskScorer:
+    """Relation and time-qualifier readings of memory questions against the exemplar bank.
+
+    The bank is embedded on first use; share one scorer between the users of a process."""
+
+    def __init__(self, embed: Embed, slots: Sequence[Slot] | None = None) -> None:
+        self._embed = embed
+        self.slots = list(slots if slots is not None else load_slots())
+        self._matrix: npt.NDArray[np.float32] | None = None
+        self._owner: list[int] = []
+        timed = {s.rel for s in self.slots if s.temporal != Temporal.CURRENT}
+        self.time_words = TimeWords(
+            (s.temporal, w) for s in self.slots if s.rel in timed for w in s.wordings
+        )
+
+    def _bank(self) -> npt.NDArray[np.float32]:
+        if self._matrix is None:
+            texts = [w for s in self.slots for w in s.wordings]
+            self._owner = [i for i, s in enumerate(self.slots) for _ in s.wordings]
+            self._matrix = np.asarray(self._embed(texts), dtype=np.float32)
+        return self._matrix
+
+    def read(self, masked: str) -> AskReading:
+        if not self.slots:
+            return AskReading(masked, {})
+        bank = self._bank()
+        vec = np.asarray(self._embed([masked]), dtype=np.float32)[0]
+        per_slot = np.full(len(self.slots), -1.0, dtype=np.float32)
+        np.maximum.at(per_slot, np.asarray(self._owner), bank @ vec)
+        scores = zip(self.slots, per_slot.tolist(), strict=True)
+        slots = {(s.rel, s.temporal): score for s, score in scores}
+        return AskReading(masked, slots, self.time_words.log_odds(masked))

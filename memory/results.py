@@ -1,0 +1,129 @@
+"""Memory answers as ``Result`` objects, with node names (never raw ids) wherever known."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from engine.result import Answer, Evidence, LinkedEntity, Result, Status
+from memory.relations import RelationSpec
+from memory.router import Temporal, TemporalIntent
+from memory.subjects import SubjectRef, kind_of
+from memory.vault import Fact
+
+NameOf = Callable[[str], str | None]
+
+
+@dataclass(frozen=True)
+class Parsed:
+    subject: SubjectRef | None
+    reverse: bool
+    spec: RelationSpec | None
+    key: str | None
+    temporal: TemporalIntent
+    anchors: tuple[LinkedEntity, ...]
+
+
+def swap(f: Fact) -> Fact:
+    return replace(f, obj=f.subj, obj_name=f.subj_name)
+
+
+def display(node: str, stored: str | None, name_of: NameOf | None) -> str:
+    """The name to show for ``node``: the stored one, else the graph's, else the value."""
+    if stored and stored != node:
+        return stored
+    found = name_of(node) if name_of is not None and "::" in node else None
+    return found or node
+
+
+def not_answered(question: str, text: str) -> Result:
+    return Result(
+        question=question,
+        status=Status.NOT_ANSWERED,
+        mode="memory",
+        intent="memory",
+        stop_reason="memory-miss",
+        text=text,
+    )
+
+
+def who(subject: SubjectRef) -> str:
+    return subject.name or subject.mention or subject.id
+
+
+def _evidence(f: Fact, score: float) -> Evidence:
+    return Evidence(
+        kind="memory",
+        score=score,
+        triple=f.triple,
+        id=f"vault:{f.id}",
+        text=f.evidence,
+        source="vault",
+    )
+
+
+def answered(
+    question: str, parsed: Parsed, chosen: list[Fact], rows: list[Fact], name_of: NameOf | None
+) -> Result:
+    subject = parsed.subject
+    assert subject is not None and parsed.spec is not None
+    answers, evidence = [], []
+    for rank, f in enumerate(chosen[:5]):
+        score = round(1.0 / (1 + rank), 4)
+        obj, name = (f.subj, f.subj_name) if parsed.reverse else (f.obj, f.obj_name)
+        answers.append(
+            Answer(
+                id=obj,
+                name=display(obj, name, name_of),
+                score=score,
+                kind=kind_of(obj),
+                source="memory",
+            )
+        )
+        evidence.append(_evidence(f, score))
+    chosen_ids = {f.id for f in chosen}
+    for f in rows:
+        if f.id not in chosen_ids and (
+            f.replaced_by in chosen_ids or f.id in {c.replaced_by for c in chosen}
+        ):
+            evidence.append(_evidence(f, 0.1))
+    top = chosen[0]
+    value = answers[0].name
+    since = top.t_start.strftime("%Y-%m-%d %H:%M UTC")
+    status = "current" if top.current else f"until {top.t_end:%Y-%m-%d %H:%M UTC}"
+    when = "" if parsed.temporal.kind == Temporal.CURRENT else f" ({parsed.temporal.kind})"
+    return Result(
+        question=question,
+        status=Status.ANSWERED,
+        answers=answers,
+        evidence=evidence,
+        mode="memory",
+        intent=f"memory:{parsed.spec.name}:{parsed.temporal.kind}",
+        stop_reason="memory",
+        text=f"{who(subject)} — {parsed.spec.name}{when}: {value} (from {since}, {status}).",
+    )
+
+
+def summary(
+    question: str, subject: SubjectRef, facts: list[Fact], name_of: NameOf | None
+) -> Result:
+    """Everything currently recorded about a subject, most recent first."""
+    answers, evidence, lines = [], [], []
+    for rank, f in enumerate(facts[:10]):
+        score = round(1.0 / (1 + rank), 4)
+        name = display(f.obj, f.obj_name, name_of)
+        answers.append(
+            Answer(id=f.obj, name=name, score=score, kind=kind_of(f.obj), source="memory")
+        )
+        evidence.append(_evidence(f, score))
+        lines.append(f"{f.rel}: {name}")
+    return Result(
+        question=question,
+        status=Status.ANSWERED,
+        answers=answers,
+        evidence=evidence,
+        mode="memory",
+        intent="memory:summary:current",
+        stop_reason="memory",
+        text=f"{who(subject)} — " + "; ".join(lines) + ".",
+    )

@@ -1,0 +1,115 @@
+"""Memory questions read by meaning (exemplar bank + cues), missing relations, node names.
+
+The wordings here are our own, not the dev stream's; the embedding model is the real one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from engine.config import Settings
+from engine.providers.embedder.sentence import SentenceTransformerEmbedder
+from engine.result import Result, Status
+from memory.asks import AskScorer, load_slots, mask
+from memory.clock import SimulatedClock
+from memory.router import Temporal
+from memory.service import UserMemory
+from tests.memory.memfakes import fake_linker
+
+
+@pytest.fixture(scope="module")
+def asks() -> AskScorer:
+    """The bank over the engine's real embedding model (the one ``Helix.embed`` serves)."""
+    if not load_slots():
+        pytest.skip("the exemplar bank engine/understand/exemplars.yaml is not there yet")
+    embedder = SentenceTransformerEmbedder(Settings().embed_model)
+    return AskScorer(embedder.encode)
+
+
+@pytest.fixture
+def mem(settings: Settings, clock: SimulatedClock, asks: AskScorer) -> Iterator[UserMemory]:
+    memory = UserMemory(settings, "u31", clock=clock, linker=fake_linker(), asks=asks)
+    yield memory
+    memory.close()
+
+
+def _say(mem: UserMemory, clock: SimulatedClock, *texts: str) -> None:
+    for text in texts:
+        clock.advance(minutes=7)
+        assert mem.state(text, "s1") is not None, text
+
+
+def _top(result: Result | None) -> str | None:
+    assert result is not None
+    return result.answers[0].id if result.status == Status.ANSWERED else None
+
+
+def test_mask_replaces_mentions_by_kind_and_merges_a_name_with_its_mrn() -> None:
+    text = "Which drug did we start Ana Ruiz (6610) on before metformin?"
+    at = text.index
+    spans = [
+        (at("Ana"), at(" ("), "Patient"),
+        (at("6610"), at("6610") + 4, "Patient"),
+        (at("metformin"), at("metformin") + 9, "Compound"),
+        (at("metformin") + 3, at("metformin") + 6, "Gene"),
+    ]
+    assert mask(text, spans) == "Which drug did we start [Patient] on before [Compound]?"
+
+
+def test_relation_and_time_by_meaning(mem: UserMemory, clock: SimulatedClock) -> None:
+    _say(
+        mem,
+        clock,
+        "Lena Park (MRN 7781) was put on metformin this morning.",
+        "Switched MRN 7781 from metformin to sitagliptin.",
+        "Lena Park: sitagliptin -> clonazepam.",
+    )
+    first = mem.answer("Which drug did we start Lena Park on?", [])
+    assert _top(first) == "Compound::DB00331"
+    assert first is not None and first.intent == f"memory:takes:{Temporal.FIRST}"
+    replaced = mem.answer("What was MRN 7781 on before clonazepam came in?", [])
+    assert _top(replaced) == "Compound::DB01261"
+    assert _top(mem.answer("What are we giving Lena Park now?", [])) == "Compound::DB01068"
+
+
+def test_own_note_relation_without_its_cue_words(mem: UserMemory, clock: SimulatedClock) -> None:
+    _say(
+        mem,
+        clock,
+        "Nilotinib inhibits EPHB3 in our kinase assay.",
+        "Nilotinib upregulates P2RY12 in the organoid screen.",
+    )
+    turned_up = mem.answer("In my notes, which gene does nilotinib turn up?", [])
+    assert _top(turned_up) == "Gene::64805"
+
+
+def test_a_relation_never_stored_is_not_answered_with_another(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(
+        mem,
+        clock,
+        "Patient 6610 was started on prasugrel today.",
+        "Nilotinib inhibits EPHB3 in our kinase assay.",
+    )
+    allergy = mem.answer("Is patient 6610 allergic to anything?", [])
+    assert allergy is not None and allergy.status == Status.NOT_ANSWERED
+    assert allergy.text == "I have no allergy recorded for patient 6610."
+    up = mem.answer("In my notes, which gene does nilotinib turn up?", [])
+    assert up is not None and up.status == Status.NOT_ANSWERED and not up.answers
+    assert "upregulated gene" in up.text
+    _say(mem, clock, "Patient 6610 has a penicillin G allergy.")
+    assert _top(mem.answer("Is patient 6610 allergic to anything?", [])) == "Compound::DB01053"
+
+
+def test_answers_show_graph_names_not_ids(mem: UserMemory) -> None:
+    mem.store_fact("patient:6610", "allergic_to", "Compound::DB01053", evidence="6610: PCN allergy")
+    mem.store_fact("patient:6610", "had_side_effect", "Side Effect::C0033774")
+    allergy = mem.answer("What is patient 6610 allergic to?", [])
+    assert allergy is not None and allergy.answers[0].name == "Benzylpenicillin"
+    assert "Compound::" not in (allergy.text or "")
+    overview = mem.answer("Give me the rundown on patient 6610.", [])
+    assert overview is not None and "Side Effect::" not in (overview.text or "")
+    assert {a.name for a in overview.answers} == {"Benzylpenicillin", "Pruritus"}
