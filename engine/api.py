@@ -57,7 +57,7 @@ class Helix:
             ingest(settings, progress=progress)
         timings["ingest_check"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
-        store = KGStore(settings.kg_path)
+        store = KGStore(settings.kg_path, layers=settings.layer_set)
         aliases = AliasIndex(store)
         timings["graph"] = (time.perf_counter() - t) * 1000
         errors: list[str] = []
@@ -68,6 +68,8 @@ class Helix:
             errors.append(f"embedder unavailable: {exc}")
             log.error("embedder unavailable: %s", exc)
         names = _load_index(settings, "names", errors)
+        if names is not None:
+            names = names.subset(store.index)  # only names of the active layers link
         passages_idx = _load_index(settings, "passages", errors)
         t = time.perf_counter()
         passages = dense_passages = None
@@ -142,7 +144,31 @@ class Helix:
                 qid=qid,
                 on_event=trace.tee(on_event),
             )
+            self._cite_sources(result)
             return trace.finish(result)
+
+    def _cite_sources(self, result: Result) -> None:
+        """Name the layer/source of every KG triple in the evidence ("DISEASES 2022, score 5",
+        "DrugCentral: inhibitor"); memory and passage evidence keep their own source."""
+        triples = [e.triple for e in result.evidence if e.kind == "triple" and e.triple]
+        if not triples:
+            return
+        found = self.c.store.edge_sources(triples)
+        for ev in result.evidence:
+            if ev.kind == "triple" and ev.triple and ev.source != "vault":
+                sources = found.get(tuple(ev.triple))  # type: ignore[arg-type]
+                if sources:
+                    ev.source = "; ".join(dict.fromkeys(s.label for s in sources))
+
+    def edge_sources(self, triple: Triple) -> list[str]:
+        """Labels of the sources stating a triple in the active layers."""
+        found = self.c.store.edge_sources([triple]).get(tuple(triple), [])  # type: ignore[arg-type]
+        return list(dict.fromkeys(s.label for s in found))
+
+    @property
+    def layers(self) -> tuple[str, ...]:
+        """The graph layers this engine answers from."""
+        return self.c.store.layers
 
     def link(self, text: str, kinds: set[str] | None = None) -> list[LinkedEntity]:
         """Entity mentions in ``text`` linked to KG nodes (exact alias, fuzzy, embedding)."""

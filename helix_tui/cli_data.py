@@ -113,7 +113,9 @@ def verify(ctx: click.Context, layers: tuple[str, ...]) -> None:
 @click.option("--timeout", default=30.0, show_default=True, help="Seconds per network read.")
 @layer_option("Only the files of this layer, e.g. disease-pack (default: every layer).")
 @click.pass_context
-def pull_cmd(ctx: click.Context, mirror: str | None, timeout: float, layers: tuple[str, ...]) -> None:
+def pull_cmd(
+    ctx: click.Context, mirror: str | None, timeout: float, layers: tuple[str, ...]
+) -> None:
     """Download the missing source files into <home>/data, resumably, verified by sha256."""
     settings = _settings(ctx)
     if mirror:

@@ -29,6 +29,7 @@ VERBS: dict[str, str] = {
     "GpPW": "participates",
     "Gr>G": "regulates",
     "PCiC": "includes",
+    "DsD": "is a subtype of",
 }
 """Hetionet metaedge abbreviation -> verb. Other relations (memory facts) are shown as written."""
 

@@ -44,9 +44,18 @@ def render_result(result: Result, name: Callable[[str], str | None]) -> Renderab
             t.add_row(str(i), a.name, a.kind or "", f"{a.score:.3f}", a.id)
         parts.append(t)
     if result.paths:
+        cite = {
+            tuple(e.triple): e.source
+            for e in result.evidence
+            if e.kind == "triple" and e.triple and e.source
+        }
         tree = Tree("Paths")
         for path in result.paths[:5]:
-            tree.add(Text(" · ".join(f"{nm(s)} —{verb_phrase(r)}→ {nm(o)}" for s, r, o in path)))
+            line = Text(" · ".join(f"{nm(s)} —{verb_phrase(r)}→ {nm(o)}" for s, r, o in path))
+            for label in dict.fromkeys(cite.get(tuple(t), "") for t in path):
+                if label:
+                    line.append(f"  ({label})", style="dim")
+            tree.add(line)
         parts.append(tree)
     passages = [e for e in result.evidence if e.kind == "passage"][:3]
     if passages:

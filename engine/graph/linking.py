@@ -92,9 +92,7 @@ def tokenize(text: str) -> list[Token]:
 class AliasIndex:
     def __init__(self, store: KGStore) -> None:
         self.by_key: dict[str, list[Candidate]] = defaultdict(list)
-        rows = store.con.execute(
-            "SELECT key, node_id, alias, source, is_primary FROM aliases"
-        ).fetchall()
+        rows = store.alias_rows()  # the aliases of the store's active layers
         for key, node_id, alias, source, primary in rows:
             self.by_key[key].append(Candidate(node_id, alias, source, bool(primary)))
         for key, cands in self.by_key.items():

@@ -260,6 +260,20 @@ RELATIONS: tuple[Relation, ...] = (
     ),
 )
 
+LAYER_RELATIONS: tuple[Relation, ...] = (
+    R(
+        "DsD",
+        "Disease",
+        "Disease",
+        "is a subtype of",
+        "Disease is a subclass (subtype) of a broader disease in the Disease Ontology",
+        ("broader diseases of", "parent disease of", "what kind of disease is"),
+        ("subtypes of", "forms of", "kinds of", "types of"),
+    ),
+)
+"""Relations that only data layers bring (``disease-pack``); stored with the layer's relation
+rows, not part of Hetionet's schema that metapaths are enumerated over."""
+
 UNDIRECTED = frozenset(r.rel for r in RELATIONS if r.undirected)
 BY_ABBREV: dict[str, Relation] = {r.rel: r for r in RELATIONS}
 
@@ -311,5 +325,5 @@ def uses_from(kind: str) -> list[DirectedRel]:
 
 
 def verb_phrase(rel: str) -> str:
-    r = BY_ABBREV.get(rel)
-    return r.verb if r else rel
+    r = BY_ABBREV.get(rel) or next((x for x in LAYER_RELATIONS if x.rel == rel), None)
+    return r.verb if r else rel.replace("_", " ")

@@ -2,11 +2,17 @@
 
 Adjacency is loaded once with a single DuckDB query into compressed-sparse-row arrays, one per
 directed relation use, so a walk step is an array slice, never a query.
+
+A store can be restricted to some of its layers (``hetionet``, ``disease-pack``, a KGX graph):
+it then holds the nodes those layers introduced or connect, their triples (a triple stated by
+several layers or sources counts once) and their aliases. A store built before layers existed
+is read as one ``hetionet`` layer.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,10 +23,33 @@ import numpy.typing as npt
 from engine.graph.relations import UNDIRECTED, DirectedRel, directed_uses
 
 IntArray = npt.NDArray[np.int32]
+BASE_LAYER = "hetionet"
 
 
 class StoreMissing(FileNotFoundError):
     """The KG store has not been built (run ``helix-chat ingest``)."""
+
+
+class UnknownLayer(ValueError):
+    """A requested layer is not built in this store."""
+
+
+@dataclass(frozen=True)
+class EdgeSource:
+    """One statement of a triple: the layer and source that made it, with its detail/score."""
+
+    layer: str
+    source: str
+    detail: str | None = None
+    score: float | None = None
+
+    @property
+    def label(self) -> str:
+        """``DISEASES 2022: MedlinePlus, score 5``, ``DrugCentral: inhibitor``, ``hetionet``."""
+        text = self.source + (f": {self.detail}" if self.detail else "")
+        if self.score is not None:
+            text += f", score {self.score:g}"
+        return text
 
 
 @dataclass(frozen=True)
@@ -45,13 +74,28 @@ def _csr(src: IntArray, dst: IntArray, n: int) -> CSR:
 
 
 class KGStore:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, layers: Collection[str] | None = None) -> None:
+        """Open the store read-only, restricted to ``layers`` (default: every built layer)."""
         if not path.exists():
             raise StoreMissing(f"no KG store at {path}; run `helix-chat ingest`")
         t0 = time.perf_counter()
         self.path = path
         self.con = duckdb.connect(str(path), read_only=True)
-        rows = self.con.execute("SELECT id, name, kind FROM nodes ORDER BY id").fetchall()
+        self.layered = self._has_column("triples", "layer")
+        self.built_layers: list[str] = self._built_layers() if self.layered else [BASE_LAYER]
+        if layers:
+            unknown = sorted(set(layers) - set(self.built_layers))
+            if unknown:
+                raise UnknownLayer(
+                    f"layer(s) {', '.join(unknown)} not built in {path}; built: "
+                    f"{', '.join(self.built_layers)}"
+                )
+        self.layers: tuple[str, ...] = tuple(
+            x for x in self.built_layers if not layers or x in layers
+        )
+        self._restrict()
+        self._load_provenance()
+        rows = self.con.execute("SELECT id, name, kind FROM active_nodes ORDER BY id").fetchall()
         self.ids: list[str] = [r[0] for r in rows]
         self.names: list[str] = [r[1] for r in rows]
         self.kinds: list[str] = [r[2] for r in rows]
@@ -61,13 +105,55 @@ class KGStore:
         self._load_adjacency()
         self.load_ms = (time.perf_counter() - t0) * 1000
 
+    def _built_layers(self) -> list[str]:
+        """Recorded layers in build order, then any layer named only by nodes or triples."""
+        named = [
+            str(r[0])
+            for r in self.con.execute("SELECT name FROM layers ORDER BY built_at").fetchall()
+        ]
+        seen = self.con.execute(
+            "SELECT DISTINCT layer FROM nodes UNION SELECT DISTINCT layer FROM triples"
+        ).fetchall()
+        return list(dict.fromkeys([*named, *sorted(str(r[0]) for r in seen if r[0])]))
+
+    def _has_column(self, table: str, column: str) -> bool:
+        cols = self.con.execute(f"PRAGMA table_info('{table}')").fetchall()
+        return any(c[1] == column for c in cols)
+
+    @property
+    def restricted(self) -> bool:
+        """True when some built layer is left out."""
+        return len(self.layers) < len(self.built_layers)
+
+    def _restrict(self) -> None:
+        """Temp tables of the active layers: ``active_triples`` (one row per distinct triple)
+        and ``active_nodes`` (nodes the layers introduced or connect)."""
+        if not self.layered:
+            self.con.execute(
+                "CREATE TEMP VIEW active_triples AS SELECT subj, rel, obj FROM triples"
+            )
+            self.con.execute("CREATE TEMP VIEW active_nodes AS SELECT id, name, kind FROM nodes")
+            return
+        layers = list(self.layers)
+        self.con.execute(
+            "CREATE TEMP TABLE active_triples AS SELECT DISTINCT subj, rel, obj FROM triples"
+            " WHERE list_contains(?, layer)",
+            [layers],
+        )
+        self.con.execute(
+            "CREATE TEMP TABLE active_nodes AS SELECT id, name, kind FROM nodes"
+            " WHERE list_contains(?, layer) OR id IN (SELECT subj FROM active_triples)"
+            " OR id IN (SELECT obj FROM active_triples)",
+            [layers],
+        )
+
     def _load_adjacency(self) -> None:
         self.con.execute(
             "CREATE TEMP TABLE nidx AS SELECT id, (row_number() OVER (ORDER BY id)) - 1 AS i"
-            " FROM nodes"
+            " FROM active_nodes"
         )
         data = self.con.execute(
-            "SELECT t.rel, a.i AS s, b.i AS o FROM triples t JOIN nidx a ON a.id = t.subj"
+            "SELECT t.rel, a.i AS s, b.i AS o FROM active_triples t JOIN nidx a ON a.id = t.subj"
             " JOIN nidx b ON b.id = t.obj"
         ).fetchnumpy()
         rels = np.asarray(data["rel"]).astype(str)
@@ -131,7 +217,7 @@ class KGStore:
     def triples_of(
         self, node_id: str, rel: str | None = None, limit: int = 50
     ) -> list[tuple[str, str, str]]:
-        q = "SELECT subj, rel, obj FROM triples WHERE (subj = ? OR obj = ?)"
+        q = "SELECT subj, rel, obj FROM active_triples WHERE (subj = ? OR obj = ?)"
         args: list[object] = [node_id, node_id]
         if rel:
             q += " AND rel = ?"
@@ -139,6 +225,59 @@ class KGStore:
         q += " ORDER BY rel, subj, obj LIMIT ?"
         args.append(limit)
         return [(str(a), str(b), str(c)) for a, b, c in self.con.execute(q, args).fetchall()]
+
+    def alias_rows(self) -> list[tuple[str, str, str, str, bool]]:
+        """``(key, node_id, alias, source, is_primary)`` of the active layers' nodes."""
+        q = "SELECT key, node_id, alias, source, is_primary FROM aliases"
+        if not self.layered:
+            return [tuple(r) for r in self.con.execute(q).fetchall()]  # type: ignore[misc]
+        q += " WHERE list_contains(?, layer) AND node_id IN (SELECT id FROM active_nodes)"
+        return [tuple(r) for r in self.con.execute(q, [list(self.layers)]).fetchall()]  # type: ignore[misc]
+
+    def _load_provenance(self) -> None:
+        """Sources of every active triple that some non-Hetionet layer states (the others are
+        Hetionet's alone), held in memory so citing an answer's edges costs no query."""
+        self._provenance: dict[tuple[str, str, str], list[EdgeSource]] = {}
+        if not self.layered or self.layers == (BASE_LAYER,):
+            return
+        rows = self.con.execute(
+            "SELECT t.subj, t.rel, t.obj, t.layer, t.source, t.detail, t.score FROM triples t"
+            " SEMI JOIN (SELECT DISTINCT subj, rel, obj FROM triples WHERE layer <> ?"
+            "  AND list_contains(?, layer)) x ON t.subj = x.subj AND t.rel = x.rel"
+            "  AND t.obj = x.obj"
+            " WHERE list_contains(?, t.layer) ORDER BY t.layer, t.source",
+            [BASE_LAYER, list(self.layers), list(self.layers)],
+        ).fetchall()
+        for s_, r, o, layer, source, detail, score in rows:
+            self._provenance.setdefault((s_, r, o), []).append(
+                EdgeSource(
+                    str(layer),
+                    str(source or layer),
+                    detail,
+                    None if score is None else float(score),
+                )
+            )
+
+    def edge_sources(
+        self, triples: Iterable[tuple[str, str, str]]
+    ) -> dict[tuple[str, str, str], list[EdgeSource]]:
+        """Who states each triple in the active layers (undirected: either orientation)."""
+        out: dict[tuple[str, str, str], list[EdgeSource]] = {}
+        for t in triples:
+            s_, r, o = t
+            found = self._provenance.get((s_, r, o))
+            if found is None and r in UNDIRECTED:
+                found = self._provenance.get((o, r, s_))
+            if found is None and s_ in self.index and o in self.index:
+                found = [EdgeSource(BASE_LAYER, BASE_LAYER)]
+            if found:
+                out[(s_, r, o)] = found
+        return out
+
+    def source_label(self, triple: tuple[str, str, str]) -> str | None:
+        """All sources of one triple, joined: ``hetionet; DISEASES 2022, score 5``."""
+        found = self.edge_sources([triple]).get(tuple(triple))  # type: ignore[arg-type]
+        return "; ".join(dict.fromkeys(e.label for e in found)) if found else None
 
     def passages(self, ids: list[str]) -> dict[str, tuple[str, str, str]]:
         if not ids:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from pathlib import Path
 
 import faiss
@@ -50,6 +51,16 @@ class VectorIndex:
         except (RuntimeError, ValueError) as exc:
             raise IndexMissing(f"unreadable index at {path}: {exc}") from exc
         return cls(index, ids)
+
+    def subset(self, keep: Collection[str]) -> VectorIndex:
+        """The vectors whose id is in ``keep``, in their order (self when none is dropped), so
+        a search over the subset ranks exactly as the full index does among those ids."""
+        rows = [i for i, x in enumerate(self.ids) if x in keep]
+        if len(rows) == len(self.ids):
+            return self
+        dim = self.index.d
+        vecs = np.asarray(self.index.reconstruct_n(0, self.index.ntotal), dtype=np.float32)
+        return VectorIndex.build([self.ids[i] for i in rows], vecs[rows].reshape(-1, dim))
 
     def search(self, query: Vectors, k: int) -> list[list[tuple[str, float]]]:
         if self.index.ntotal == 0 or k <= 0:

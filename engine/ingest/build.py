@@ -2,10 +2,13 @@
 
 Steps, each skipped when its output exists and its inputs are unchanged:
 
-1. ``kg``        merge nodes, triples, aliases, relations, passages into ``stores/kg.duckdb``
-                 (built in a temporary file and renamed, so a killed ingest leaves no half store);
+1. ``kg``        merge nodes, triples, aliases, relations, passages into ``stores/kg.duckdb``,
+                 then any requested layers (``--layer disease-pack``, ``--kgx``);
 2. ``names``     embed node names and synonyms that linking may need -> ``names.faiss``;
 3. ``passages``  embed passages -> ``passages.faiss``.
+
+Everything is built beside the live files (``*.building*``) and swapped in at the end, so a
+failed or killed ingest leaves the stores as they were.
 
 Embeddings are cached by content (``stores/embeddings/``), so a re-run or an added passages
 file only embeds new text. Extra ``--passages`` files and ``--kg`` directories are appended.
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,13 +30,16 @@ import duckdb
 from engine.config import Settings
 from engine.index.vectors import VectorIndex
 from engine.ingest import kg as kgload
-from engine.ingest.defaults import DefaultData, resolve_default
+from engine.ingest.defaults import DefaultData, resolve_default, resolve_layer
+from engine.ingest.kgx import KGXInput, load_kgx
+from engine.ingest.pack import LAYER as PACK_LAYER
+from engine.ingest.pack import load_pack
 from engine.ingest.passages import disease_definitions, pubmedqa_passages
 from engine.ingest.sources import AliasSource, DataError, KGSource
 from engine.providers.embedder.cache import CachedEmbedder
 from engine.providers.embedder.sentence import SentenceTransformerEmbedder
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 EMBED_KINDS = (
     "Compound",
     "Disease",
@@ -43,6 +50,9 @@ EMBED_KINDS = (
     "Pathway",
 )
 """Kinds whose names are embedded for linking; genes and GO terms link by symbol/alias only."""
+
+PACKS = {PACK_LAYER: load_pack}
+"""Layers built from manifest files (``helix-chat ingest --layer NAME``)."""
 
 
 class Progress(Protocol):
@@ -70,6 +80,8 @@ class IngestReport:
     nodes: int = 0
     aliases: int = 0
     passages: int = 0
+    layers: dict[str, dict[str, object]] = field(default_factory=dict)
+    """Per added layer: new nodes per kind, triples per source, skipped rows per reason."""
 
 
 def _fingerprint(paths: list[Path]) -> str:
@@ -95,9 +107,10 @@ def _set_meta(con: duckdb.DuckDBPyConnection, key: str, value: str) -> None:
 
 
 def build_kg(path: Path, data: DefaultData, report: IngestReport) -> None:
-    tmp = path.with_suffix(".building")
-    tmp.unlink(missing_ok=True)
-    con = duckdb.connect(str(tmp))
+    """A fresh store with the ``hetionet`` layer, written at ``path`` (a building copy)."""
+    for stale in (path, path.with_name(path.name + ".wal")):
+        stale.unlink(missing_ok=True)
+    con = duckdb.connect(str(path))
     try:
         con.execute(kgload.SCHEMA)
         report.triples = kgload.load_kg(con, data.kg)
@@ -113,6 +126,7 @@ def build_kg(path: Path, data: DefaultData, report: IngestReport) -> None:
         report.passages += kgload.load_passage_rows(
             con, disease_definitions(data.disease_descriptions, diseases), "default"
         )
+        kgload.record_layer(con, kgload.BASE_LAYER, "Hetionet v1.0", _fingerprint(data.files), "{}")
         con.execute(kgload.INDEXES)
         _set_meta(con, "fingerprint", _fingerprint(data.files))
         _set_meta(con, "schema", SCHEMA_VERSION)
@@ -120,14 +134,16 @@ def build_kg(path: Path, data: DefaultData, report: IngestReport) -> None:
         con.execute("CHECKPOINT")
     finally:
         con.close()
-    tmp.replace(path)
 
 
 def names_to_embed(con: duckdb.DuckDBPyConnection) -> tuple[list[str], list[str]]:
+    """Names (and, for Hetionet's diseases, DO synonyms) of the kinds linked by embedding.
+    Synonyms of other layers' nodes link by exact alias only, which keeps a pack build short."""
     kinds = list(EMBED_KINDS)
     rows = con.execute(
         "SELECT DISTINCT a.node_id, a.alias FROM aliases a JOIN nodes n ON n.id = a.node_id"
-        " WHERE list_contains(?, n.kind) AND (a.is_primary OR a.source = 'disease-ontology')"
+        " WHERE list_contains(?, n.kind) AND (a.is_primary"
+        "  OR (a.source = 'disease-ontology' AND a.layer = 'hetionet'))"
         " ORDER BY a.node_id, a.alias",
         [kinds],
     ).fetchall()
@@ -161,55 +177,155 @@ def open_embedder(settings: Settings) -> CachedEmbedder:
     return CachedEmbedder(inner, settings.stores_dir / "embeddings")
 
 
+def recover_wal(kg_path: Path) -> str | None:
+    """Fold a write-ahead log left by a killed writer into the store (or, if it cannot be
+    replayed, set it aside) so the home opens again; says what it did."""
+    wal = kg_path.with_name(kg_path.name + ".wal")
+    if not wal.exists() or not kg_path.exists():
+        return None
+    try:
+        with duckdb.connect(str(kg_path)) as con:
+            con.execute("CHECKPOINT")
+        return f"replayed a stale write-ahead log into {kg_path.name}"
+    except duckdb.IOException as exc:
+        if "lock" in str(exc).lower():
+            raise DataError(f"{kg_path} is being written by another process: {exc}") from exc
+        aside = wal.with_name(wal.name + ".stale")
+        wal.replace(aside)
+        return f"set aside an unreadable write-ahead log as {aside.name}"
+    except duckdb.Error:
+        aside = wal.with_name(wal.name + ".stale")
+        wal.replace(aside)
+        return f"set aside an unreadable write-ahead log as {aside.name}"
+
+
+def _built_layers(kg_path: Path) -> dict[str, str]:
+    """Layer name -> fingerprint recorded in a store (empty for a store without layers)."""
+    if not kg_path.exists():
+        return {}
+    with duckdb.connect(str(kg_path), read_only=True) as con:
+        try:
+            rows = con.execute("SELECT name, fingerprint FROM layers").fetchall()
+        except duckdb.CatalogException:
+            return {}
+    return {str(n): str(f or "") for n, f in rows}
+
+
+def _store_fingerprint(kg_path: Path) -> str | None:
+    with duckdb.connect(str(kg_path), read_only=True) as con:
+        return _meta(con, "fingerprint")
+
+
+LayerLoader = Callable[[duckdb.DuckDBPyConnection], str]
+"""Adds one layer to an open building store; returns a one-line summary."""
+
+
 def ingest(
     settings: Settings,
     *,
+    layers: list[str] | None = None,
+    kgx: list[KGXInput] | None = None,
     kg_dirs: list[Path] | None = None,
     passage_files: list[Path] | None = None,
     progress: Progress | None = None,
     force: bool = False,
     embedder_factory: Callable[[Settings], CachedEmbedder] = open_embedder,
 ) -> IngestReport:
-    """Build or update the stores; returns what was done."""
+    """Build or update the stores; returns what was done.
+
+    All graph work happens in a building copy (``kg.building.duckdb``) with its names and
+    passage indexes beside it; only a finished build replaces the live files, so a failure or
+    a kill at any point leaves the stores as they were.
+    """
     progress = progress or SilentProgress()
     report = IngestReport()
     stores = settings.stores_dir
     stores.mkdir(parents=True, exist_ok=True)
-    data = resolve_default(settings)
-    files = data.files
     kg_path = settings.kg_path
+    note = recover_wal(kg_path)
+    if note:
+        report.steps["recovered"] = note
+    tmp = stores / "kg.building.duckdb"
+    for stale in stores.glob("*.building*"):
+        stale.unlink(missing_ok=True)
+    data = resolve_default(settings)
     t0 = time.perf_counter()
     fresh = force or not kg_path.exists()
     if not fresh:
-        with duckdb.connect(str(kg_path), read_only=True) as con:
-            fresh = _meta(con, "fingerprint") != _fingerprint(files)
+        fresh = _store_fingerprint(kg_path) != _fingerprint(data.files)
+    built = {} if not kg_path.exists() else _built_layers(kg_path)
+    wanted = list(dict.fromkeys([*(layers or []), *(x for x in built if fresh and x in PACKS)]))
+    loaders: list[tuple[str, LayerLoader]] = []
+    for name in wanted:
+        if name not in PACKS:
+            raise DataError(f"unknown layer {name!r}; known: {', '.join(PACKS)}")
+        files = resolve_layer(settings, name)
+        fp = _fingerprint(list(files.values()))
+        if fresh or built.get(name) != fp:
+            loaders.append((name, _pack_loader(name, files, data.aliases, fp, report)))
+    for item in kgx or []:
+        gene_info = data.aliases.path("ncbi_Homo_sapiens.gene_info")
+        loaders.append((item.layer, _kgx_loader(item, gene_info, report)))
+    extras_pending = _extras_pending(kg_path, kg_dirs or [], passage_files or [], fresh)
+    if not (fresh or loaders or extras_pending):
+        report.steps["kg"] = "up to date"
+        _finish_indexes(settings, kg_path, None, set(), force, embedder_factory, progress, report)
+        return report
+    progress.start("kg", 1)
     if fresh:
-        progress.start("kg", 1)
-        build_kg(kg_path, data, report)
-        (stores / "names.faiss").unlink(missing_ok=True)
-        (stores / "passages.faiss").unlink(missing_ok=True)
-        progress.finish("kg", f"{report.triples:,} triples, {report.aliases:,} aliases")
+        build_kg(tmp, data, report)
         report.steps["kg"] = "built"
     else:
-        report.steps["kg"] = "up to date"
+        shutil.copyfile(kg_path, tmp)
+        report.steps["kg"] = "copied for update"
     report.seconds["kg"] = time.perf_counter() - t0
-
-    con = duckdb.connect(str(kg_path))
-    emb: CachedEmbedder | None = None
+    changed = {"kg", "passages"} if fresh else set()
+    con = duckdb.connect(str(tmp))
     try:
-        extra_changed = _add_extras(con, kg_dirs or [], passage_files or [], report)
-        if extra_changed & {"kg"}:
-            (stores / "names.faiss").unlink(missing_ok=True)
-        if extra_changed & {"passages"}:
-            (stores / "passages.faiss").unlink(missing_ok=True)
-        for step, builder in (("names", build_names_index), ("passages", build_passage_index)):
-            out = stores / f"{step}.faiss"
+        for name, load in loaders:
             t = time.perf_counter()
-            if out.exists() and not force:
+            report.steps[f"layer:{name}"] = load(con)
+            report.seconds[f"layer:{name}"] = time.perf_counter() - t
+            changed.add("kg")
+        changed |= _add_extras(con, kg_dirs or [], passage_files or [], report)
+        con.execute(kgload.INDEXES)
+        con.execute("CHECKPOINT")
+    finally:
+        con.close()
+    progress.finish("kg", report.steps["kg"])
+    _finish_indexes(settings, kg_path, tmp, changed, force, embedder_factory, progress, report)
+    return report
+
+
+def _finish_indexes(
+    settings: Settings,
+    kg_path: Path,
+    tmp: Path | None,
+    changed: set[str],
+    force: bool,
+    embedder_factory: Callable[[Settings], CachedEmbedder],
+    progress: Progress,
+    report: IngestReport,
+) -> None:
+    """Build the names/passages indexes that are missing or stale (next to the building copy
+    when there is one), then swap everything into place: indexes first, the store last."""
+    stores = settings.stores_dir
+    source = tmp or kg_path
+    con = duckdb.connect(str(source), read_only=True)
+    emb: CachedEmbedder | None = None
+    swaps: list[tuple[Path, Path]] = []
+    try:
+        for step, builder in (("names", build_names_index), ("passages", build_passage_index)):
+            live = stores / f"{step}.faiss"
+            stale = ("kg" if step == "names" else "passages") in changed
+            if live.exists() and not force and not stale:
                 report.steps[step] = "up to date"
                 continue
+            out = stores / f"{step}.building.faiss"
+            t = time.perf_counter()
             emb = emb or embedder_factory(settings)
             count = builder(con, emb, out, progress)
+            swaps.append((out, live))
             report.steps[step] = f"built ({count})"
             report.seconds[step] = time.perf_counter() - t
         for key, table in (
@@ -220,12 +336,58 @@ def ingest(
         ):
             row = con.execute(f"SELECT count(*) FROM {table}").fetchone()
             setattr(report, key, int(row[0]) if row else 0)
-        con.execute("CHECKPOINT")
     finally:
         con.close()
         if emb is not None:
             emb.close()
-    return report
+    for out, live in swaps:
+        out.with_suffix(".ids.json").replace(live.with_suffix(".ids.json"))
+        out.replace(live)
+    if tmp is not None:
+        tmp.replace(kg_path)
+
+
+def _pack_loader(
+    name: str, files: dict[str, Path], aliases: AliasSource, fp: str, report: IngestReport
+) -> LayerLoader:
+    def load(con: duckdb.DuckDBPyConnection) -> str:
+        con.execute("DELETE FROM triples WHERE layer = ?", [name])
+        layer = PACKS[name](con, files, aliases)
+        con.execute("UPDATE layers SET fingerprint = ? WHERE name = ?", [fp, name])
+        report.layers[name] = layer.to_dict()
+        return f"{sum(layer.nodes.values()):,} new nodes, {sum(layer.triples.values()):,} triples"
+
+    return load
+
+
+def _kgx_loader(item: KGXInput, gene_info: Path | None, report: IngestReport) -> LayerLoader:
+    def load(con: duckdb.DuckDBPyConnection) -> str:
+        layer = load_kgx(con, item, gene_info)
+        report.layers[item.layer] = layer.to_dict()
+        return (
+            f"{sum(layer.nodes.values()):,} new nodes, {layer.joined:,} joined to existing "
+            f"nodes, {sum(layer.triples.values()):,} triples"
+        )
+
+    return load
+
+
+def _extras_pending(
+    kg_path: Path, kg_dirs: list[Path], passage_files: list[Path], fresh: bool
+) -> bool:
+    if not (kg_dirs or passage_files):
+        return False
+    if fresh:
+        return True
+    with duckdb.connect(str(kg_path), read_only=True) as con:
+        done = json.loads(_meta(con, "extras") or "{}")
+    for d in kg_dirs:
+        if not d.is_dir() or done.get(f"kg:{d.resolve()}") != _fingerprint(list(d.iterdir())):
+            return True
+    return any(
+        not f.is_file() or done.get(f"passages:{f.resolve()}") != _fingerprint([f])
+        for f in passage_files
+    )
 
 
 def _add_extras(
@@ -243,7 +405,8 @@ def _add_extras(
         if done.get(key) == fp:
             continue
         kgload.load_kg(con, KGSource.from_dir(d), tag=d.name)
-        kgload.load_aliases(con, AliasSource.from_dir(d))
+        kgload.load_aliases(con, AliasSource.from_dir(d), layer=d.name, primary_source=d.name)
+        kgload.record_layer(con, d.name, f"--kg {d}", "", "{}")
         done[key] = fp
         changed.add("kg")
     for f in passage_files:

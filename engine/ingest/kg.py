@@ -1,4 +1,10 @@
-"""Merge the raw Hetionet files, aliases, relation vocabulary and passages into ``kg.duckdb``."""
+"""Merge the raw Hetionet files, aliases, relation vocabulary and passages into ``kg.duckdb``.
+
+Every node, triple, alias and relation records the *layer* that introduced it (``hetionet``,
+``disease-pack``, a KGX graph's name ...). A triple stated by two layers or two sources is
+stored once per (layer, source), with that source's detail (evidence, action type) and score;
+readers deduplicate ``(subj, rel, obj)`` over the layers they use.
+"""
 
 from __future__ import annotations
 
@@ -12,18 +18,29 @@ from pathlib import Path
 
 import duckdb
 
-from engine.graph.relations import RELATIONS
+from engine.graph.relations import RELATIONS, Relation
 from engine.ingest.sources import AliasSource, DataError, KGSource
 from engine.util.text import alias_key
 
+BASE_LAYER = "hetionet"
+
 SCHEMA = """
-CREATE TABLE IF NOT EXISTS nodes (id VARCHAR PRIMARY KEY, name VARCHAR, kind VARCHAR);
-CREATE TABLE IF NOT EXISTS triples (subj VARCHAR, rel VARCHAR, obj VARCHAR, source VARCHAR);
+CREATE TABLE IF NOT EXISTS nodes (
+    id VARCHAR PRIMARY KEY, name VARCHAR, kind VARCHAR, layer VARCHAR DEFAULT 'hetionet');
+CREATE TABLE IF NOT EXISTS triples (
+    subj VARCHAR, rel VARCHAR, obj VARCHAR, source VARCHAR, layer VARCHAR DEFAULT 'hetionet',
+    detail VARCHAR, score DOUBLE);
 CREATE TABLE IF NOT EXISTS aliases (
-    alias VARCHAR, key VARCHAR, node_id VARCHAR, source VARCHAR, is_primary BOOLEAN);
+    alias VARCHAR, key VARCHAR, node_id VARCHAR, source VARCHAR, is_primary BOOLEAN,
+    layer VARCHAR DEFAULT 'hetionet');
 CREATE TABLE IF NOT EXISTS relations (
     rel VARCHAR PRIMARY KEY, source_kind VARCHAR, target_kind VARCHAR, verb VARCHAR,
-    description VARCHAR, undirected BOOLEAN, paraphrases VARCHAR);
+    description VARCHAR, undirected BOOLEAN, paraphrases VARCHAR,
+    layer VARCHAR DEFAULT 'hetionet');
+CREATE TABLE IF NOT EXISTS layers (
+    name VARCHAR PRIMARY KEY, description VARCHAR, fingerprint VARCHAR, built_at DOUBLE,
+    report VARCHAR);
+CREATE TABLE IF NOT EXISTS xrefs (curie VARCHAR, node_id VARCHAR, layer VARCHAR);
 CREATE TABLE IF NOT EXISTS passages (
     id VARCHAR PRIMARY KEY, source VARCHAR, title VARCHAR, text VARCHAR, corpus VARCHAR);
 CREATE TABLE IF NOT EXISTS node_details (node_id VARCHAR PRIMARY KEY, description VARCHAR);
@@ -40,6 +57,16 @@ CREATE INDEX IF NOT EXISTS aliases_key ON aliases (key);
 """
 
 
+def record_layer(
+    con: duckdb.DuckDBPyConnection, name: str, description: str, fingerprint: str, report: str
+) -> None:
+    """Mark a layer as built (``KGStore`` uses every recorded layer by default)."""
+    con.execute(
+        "INSERT OR REPLACE INTO layers VALUES (?, ?, ?, epoch(now()), ?)",
+        [name, description, fingerprint, report],
+    )
+
+
 def _metaedge_map(con: duckdb.DuckDBPyConnection, src: KGSource) -> dict[tuple[str, str, str], str]:
     rows = con.execute(
         "SELECT * FROM read_csv(?, delim='\t', header=true)", [str(src.metaedges)]
@@ -53,12 +80,13 @@ def _metaedge_map(con: duckdb.DuckDBPyConnection, src: KGSource) -> dict[tuple[s
     return out
 
 
-def load_kg(con: duckdb.DuckDBPyConnection, src: KGSource, tag: str = "hetionet") -> int:
-    """Load nodes and merged, deduplicated triples from a Hetionet-layout directory."""
+def load_kg(con: duckdb.DuckDBPyConnection, src: KGSource, tag: str = BASE_LAYER) -> int:
+    """Load nodes and merged, deduplicated triples from a Hetionet-layout directory as layer
+    ``tag`` (its source, too)."""
     con.execute(
-        "INSERT INTO nodes SELECT id, name, kind FROM read_csv(?, delim='\t', header=true,"
+        "INSERT INTO nodes SELECT id, name, kind, ? FROM read_csv(?, delim='\t', header=true,"
         " columns={'id':'VARCHAR','name':'VARCHAR','kind':'VARCHAR'}) ON CONFLICT DO NOTHING",
-        [str(src.nodes)],
+        [tag, str(src.nodes)],
     )
     emap = _metaedge_map(con, src)
     kinds = {k.replace(" ", ""): k for k in (r.source for r in RELATIONS)} | {
@@ -88,10 +116,10 @@ def load_kg(con: duckdb.DuckDBPyConnection, src: KGSource, tag: str = "hetionet"
             [str(src.sample), sorted(full)],
         )
     con.execute(
-        "INSERT INTO triples SELECT DISTINCT s.subj, s.rel, s.obj, ? FROM staged s"
+        "INSERT INTO triples SELECT DISTINCT s.subj, s.rel, s.obj, ?, ?, NULL, NULL FROM staged s"
         " WHERE NOT EXISTS (SELECT 1 FROM triples t WHERE t.subj = s.subj AND t.rel = s.rel"
-        " AND t.obj = s.obj)",
-        [tag],
+        " AND t.obj = s.obj AND t.layer = ?)",
+        [tag, tag, tag],
     )
     con.execute("DROP TABLE staged")
     dangling = con.execute(
@@ -152,27 +180,48 @@ def _alias_rows(
                     yield name, node, "drugbank"
 
 
-def load_aliases(con: duckdb.DuckDBPyConnection, src: AliasSource) -> int:
+def add_aliases(
+    con: duckdb.DuckDBPyConnection,
+    rows: Sequence[tuple[str, str, str]],
+    layer: str,
+    primary_source: str = BASE_LAYER,
+) -> None:
+    """Primary aliases (the node's name) for nodes that have none, then ``(alias, node_id,
+    source)`` rows not yet known for their node, all recorded under ``layer``; keys filled."""
     con.execute(
-        "INSERT INTO aliases SELECT name, NULL, id, 'hetionet', true FROM nodes"
-        " WHERE id NOT IN (SELECT node_id FROM aliases WHERE is_primary)"
+        "INSERT INTO aliases SELECT name, NULL, id, ?, true, ? FROM nodes"
+        " WHERE id NOT IN (SELECT node_id FROM aliases WHERE is_primary)",
+        [primary_source, layer],
     )
-    details: list[tuple[str, str]] = []
-    rows = [(a, node, s) for a, node, s in _alias_rows(con, src, details)]
     con.execute("CREATE TEMP TABLE new_alias (alias VARCHAR, node_id VARCHAR, source VARCHAR)")
     bulk_insert(con, "new_alias", rows)
     con.execute(
-        "INSERT INTO aliases SELECT DISTINCT n.alias, NULL, n.node_id, n.source, false"
+        "INSERT INTO aliases SELECT DISTINCT n.alias, NULL, n.node_id, n.source, false, ?"
         " FROM new_alias n WHERE NOT EXISTS (SELECT 1 FROM aliases a WHERE a.alias = n.alias"
-        " AND a.node_id = n.node_id)"
+        " AND a.node_id = n.node_id)",
+        [layer],
     )
     con.execute("DROP TABLE new_alias")
     keys = con.execute("SELECT DISTINCT alias FROM aliases WHERE key IS NULL").fetchall()
     con.execute("CREATE TEMP TABLE keys_t (alias VARCHAR, key VARCHAR)")
     bulk_insert(con, "keys_t", [(a, alias_key(a)) for (a,) in keys])
-    con.execute("UPDATE aliases SET key = k.key FROM keys_t k WHERE aliases.alias = k.alias")
+    con.execute(
+        "UPDATE aliases SET key = k.key FROM keys_t k WHERE aliases.alias = k.alias"
+        " AND aliases.key IS NULL"
+    )
     con.execute("DROP TABLE keys_t")
     con.execute("DELETE FROM aliases WHERE key = ''")
+
+
+def load_aliases(
+    con: duckdb.DuckDBPyConnection,
+    src: AliasSource,
+    layer: str = BASE_LAYER,
+    primary_source: str = BASE_LAYER,
+) -> int:
+    details: list[tuple[str, str]] = []
+    rows = [(a, node, s) for a, node, s in _alias_rows(con, src, details)]
+    add_aliases(con, rows, layer, primary_source)
     con.execute("CREATE TEMP TABLE gene_details (node_id VARCHAR, description VARCHAR)")
     bulk_insert(con, "gene_details", details)
     con.execute(
@@ -193,28 +242,37 @@ def load_aliases(con: duckdb.DuckDBPyConnection, src: AliasSource) -> int:
     return int(row[0]) if row else 0
 
 
-def bulk_insert(con: duckdb.DuckDBPyConnection, table: str, rows: Sequence[Sequence[str]]) -> None:
-    """Insert many string rows quickly through a temporary TSV file."""
+def bulk_insert(
+    con: duckdb.DuckDBPyConnection, table: str, rows: Sequence[Sequence[str | None]]
+) -> None:
+    """Insert many string rows quickly through a temporary TSV file. Rows may be narrower than
+    the table (the remaining columns take their defaults); ``None`` becomes NULL."""
     if not rows:
         return
+    width = len(rows[0])
+    cols = [r[1] for r in con.execute(f"PRAGMA table_info('{table}')").fetchall()][:width]
     with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False, encoding="utf-8") as fh:
         for row in rows:
-            fh.write("\t".join(_TSV_BAD.sub(" ", v) for v in row) + "\n")
+            fh.write("\t".join("\\N" if v is None else _TSV_BAD.sub(" ", v) for v in row) + "\n")
         tmp = fh.name
     try:
         con.execute(
-            f"INSERT INTO {table} SELECT * FROM read_csv(?, delim='\t', header=false, quote='',"
-            " escape='', all_varchar=true)",
+            f"INSERT INTO {table} ({', '.join(cols)}) SELECT * FROM read_csv(?, delim='\t',"
+            " header=false, quote='', escape='', all_varchar=true, nullstr=['', '\\N'])",
             [tmp],
         )
     finally:
         os.unlink(tmp)
 
 
-def load_relations(con: duckdb.DuckDBPyConnection) -> None:
-    for r in RELATIONS:
+def load_relations(
+    con: duckdb.DuckDBPyConnection,
+    relations: Iterable[Relation] = RELATIONS,
+    layer: str = BASE_LAYER,
+) -> None:
+    for r in relations:
         con.execute(
-            "INSERT INTO relations VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            "INSERT INTO relations VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
             [
                 r.rel,
                 r.source,
@@ -223,6 +281,7 @@ def load_relations(con: duckdb.DuckDBPyConnection) -> None:
                 r.description,
                 r.undirected,
                 json.dumps({"forward": r.forward, "backward": r.backward}),
+                layer,
             ],
         )
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -26,17 +26,28 @@ class PathTree(Tree[Hop]):
         self.show_root = False
         self.guide_depth = 3
 
-    def show_paths(self, paths: Sequence[Path], name: Namer) -> None:
+    def show_paths(
+        self, paths: Sequence[Path], name: Namer, sources: Mapping[Triple, str] | None = None
+    ) -> None:
+        """One branch per path; each hop names the source of its edge when known."""
         self.clear()
         self.root.set_label(Text(f"Paths ({len(paths)})"))
+        cite = sources or {}
         for i, path in enumerate(paths, 1):
             label = Text(f"{i}. {path_text(path, name)}")
             if len(path) == 1:
+                label.append(_source(cite.get(path[0])), style="dim")
                 self.root.add_leaf(label, data=Hop(i, tuple(path[0])))  # type: ignore[arg-type]
                 continue
             branch = self.root.add(label, data=Hop(i), expand=i <= 5)
             for triple in path:
-                branch.add_leaf(Text(triple_text(triple, name)), data=Hop(i, tuple(triple)))  # type: ignore[arg-type]
+                hop = Text(triple_text(triple, name))
+                hop.append(_source(cite.get(triple)), style="dim")
+                branch.add_leaf(hop, data=Hop(i, tuple(triple)))  # type: ignore[arg-type]
         if not paths:
             self.root.add_leaf(Text("No knowledge-graph path for this answer."))
         self.root.expand()
+
+
+def _source(label: str | None) -> str:
+    return f"  ({label})" if label else ""

@@ -48,7 +48,12 @@ class Sidebar(Vertical):
         if turn.result is None:
             return
         self.turn = turn
-        self.query_one(PathTree).show_paths(turn.result.paths, turn.name_of)
+        sources = {
+            tuple(e.triple): e.source
+            for e in turn.result.evidence
+            if e.kind == "triple" and e.triple and e.source
+        }
+        self.query_one(PathTree).show_paths(turn.result.paths, turn.name_of, sources)  # type: ignore[arg-type]
         self.query_one(EvidenceTable).show_evidence(turn.result.evidence, turn.name_of)
         self.query_one(RunInfo).show_result(turn.result)
         for detail in self.query(DetailView):
