@@ -113,6 +113,9 @@ class Answerer:
         if self.asks is None:
             return None
         spans = [(r.start, r.end, "Patient") for r in patients]
+        for name in {r.name for r in patients if r.name and r.name in question}:
+            at = question.index(name)  # a name introduced with its MRN ("Ada Moreno (4471)")
+            spans.append((at, at + len(name), "Patient"))
         spans += [(r.start, r.end, "Project") for r in notes]
         spans += [(e.start, e.end, e.kind.replace(" ", "")) for e in entities]
         spans += [(m.start, m.end, "Value") for m in find_measurements(question)]
