@@ -81,10 +81,12 @@ def test_bad_llm_replies_fall_back_to_local(engine_with_llm: Any, reply: Any, re
 
 def test_hanging_llm_is_cut_at_the_timeout(engine_with_llm: Any) -> None:
     helix, server = engine_with_llm
-    server.push(("hang", 4.0))
+    server.push(("hang", 12.0))
     t = time.perf_counter()
     r, _ = _ask(helix)
     elapsed = time.perf_counter() - t
     assert r.status is Status.ANSWERED
     assert any(d == "llm:edges:timeout" for d in r.degraded), r.degraded
-    assert elapsed < 1.5 + 1.5
+    # the answer did not wait for the hanging endpoint (12 s); the 1.5 s timeout cut it, with
+    # room for a loaded two-core machine
+    assert elapsed < 8.0
