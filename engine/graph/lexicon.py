@@ -171,6 +171,11 @@ def verb_like(token: str) -> bool:
     return len(token) > 4 and (token.endswith("ing") or token.endswith("ed"))
 
 
+def is_cue_word(token: str) -> bool:
+    """A single word that is a relation cue on its own ("receptors", "inhibits")."""
+    return any(rx.fullmatch(token) for rx, _, _ in COMPILED_CUES)
+
+
 def is_structural(token: str) -> bool:
     """True for words that never name an entity on their own."""
     return token in FUNCTION_WORDS or token in CUE_WORDS or token in MODIFIERS

@@ -14,14 +14,15 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
 
-from engine.graph.lexicon import is_structural, verb_like
+from engine.graph.lexicon import is_cue_word, is_structural, verb_like
 from engine.graph.store import KGStore
 from engine.index.vectors import VectorIndex
 from engine.providers.embedder.base import Embedder
+from engine.understand.bank import is_relation_word
+from engine.understand.spans import SpanMatcher
 from engine.util.text import alias_key, normalize
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
-MAX_NGRAM = 10
 MAX_EMBEDDED_PHRASES = 4
 """Unlinked phrases tried by embedding per question; more means a literature question."""
 SOURCE_RANK = {"hetionet": 0, "disease-ontology": 1, "drugbank": 1, "ncbi-gene": 2}
@@ -99,7 +100,7 @@ class AliasIndex:
             cands.sort(key=lambda c: (not c.primary, SOURCE_RANK.get(c.source, 3), c.node_id))
             self.by_key[key] = cands
         self.keys = list(self.by_key)
-        self.max_len = max((k.count(" ") + 1 for k in self.keys), default=1)
+        self.matcher = SpanMatcher(self.keys)
         self.common = self._common_words(store)
         self.by_length: dict[int, list[str]] = defaultdict(list)
         for k in self.keys:
@@ -143,6 +144,24 @@ def _gene_token_ok(tok: Token, position: int) -> bool:
     if position == 0 and not (t.isupper() or any(c.isdigit() for c in t)):
         return False
     return t != t.lower() or any(c.isdigit() for c in t)
+
+
+def _adjacent(text: str, end: int, start: int) -> bool:
+    """Only spaces or a hyphen between two spans: they may be one name (no comma, colon...)."""
+    return all(c.isspace() or c == "-" for c in text[end:start])
+
+
+AUXILIARIES = frozenset("do does did can could may might will would should".split())
+
+
+def predicate_after_subject(tokens: list[Token], mentions: list[Mention], a: int) -> bool:
+    """The chunk starting at token ``a`` is the verb of an inverted question whose subject is
+    the mention just before it ("What does everolimus *inhibit*?", "Which receptors does
+    clozapine *antagonize*?"): it says what is asked, it is not part of the name."""
+    before = next((m for m in mentions if m.last_token == a - 1), None)
+    if before is None:
+        return False
+    return any(t.norm in AUXILIARIES for t in tokens[: before.first_token])
 
 
 CONCEPT_GROUPS = (("Disease", "Symptom", "Side Effect"), ("Compound", "Pharmacologic Class"))
@@ -191,28 +210,24 @@ class Linker:
         self.fuzzy_accept = fuzzy_accept
         self.embed_accept = embed_accept
         self.embed_reject = embed_reject
+        self.relation_words: frozenset[str] = frozenset()
+        """Words that say what is asked (from the exemplar bank): never part of a name."""
 
     # --- exact ---------------------------------------------------------------------------
     def _exact(self, tokens: list[Token]) -> list[Mention]:
         found: list[Mention] = []
-        n = len(tokens)
-        max_len = min(MAX_NGRAM, self.aliases.max_len)
-        for i in range(n):
-            for j in range(i, min(n, i + max_len)):
-                span = tokens[i : j + 1]
-                if all(is_structural(t.norm) for t in span):
-                    continue
-                key = " ".join(alias_key(t.norm) for t in span)
-                cands = self.aliases.get(key)
-                if not cands:
-                    continue
-                if i == j:
-                    cands = self.aliases.plausible(cands, span[0], i)
-                    if not cands:
-                        continue
-                found.append(
-                    Mention(self._text(tokens, i, j), span[0].start, span[-1].end, i, j, cands)
-                )
+        for span in self.aliases.matcher.spans([t.norm for t in tokens]):
+            i, j = span.first, span.last
+            if all(is_structural(t.norm) for t in tokens[i : j + 1]):
+                continue
+            cands = self.aliases.get(span.key)
+            if i == j:
+                cands = self.aliases.plausible(cands, tokens[i], i)
+            if not cands:
+                continue
+            found.append(
+                Mention(self._text(tokens, i, j), tokens[i].start, tokens[j].end, i, j, cands)
+            )
         return found
 
     @staticmethod
@@ -232,8 +247,7 @@ class Linker:
         return sorted(chosen, key=lambda m: m.first_token)
 
     # --- residual chunks -----------------------------------------------------------------
-    @staticmethod
-    def _chunks(tokens: list[Token], mentions: list[Mention]) -> list[tuple[int, int]]:
+    def _chunks(self, tokens: list[Token], mentions: list[Mention]) -> list[tuple[int, int]]:
         covered = {i for m in mentions for i in range(m.first_token, m.last_token + 1)}
         chunks: list[tuple[int, int]] = []
         start: int | None = None
@@ -241,6 +255,8 @@ class Linker:
             content = (
                 i not in covered
                 and not is_structural(t.norm)
+                and not (is_cue_word(t.norm) and not t.joined)
+                and not (is_relation_word(t.norm, self.relation_words) and not t.joined)
                 and not (verb_like(t.norm) and not t.joined)
                 and not (i == 0 and t.norm in {"does", "is", "can", "are", "do"})
             )
@@ -298,10 +314,16 @@ class Linker:
         unlinked: list[str] = []
         pending: list[tuple[str, int, int]] = []
         for a, b in self._chunks(tokens, mentions):
+            if predicate_after_subject(tokens, mentions, a):
+                continue
             touching = [
                 m
                 for m in mentions
-                if whole_names and (m.last_token == a - 1 or m.first_token == b + 1)
+                if whole_names
+                and (
+                    (m.last_token == a - 1 and _adjacent(text, m.end, tokens[a].start))
+                    or (m.first_token == b + 1 and _adjacent(text, tokens[b].end, m.start))
+                )
             ]
             lo = min([a, *(m.first_token for m in touching)])
             hi = max([b, *(m.last_token for m in touching)])

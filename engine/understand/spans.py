@@ -1,0 +1,70 @@
+"""Mention spans: every alias of the graph found in one pass with an Aho-Corasick automaton.
+
+The question is turned into a string of alias keys, one per token, separated by single spaces
+and framed by spaces; each alias key is added to the automaton framed the same way, so a match
+always starts and ends on a token boundary ("everolimus" never matches inside "everolimuses",
+and a verb after a name is never part of it). Overlapping matches are all reported; the linker
+keeps the longest non-overlapping ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import ahocorasick
+
+from engine.util.text import alias_key
+
+
+@dataclass(frozen=True)
+class Span:
+    """Tokens ``first``..``last`` (inclusive) spell the alias ``key``."""
+
+    first: int
+    last: int
+    key: str
+
+
+class SpanMatcher:
+    """Longest-alias matching over the whole alias table (word-boundary aware)."""
+
+    def __init__(self, keys: Iterable[str]) -> None:
+        self._automaton = ahocorasick.Automaton(ahocorasick.STORE_ANY, ahocorasick.KEY_STRING)
+        count = 0
+        for key in keys:
+            if key and " " not in (key[0], key[-1]):
+                self._automaton.add_word(f" {key} ", key)
+                count += 1
+        self.size = count
+        if count:
+            self._automaton.make_automaton()
+
+    def spans(self, token_norms: Sequence[str]) -> list[Span]:
+        """Every alias spelled by a run of consecutive tokens, overlapping ones included."""
+        if not self.size or not token_norms:
+            return []
+        keys = [alias_key(t) for t in token_norms]
+        # start offset (in the framed haystack) of each token, and token index by end offset
+        starts: dict[int, int] = {}
+        ends: dict[int, int] = {}
+        parts: list[str] = []
+        pos = 1
+        for i, k in enumerate(keys):
+            piece = k or "_"
+            starts[pos] = i
+            ends[pos + len(piece) - 1] = i
+            parts.append(piece)
+            pos += len(piece) + 1
+        haystack = " " + " ".join(parts) + " "
+        out: list[Span] = []
+        for end, key in self._automaton.iter(haystack):
+            # ``end`` is the closing space; the alias starts after the opening space
+            last_char = end - 1
+            first_char = end - len(key)
+            first = starts.get(first_char)
+            last = ends.get(last_char)
+            if first is None or last is None:
+                continue
+            out.append(Span(first, last, str(key)))
+        return out
