@@ -28,6 +28,8 @@ from engine.providers.embedder.sentence import SentenceTransformerEmbedder
 from engine.providers.llm import LLMProvider
 from engine.result import Evidence, LinkedEntity, Result, Triple
 from engine.telemetry import Tracing
+from engine.understand.bank import Bank
+from engine.understand.semantic import SemanticScorer
 
 log = logging.getLogger(__name__)
 
@@ -89,13 +91,18 @@ class Helix:
             embed_reject=settings.embed_reject,
         )
         budget = Budget(settings.max_depth, settings.max_nodes, settings.max_ms)
+        t = time.perf_counter()
+        semantic = _semantic(settings, embedder, errors)
+        if semantic is not None:
+            linker.relation_words = semantic.bank.relation_words()
+        timings["semantic"] = (time.perf_counter() - t) * 1000
         calibration = Calibration.load(settings.stores_dir / "calibration.json")
         predictor = LocalEdgePredictor(calibration, top_k=settings.edge_top_k)
         llm = LLMProvider(settings) if settings.llm_base_url and settings.llm_model else None
         comp = Components(
             settings=settings,
             store=store,
-            planner=Planner(store, linker, budget),
+            planner=Planner(store, linker, budget, semantic),
             predictor=predictor,
             walker=Walker(store, predictor),
             embedder=embedder,
@@ -222,6 +229,20 @@ class Helix:
         if self.c.llm is not None:
             self.c.llm.close()
         self.c.store.close()
+
+
+def _semantic(
+    settings: Settings, embedder: SentenceTransformerEmbedder | None, errors: list[str]
+) -> SemanticScorer | None:
+    """The exemplar-bank scorer (bank embeddings cached under the stores directory)."""
+    if embedder is None:
+        return None
+    try:
+        return SemanticScorer(Bank.load(), embedder, settings.stores_dir / "understand")
+    except Exception as exc:  # the lexicon alone still answers
+        errors.append(f"semantic reading unavailable: {exc}")
+        log.error("semantic reading unavailable: %s", exc)
+        return None
 
 
 def _load_index(settings: Settings, name: str, errors: list[str]) -> VectorIndex | None:

@@ -37,6 +37,8 @@ class Evidence(BaseModel):
     text: str | None = None
     source: str | None = None
     """Where it came from: 'hetionet', a passage corpus name, 'vault', ..."""
+    relevant: bool | None = None
+    """For a passage: whether it passed the relevance floor (only those may support an answer)."""
 
 
 class Candidate(BaseModel):
@@ -90,7 +92,7 @@ class Result(BaseModel):
         """The JSON object of the benchmark contract (plus extra keys)."""
         data = self.model_dump(mode="json", exclude={"question"})
         for ev in data["evidence"]:
-            for key in ("triple", "id", "text", "source"):
+            for key in ("triple", "id", "text", "source", "relevant"):
                 if ev.get(key) is None:
                     ev.pop(key, None)
         return data

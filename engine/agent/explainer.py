@@ -45,9 +45,29 @@ def claim_no(subject: str, verb: str, obj: str) -> str:
     return prompts.load("answer_claim_no").render(subject=subject, verb=verb, object=obj).strip()
 
 
-def not_found(missing: list[str]) -> str:
-    text = " and ".join(f"'{m}'" for m in missing) if missing else "the entity you named"
-    return prompts.load("answer_not_found").render(missing=text).strip()
+def not_found(missing: list[str], contained: dict[str, list[str]] | None = None) -> str:
+    """'X is not in the knowledge graph' — said only of phrases that contain no node name;
+    a phrase that does ("idiopathic hypersomnia") is reported with the node it contains."""
+    contained = contained or {}
+    absent = [m for m in missing if not contained.get(m)]
+    parts: list[str] = []
+    for phrase in missing:
+        names = contained.get(phrase)
+        if names:
+            found = " and ".join(f"**{n}**" for n in dict.fromkeys(names))
+            parts.append(
+                prompts.load("answer_not_found_partial").render(found=found, phrase=phrase).strip()
+            )
+    if absent or not parts:
+        text = " and ".join(f"'{m}'" for m in absent) if absent else "the entity you named"
+        parts.insert(0, prompts.load("answer_not_found").render(missing=text).strip())
+    return " ".join(parts)
+
+
+def understood(entities: list[str]) -> str:
+    """NOT_ANSWERED that says what was understood: the entities, not the question."""
+    names = " and ".join(f"**{e}**" for e in dict.fromkeys(entities)) or "nothing I know"
+    return prompts.load("answer_understood").render(entities=names).strip()
 
 
 def no_path(entity: str, reason: str) -> str:
@@ -58,11 +78,18 @@ def clarify(question: str) -> str:
     return prompts.load("answer_clarify").render(question=question).strip()
 
 
-def literature(title: str, snippet: str, count: int) -> str:
+def literature(title: str, snippet: str, count: int, sources: list[str]) -> str:
+    cited = ", ".join(sources[:3]) + (" …" if len(sources) > 3 else "")
     return (
-        prompts.load("answer_literature").render(title=title, snippet=snippet, count=count).strip()
+        prompts.load("answer_literature")
+        .render(title=title, snippet=snippet, count=count, sources=cited)
+        .strip()
     )
 
 
 def nothing() -> str:
     return prompts.load("answer_none").render().strip()
+
+
+def unsupported() -> str:
+    return prompts.load("answer_unsupported").render().strip()

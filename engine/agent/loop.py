@@ -12,7 +12,7 @@ from engine.agent import explainer
 from engine.agent.llm_hooks import LLMSession
 from engine.agent.planner import Plan, Planner
 from engine.agent.ports import MemoryPort
-from engine.agent.reviewer import review_claim, review_paths, walk_acceptor
+from engine.agent.reviewer import review_claim, review_paths, supported, walk_acceptor
 from engine.agent.steps import Steps
 from engine.config import Mode, Settings
 from engine.events import EventSink
@@ -21,12 +21,13 @@ from engine.graph.metapaths import Metapath
 from engine.graph.relations import BY_ABBREV, directed_uses, verb_phrase
 from engine.graph.store import KGStore
 from engine.graph.walk import Walker, WalkPath, WalkResult
-from engine.index.dense import PassageHit, PassageRetriever
+from engine.index.dense import PassageHit, PassageRetriever, doc_of
 from engine.index.vectors import VectorIndex
 from engine.providers.embedder.base import Embedder, Vectors
 from engine.providers.llm import LLMProvider
 from engine.ranking.fusion import fuse
 from engine.result import Answer, Evidence, LinkedEntity, Result, Status, Triple
+from engine.understand.relevance import relevant
 
 log = logging.getLogger(__name__)
 
@@ -201,14 +202,20 @@ class AgentLoop:
         if mode == "hybrid" and self.c.passages is not None:
             with steps.step("dense", "searching passages") as a:
                 try:
-                    qvec = self._embed(question)
+                    reading = plan.reading
+                    qvec = (
+                        reading.question_vec
+                        if reading is not None and reading.question_vec is not None
+                        else self._embed(question)
+                    )
                     hits = self.c.passages.search(question, qvec, self.c.settings.dense_top_n)
                 except Exception as exc:  # a dense outage degrades to graph-only
                     log.error("dense retrieval failed: %s", exc)
                     result.degraded.append(f"dense:{type(exc).__name__}")
                 a["passages"] = len(hits)
         llm = LLMSession(self.c.llm, self.c.settings, result, self.c.llm_calibration)
-        if plan.intent == "clarify" and llm.enabled("clarify"):
+        relation_question = any(c.kind == "Relation" for c in plan.candidates)
+        if plan.intent == "clarify" and llm.enabled("clarify") and not relation_question:
             mention = plan.clarification.split("'")[1] if plan.clarification else ""
             decision = llm.clarify(question, mention, plan.candidates)
             if decision is not None and not decision.ambiguous and decision.choice:
@@ -229,22 +236,22 @@ class AgentLoop:
         if plan.intent == "not_found" and mode == "hybrid" and hits:
             self._dense_seed(plan, hits, steps)
         if plan.intent == "not_found":
-            result.text = explainer.not_found(plan.unlinked)
+            note = explainer.not_found(plan.unlinked, self._contained(plan.unlinked))
             result.stop_reason = "entity not in graph"
-            self._attach_passages(result, hits)
-            return result
+            return self._literature(result, hits, note, naming=plan.unlinked)
         if plan.intent == "claim":
             return self._claim(plan, result, steps)
         if plan.intent == "no_relation":
-            result.text = explainer.no_path(
-                plan.seeds[0].name, "the question's relation does not apply to it"
-            )
             result.stop_reason = "no matching relation"
-            self._attach_passages(result, hits)
-            return result
+            names = [e.name for e in plan.seeds]
+            note = explainer.no_path(names[0], "none of its relations matches the question")
+            return self._literature(result, hits, note, otherwise=explainer.understood(names))
         if plan.intent in {"one_hop", "multi_hop", "mechanism", "overview"}:
             return self._graph(plan, result, hits, steps, llm)
-        return self._literature(result, hits)
+        names = [e.name for e in plan.seeds]
+        return self._literature(
+            result, hits, otherwise=explainer.understood(names) if names else None
+        )
 
     # --- intents -------------------------------------------------------------------------
     def _graph(
@@ -305,9 +312,9 @@ class AgentLoop:
             verdict = review_paths(paths, threshold)
             a.update(accepted=verdict.accepted, confidence=round(verdict.confidence, 3))
         if not verdict.accepted:
-            result.text = explainer.no_path(plan.seeds[0].name, verdict.reason)
-            self._attach_passages(result, hits)
-            return result
+            return self._literature(
+                result, hits, explainer.no_path(plan.seeds[0].name, verdict.reason)
+            )
         with steps.step("fuse", "fusing graph and passage evidence") as a:
             self._fill_from_paths(result, paths, plan, hits)
             a["answers"] = len(result.answers)
@@ -333,6 +340,8 @@ class AgentLoop:
         store = self.c.store
         a_ent, b_ent = plan.seeds[0], plan.targets[0]
         rels = [r for c in plan.features.cues for r in c.rels]
+        if not rels and plan.reading is not None:
+            rels = plan.reading.claim_relations()
         with steps.step("review", "verifying the claim") as a:
             found: Triple | None = None
             for rel in rels or ["CtD"]:
@@ -360,19 +369,44 @@ class AgentLoop:
             result.text = explainer.claim_yes(store, found)
         return result
 
-    def _literature(self, result: Result, hits: list[PassageHit]) -> Result:
-        self._attach_passages(result, hits)
-        if not hits:
-            result.text = explainer.nothing()
-            result.stop_reason = "nothing retrieved"
+    def _literature(
+        self,
+        result: Result,
+        hits: list[PassageHit],
+        kg_note: str = "",
+        naming: list[str] | None = None,
+        otherwise: str | None = None,
+    ) -> Result:
+        """Answer from passages that pass the relevance floor, labelled as literature after
+        what the graph could not say (``kg_note``); else NOT_ANSWERED saying so
+        (``otherwise``, by default the note itself)."""
+        texts = self.c.store.passages([h.id for h in hits]) if hits else {}
+        good = relevant(hits, texts={k: v[1] or "" for k, v in texts.items()}, naming=naming or ())
+        self._attach_passages(result, hits, {h.id for h in good})
+        if not good:
+            result.text = otherwise or kg_note or explainer.nothing()
+            result.stop_reason = result.stop_reason or (
+                "no relevant passage" if hits else "nothing retrieved"
+            )
             return result
-        top = self.c.store.passages([hits[0].id]).get(hits[0].id)
+        top = texts.get(good[0].id)
         title, text = (top[0], top[1]) if top else ("", "")
         snippet = text if len(text) < 400 else text[:400].rsplit(" ", 1)[0] + " …"
-        result.text = explainer.literature(title or hits[0].id, snippet, len(hits))
+        docs = list(dict.fromkeys(doc_of(h.id) for h in good))
+        answer = explainer.literature(title or good[0].id, snippet, len(good), docs)
+        result.text = f"{kg_note}\n\n{answer}" if kg_note else answer
         result.status = Status.ANSWERED
+        result.intent = "literature" if kg_note else result.intent
         result.stop_reason = "answered from passages"
         return result
+
+    def _contained(self, phrases: list[str]) -> dict[str, list[str]]:
+        """Node names spelled inside each phrase (exact aliases, as the linker reads them)."""
+        linker = self.c.planner.linker
+        return {
+            p: [self.c.store.name(m.node_ids[0]) for m in linker.link(p, fallback=False).mentions]
+            for p in phrases
+        }
 
     def _dense_only(self, question: str, steps: Steps) -> Result:
         """Honest dense-only baseline: FAISS over passages and verbalised triples, no graph."""
@@ -504,10 +538,14 @@ class AgentLoop:
                     out[n] = max(out.get(n, 0.0), h.dense)
         return out
 
-    def _attach_passages(self, result: Result, hits: list[PassageHit]) -> None:
+    def _attach_passages(
+        self, result: Result, hits: list[PassageHit], good: set[str] | None = None
+    ) -> None:
         if not hits:
             return
         texts = self.c.store.passages([h.id for h in hits])
+        if good is None:
+            good = {h.id for h in relevant(hits)}
         for h in hits:
             _title, text, corpus = texts.get(h.id, ("", "", ""))
             result.evidence.append(
@@ -517,6 +555,7 @@ class AgentLoop:
                     score=round(h.score, 4),
                     text=text,
                     source=corpus or "passages",
+                    relevant=h.id in good,
                 )
             )
 
@@ -574,6 +613,10 @@ class AgentLoop:
     def _finish(
         self, result: Result, steps: Steps, *, memory: MemoryPort | None, session: str | None
     ) -> Result:
+        if not supported(result):
+            result.status = Status.NOT_ANSWERED
+            result.text = f"{result.text}\n\n{explainer.unsupported()}".strip()
+            result.stop_reason = "nothing supports an answer"
         if memory is not None and result.status == Status.ANSWERED and not result.cached:
             with steps.step("memory_read", "applying memory boosts") as a:
                 boosts = memory.boosts(result.triples())

@@ -27,12 +27,25 @@ from engine.graph.metapaths import (
 from engine.graph.store import KGStore
 from engine.graph.walk import Budget
 from engine.result import Candidate, LinkedEntity
+from engine.understand.reading import (
+    SEM_ACCEPT,
+    Reading,
+    close_pair,
+    phrase,
+    relation_question,
+)
+from engine.understand.semantic import SemanticScorer, masked
 
 SENSE_MARGIN = 0.5
 PARSE_TEMPERATURE = 0.5
 MIN_PARSE_SCORE = -1.5
 MAX_UNCOVERED = 2
 """Below this the best metapath leaves cues unexplained: the question is not a graph question."""
+LEXICON_CONFIDENT = 1.0
+"""A parse at least this good explains the question's cues by itself (a strong cue read in
+order, the asked kind reached); below it the exemplar bank's reading is added."""
+RELATION_CHOICE = "relation:"
+"""Prefix of a ``choice`` that answers a relation clarification ("relation:CpD^-1")."""
 
 
 @dataclass
@@ -52,13 +65,22 @@ class Plan:
     budget: Budget = field(default_factory=Budget)
     note: str = ""
     uncovered: list[str] = field(default_factory=list)
+    reading: Reading | None = None
+    """What the question means by the exemplar bank (None without an embedder)."""
 
 
 class Planner:
-    def __init__(self, store: KGStore, linker: Linker, budget: Budget) -> None:
+    def __init__(
+        self,
+        store: KGStore,
+        linker: Linker,
+        budget: Budget,
+        semantic: SemanticScorer | None = None,
+    ) -> None:
         self.store = store
         self.linker = linker
         self.budget = budget
+        self.semantic = semantic
         self.mechanisms = mechanism_metapaths(store.rephetio_metapaths())
         """Rephetio's Compound->Disease metapaths with their (positive) model weights."""
 
@@ -78,11 +100,20 @@ class Planner:
         )  # type: ignore[arg-type]
 
     # --- structure -------------------------------------------------------------------
-    def parses(self, kind: str, m: Mention, f: Features) -> list[tuple[Metapath, float]]:
+    def parses(
+        self, kind: str, m: Mention, f: Features, reading: Reading | None = None
+    ) -> list[tuple[Metapath, float]]:
+        """Metapaths from ``kind`` scored by the lexicon cues plus, with a reading, the log
+        probability the exemplar bank gives their first relation."""
         cues = order_cues(f.cues, m.start, m.end)
+        hops = reading.first_hops(kind) if reading is not None else {}
         return sorted(
             (
-                (mp, score_metapath(mp, cues, f.target_kind, f.share))
+                (
+                    mp,
+                    score_metapath(mp, cues, f.target_kind, f.share)
+                    + (reading.bonus(mp, hops) if reading is not None else 0.0),
+                )
                 for mp in enumerate_metapaths(kind, self.budget.max_depth)
             ),
             key=lambda x: -x[1],
@@ -155,7 +186,7 @@ class Planner:
     def dist_for(self, kind: str, plan: Plan) -> list[tuple[Metapath, float]]:
         """Metapath distribution for a seed of ``kind`` injected after planning."""
         anchor = Mention("", 0, 0, 0, 0, [])
-        top = self.parses(kind, anchor, plan.features)[:60]
+        top = self.parses(kind, anchor, plan.features, plan.reading)[:60]
         probs = softmax([s for _, s in top], PARSE_TEMPERATURE)
         return [(mp, p) for (mp, _), p in zip(top, probs, strict=True) if p > 1e-4]
 
@@ -163,10 +194,22 @@ class Planner:
     def link(self, question: str) -> LinkResult:
         return self.linker.link(question, whole_names=True)
 
+    def read(self, question: str, resolved: list[tuple[Mention, list[str]]]) -> Reading | None:
+        """Score the question, mentions masked by kind, against the exemplar bank."""
+        if self.semantic is None:
+            return None
+        spans = [(m.start, m.end, self.store.kind(ids[0])) for m, ids in resolved if ids]
+        text = masked(question, spans)
+        scores, qvec = self.semantic.score_with(text, question, {k for _, _, k in spans})
+        return Reading(scores, {s.id: s for s in self.semantic.bank.slots}, qvec)
+
     def plan(
         self, question: str, choice: str | None = None, link: LinkResult | None = None
     ) -> Plan:
         link = link or self.link(question)
+        relation_choice = None
+        if choice and choice.startswith(RELATION_CHOICE):
+            relation_choice, choice = choice[len(RELATION_CHOICE) :], None
         f = features(question, link.tokens, link.mentions)
         qhash = hashlib.sha1(question.encode("utf-8")).hexdigest()[:16]
         plan = Plan(
@@ -181,6 +224,7 @@ class Planner:
         resolved: list[tuple[Mention, list[str]]] = [
             (m, self.resolve(m, f, choice)) for m in link.mentions
         ]
+        plan.reading = reading = self.read(question, resolved)
         covered = {i for m in link.mentions for i in range(m.first_token, m.last_token + 1)}
         plan.uncovered = [
             t.text
@@ -200,11 +244,14 @@ class Planner:
             return plan
         ents = [self.entity(m, ids[0]) for m, ids in resolved if len(ids) == 1]
         kinds = {e.kind for e in ents}
-        if len(ents) >= 2 and {"Compound", "Disease"} <= kinds and (f.mechanism or f.yes_no):
+        mechanism = f.mechanism or (
+            reading is not None and not f.yes_no and reading.intent_prob("mechanism") >= SEM_ACCEPT
+        )
+        if len(ents) >= 2 and {"Compound", "Disease"} <= kinds and (mechanism or f.yes_no):
             drug = next(e for e in ents if e.kind == "Compound")
             disease = next(e for e in ents if e.kind == "Disease")
             plan.seeds, plan.targets = [drug], [disease]
-            if f.mechanism:
+            if mechanism:
                 plan.intent = "mechanism"
                 mechanisms = self.mechanisms
                 total = sum(w for _, w in mechanisms)
@@ -225,12 +272,18 @@ class Planner:
         if not focused:
             plan.seeds = ents
             return plan
+        if relation_choice is not None:
+            return self._chosen_relation(plan, ents, relation_choice)
         # one seed (the best-parsed mention) guides the walk
         best: tuple[float, LinkedEntity, list[tuple[Metapath, float]]] | None = None
+        lexical = not f.generic and (bool(f.cues) or f.target_kind is not None)
         for m, e in zip((m for m, _ in resolved), ents, strict=True):
-            if f.generic or (not f.cues and f.target_kind is None):
+            if not lexical and not self._graph_reading(reading, e.kind):
                 continue
             parses = self.parses(e.kind, m, f)
+            if not parses or parses[0][1] < LEXICON_CONFIDENT:
+                # the cue tables do not explain the question: let meaning weigh in
+                parses = self.parses(e.kind, m, f, reading)
             if parses and (best is None or parses[0][1] > best[0]):
                 best = (parses[0][1], e, parses)
         if best is None:
@@ -240,11 +293,45 @@ class Planner:
         score, seed, parses = best
         plan.seeds = [seed]
         plan.parse_score = score
-        if score < MIN_PARSE_SCORE:
+        if score < MIN_PARSE_SCORE and not self._graph_reading(reading, seed.kind):
             plan.intent = "no_relation" if structured else "literature"
             return plan
         top = parses[:60]
         probs = softmax([s for _, s in top], PARSE_TEMPERATURE)
         plan.dist = [(mp, p) for (mp, _), p in zip(top, probs, strict=True) if p > 1e-4]
         plan.intent = "one_hop" if len(plan.dist[0][0]) == 1 else "multi_hop"
+        pair = close_pair(plan.dist) if reading is not None else None
+        if pair is not None:
+            plan.intent = "clarify"
+            plan.clarification = relation_question(pair, seed.name)
+            plan.candidates = [
+                Candidate(
+                    id=f"{RELATION_CHOICE}{u.key}", name=phrase(u, seed.name), kind="Relation"
+                )
+                for u in pair
+            ]
+        return plan
+
+    @staticmethod
+    def _graph_reading(reading: Reading | None, kind: str) -> bool:
+        """The bank reads the question as a graph relation from an entity of ``kind``."""
+        if reading is None:
+            return False
+        top = reading.top_slot()
+        return (
+            top is not None
+            and top[0].intent in {"one_hop", "multihop"}
+            and top[0].given == kind
+            and reading.graph_mass(kind) >= SEM_ACCEPT
+        )
+
+    def _chosen_relation(self, plan: Plan, ents: list[LinkedEntity], key: str) -> Plan:
+        """Resume a relation clarification: walk the chosen relation from the seed."""
+        for e in ents:
+            for mp in enumerate_metapaths(e.kind, 1):
+                if mp.uses[0].key == key:
+                    plan.seeds, plan.dist, plan.intent = [e], [(mp, 1.0)], "one_hop"
+                    return plan
+        plan.seeds = ents[:1]
+        plan.intent = "no_relation"
         return plan

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from engine.graph.metapaths import Metapath
 from engine.graph.walk import WalkPath
+from engine.result import Result, Status
 
 
 @dataclass(frozen=True)
@@ -48,3 +49,13 @@ def review_claim(verified: bool) -> Verdict:
     if verified:
         return Verdict(True, 1.0, "claim verified by a KG edge")
     return Verdict(False, 0.0, "no verifying path")
+
+
+def supported(result: Result) -> bool:
+    """The one rule every ANSWERED result obeys: it shows an answer, a path, or a passage that
+    passed the relevance floor. Anything else is not an answer."""
+    if result.status != Status.ANSWERED:
+        return True
+    if result.answers or result.paths:
+        return True
+    return any(e.kind == "passage" and e.relevant for e in result.evidence)

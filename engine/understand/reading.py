@@ -1,0 +1,153 @@
+"""The semantic reading of a question, as the planner uses it.
+
+``Reading`` holds the slot probabilities of the masked question and turns them into what the
+planner combines with its lexicon cues: a probability for each relation walked first from the
+seed, the intent the bank favours, and relation questions to ask back when two readings are
+close.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from engine.graph.metapaths import Metapath
+from engine.graph.relations import BY_ABBREV, DirectedRel, directed_uses
+from engine.providers.embedder.base import Vectors
+from engine.understand.bank import Slot
+from engine.understand.semantic import SlotScores
+
+SEM_WEIGHT = 1.0
+"""Weight of ``log P_sem(first hop)`` added to a metapath's lexicon score."""
+SEM_FLOOR = 0.02
+"""Probability floor inside the log, so an unseen relation is penalised, not forbidden."""
+SEM_ACCEPT = 0.5
+"""A seed-relation reading the lexicon cannot explain is accepted from meaning alone above this
+(calibrated) probability."""
+CLOSE_RATIO = 0.6
+"""Ask back when the runner-up relation is at least this fraction of the best one."""
+
+MULTIHOP_USES: dict[str, tuple[str, ...]] = {
+    "multihop.drug->gene->disease": ("CbG", "DaG^-1"),
+    "multihop.disease->drug->sideeffect": ("CtD^-1", "CcSE"),
+    "multihop.disease->gene->pathway": ("DaG", "GpPW"),
+    "multihop.drug->disease->symptom": ("CtD", "DpS"),
+    "multihop.disease->disease->drug": ("DrD", "CtD^-1"),
+}
+"""The multi-hop slots of the bank as relation chains (SLOTS.md describes each)."""
+
+
+def slot_path(slot: Slot) -> tuple[DirectedRel, ...] | None:
+    if slot.use is not None:
+        return (slot.use,)
+    keys = MULTIHOP_USES.get(slot.id)
+    if keys is None:
+        return None
+    by_key = {u.key: u for u in directed_uses()}
+    return tuple(by_key[k] for k in keys if k in by_key) or None
+
+
+@dataclass(frozen=True)
+class Reading:
+    scores: SlotScores
+    slots: dict[str, Slot]
+    question_vec: Vectors | None = None
+    """The raw question's embedding, computed in the same batch (reused by passage search)."""
+
+    def intent_prob(self, intent: str) -> float:
+        return sum(p for sid, p in self.scores.probs.items() if self.slots[sid].intent == intent)
+
+    def top_slot(self) -> tuple[Slot, float] | None:
+        top = self.scores.top(1)
+        return (self.slots[top[0][0]], top[0][1]) if top else None
+
+    def first_hops(self, kind: str) -> dict[str, float]:
+        """P(first relation use from a seed of ``kind``), from the graph slots given that kind,
+        renormalised over them."""
+        mass: dict[str, float] = {}
+        for sid, p in self.scores.probs.items():
+            slot = self.slots[sid]
+            path = slot_path(slot)
+            if path is None or path[0].src != kind:
+                continue
+            mass[path[0].key] = mass.get(path[0].key, 0.0) + p
+        total = sum(mass.values())
+        return {k: v / total for k, v in mass.items()} if total > 0 else {}
+
+    def graph_mass(self, kind: str) -> float:
+        """Probability that the question asks a graph relation from a seed of ``kind``."""
+        return sum(
+            p
+            for sid, p in self.scores.probs.items()
+            if (path := slot_path(self.slots[sid])) is not None and path[0].src == kind
+        )
+
+    def bonus(self, mp: Metapath, hops: dict[str, float]) -> float:
+        if not hops:
+            return 0.0
+        return SEM_WEIGHT * math.log(SEM_FLOOR + hops.get(mp.uses[0].key, 0.0))
+
+    def claim_relations(self) -> list[str]:
+        """Relations of the claim slots, most probable first ('claim.binds' -> 'CbG')."""
+        from engine.understand.bank import SLOT_RELATION
+
+        ranked = sorted(
+            ((sid, p) for sid, p in self.scores.probs.items() if sid.startswith("claim.")),
+            key=lambda kv: -kv[1],
+        )
+        return [SLOT_RELATION[sid[6:]] for sid, _ in ranked if sid[6:] in SLOT_RELATION]
+
+
+def close_pair(
+    dist: list[tuple[Metapath, float]],
+) -> tuple[DirectedRel, DirectedRel] | None:
+    """The two best one-hop readings when they are close enough to ask which is meant."""
+    firsts: dict[DirectedRel, float] = {}
+    for mp, p in dist:
+        if len(mp) == 1:
+            firsts[mp.uses[0]] = firsts.get(mp.uses[0], 0.0) + p
+    ranked = sorted(firsts.items(), key=lambda kv: -kv[1])
+    if len(ranked) < 2:
+        return None
+    (u1, p1), (u2, p2) = ranked[0], ranked[1]
+    if p2 >= CLOSE_RATIO * p1 and p1 + p2 >= 0.6:
+        return u1, u2
+    return None
+
+
+PLURAL = {
+    "Compound": "drugs",
+    "Disease": "diseases",
+    "Gene": "genes",
+    "Symptom": "symptoms",
+    "Anatomy": "body parts",
+    "Pharmacologic Class": "drug classes",
+    "Side Effect": "side effects",
+    "Pathway": "pathways",
+    "Biological Process": "biological processes",
+    "Molecular Function": "molecular functions",
+    "Cellular Component": "cellular components",
+}
+GLOSS: dict[str, tuple[str, str]] = {
+    "CtD": ("treat", "treats"),
+    "CpD": ("only relieve the symptoms of", "only relieves the symptoms of"),
+    "CbG": ("bind", "binds"),
+    "CuG": ("raise the expression of", "raises the expression of"),
+    "CdG": ("lower the expression of", "lowers the expression of"),
+}
+"""Relation glosses for a clarifying question: (plural subject, singular subject)."""
+
+
+def phrase(use: DirectedRel, seed: str) -> str:
+    """'drugs that treat asthma', 'genes that Clozapine binds'."""
+    rel = BY_ABBREV[use.rel]
+    dst = PLURAL.get(use.dst, use.dst.lower())
+    plural, singular = GLOSS.get(use.rel, (rel.verb.removesuffix("s"), rel.verb))
+    if use.inverse or rel.undirected:
+        return f"{dst} that {plural} {seed}"
+    return f"{dst} that {seed} {singular}"
+
+
+def relation_question(pair: tuple[DirectedRel, DirectedRel], seed: str) -> str:
+    a, b = pair
+    return f"Do you mean {phrase(a, seed)}, or {phrase(b, seed)}?"

@@ -1,0 +1,208 @@
+"""Relation and intent scores by meaning: the question, its mentions masked by kind, against the
+exemplar bank.
+
+"Where does psoriasis show up in the body?" is read as "Where does [Disease] show up in the
+body?" and embedded with the engine's sentence embedder; each slot of the bank scores the mean
+of its two nearest wordings (cosine). Slot probabilities are a softmax of those scores at a
+temperature fitted by leave-one-out over the bank itself (no benchmark question is used).
+Embeddings of the bank are computed once per engine and cached on disk by content.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from engine.providers.embedder.base import Embedder, Vectors
+from engine.understand.bank import PLACEHOLDER, Bank, placeholder_kinds
+
+TOP_WORDINGS = 2
+DEFAULT_TEMPERATURE = 0.05
+
+
+def masked(question: str, spans: Iterable[tuple[int, int, str]]) -> str:
+    """The question with each mention span ``(start, end, kind)`` replaced by its placeholder."""
+    out, pos = [], 0
+    for start, end, kind in sorted(spans):
+        if start < pos:
+            continue
+        out.append(question[pos:start])
+        out.append(PLACEHOLDER.get(kind, "[Entity]"))
+        pos = end
+    out.append(question[pos:])
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class SlotScores:
+    """Per-slot similarity and probability for one masked question."""
+
+    text: str
+    sims: dict[str, float]
+    probs: dict[str, float]
+
+    def top(self, n: int = 2) -> list[tuple[str, float]]:
+        return sorted(self.probs.items(), key=lambda kv: -kv[1])[:n]
+
+
+class SemanticScorer:
+    def __init__(
+        self,
+        bank: Bank,
+        embedder: Embedder,
+        cache_dir: Path | None = None,
+        temperature: float | None = None,
+    ) -> None:
+        self.bank = bank
+        self.embedder = embedder
+        texts = [w for s in bank.slots for w in s.wordings]
+        self.row_slot = np.asarray([i for i, s in enumerate(bank.slots) for _ in s.wordings])
+        self.slot_rows = [np.flatnonzero(self.row_slot == i) for i in range(len(bank.slots))]
+        self.row_kinds = [placeholder_kinds(w) for s in bank.slots for w in s.wordings]
+        self.matrix = self._embed_bank(texts, cache_dir)
+        self.temperature = temperature or self.fit_temperature()
+
+    def _embed_bank(self, texts: list[str], cache_dir: Path | None) -> Vectors:
+        if not texts:
+            return np.zeros((0, self.embedder.dim), dtype=np.float32)
+        digest = hashlib.sha256(
+            (self.embedder.name + "\x00" + "\x00".join(texts)).encode("utf-8")
+        ).hexdigest()[:20]
+        path = cache_dir / f"exemplars-{digest}.npy" if cache_dir is not None else None
+        if path is not None and path.exists():
+            try:
+                cached = np.load(path)
+                if cached.shape[0] == len(texts):
+                    return np.asarray(cached, dtype=np.float32)
+            except (OSError, ValueError):
+                pass
+        vecs = np.asarray(self.embedder.encode(texts), dtype=np.float32)
+        if path is not None:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                tmp = path.with_suffix(".tmp.npy")
+                np.save(tmp, vecs)
+                tmp.replace(path)
+            except OSError:
+                pass
+        return vecs
+
+    # --- scoring --------------------------------------------------------------------------
+    def _slot_sims(self, sims: np.ndarray) -> np.ndarray:
+        """Per-slot score: mean of the slot's ``TOP_WORDINGS`` best cosines.
+
+        ``sims`` holds one row of wording similarities per query (or a single row)."""
+        rows = np.atleast_2d(sims)
+        out = np.full((rows.shape[0], len(self.slot_rows)), -1.0, dtype=np.float32)
+        for i, idx in enumerate(self.slot_rows):
+            if idx.size:
+                part = np.sort(rows[:, idx], axis=1)[:, -TOP_WORDINGS:]
+                out[:, i] = part.mean(axis=1)
+        return out if sims.ndim == 2 else out[0]
+
+    def row_mask(self, kinds: Iterable[str]) -> np.ndarray:
+        """Wordings a question mentioning these kinds can match (all their placeholders are
+        among the kinds)."""
+        have = frozenset(kinds)
+        return np.asarray([k <= have for k in self.row_kinds], dtype=bool)
+
+    def allowed(self, mask: np.ndarray) -> list[int]:
+        """Slots with at least one wording in ``mask``."""
+        return [i for i, idx in enumerate(self.slot_rows) if idx.size and mask[idx].any()]
+
+    def score(self, text: str, kinds: Iterable[str]) -> SlotScores:
+        vec = np.asarray(self.embedder.encode([text]), dtype=np.float32)[0]
+        return self.score_vector(text, vec, kinds)
+
+    def score_with(self, text: str, also: str, kinds: Iterable[str]) -> tuple[SlotScores, Vectors]:
+        """Score ``text`` and embed ``also`` (the raw question, for passage search) in one
+        batch: one model call per question instead of two."""
+        vecs = np.asarray(self.embedder.encode([text, also]), dtype=np.float32)
+        return self.score_vector(text, vecs[0], kinds), vecs[1:2]
+
+    def score_vector(self, text: str, vec: Vectors, kinds: Iterable[str]) -> SlotScores:
+        mask = self.row_mask(kinds)
+        sims = self._slot_sims(np.where(mask, self.matrix @ vec, -1.0))
+        allowed = self.allowed(mask)
+        probs = softmax([float(sims[i]) for i in allowed], self.temperature)
+        return SlotScores(
+            text,
+            {self.bank.slots[i].id: float(sims[i]) for i in allowed},
+            {self.bank.slots[i].id: p for i, p in zip(allowed, probs, strict=True)},
+        )
+
+    # --- calibration (leave one wording out, on the bank itself) -----------------------------
+    def loo_samples(self) -> tuple[list[list[float]], list[int]]:
+        """For each wording: slot scores with that wording held out, and its own slot's index
+        among the slots allowed for its kinds."""
+        all_sims = self.matrix @ self.matrix.T
+        np.fill_diagonal(all_sims, -1.0)
+        rows: list[list[float]] = []
+        gold: list[int] = []
+        masks: dict[frozenset[str], tuple[np.ndarray, list[int]]] = {}
+        for kinds in set(self.row_kinds):
+            mask = self.row_mask(kinds)
+            masks[kinds] = (mask, self.allowed(mask))
+        for r in range(self.matrix.shape[0]):
+            own = int(self.row_slot[r])
+            mask, allowed = masks[self.row_kinds[r]]
+            per_slot = self._slot_sims(np.where(mask, all_sims[r], -1.0))
+            rows.append([float(per_slot[i]) for i in allowed])
+            gold.append(allowed.index(own))
+        return rows, gold
+
+    def fit_temperature(self) -> float:
+        rows, gold = self.loo_samples()
+        if not rows:
+            return DEFAULT_TEMPERATURE
+        return fit_softmax_temperature(rows, gold)
+
+
+def softmax(scores: Sequence[float], temperature: float) -> list[float]:
+    if not scores:
+        return []
+    m = max(scores)
+    ex = [math.exp((s - m) / temperature) for s in scores]
+    z = sum(ex)
+    return [e / z for e in ex]
+
+
+def nll(rows: Sequence[Sequence[float]], gold: Sequence[int], temperature: float) -> float:
+    total = 0.0
+    for scores, g in zip(rows, gold, strict=True):
+        p = softmax(scores, temperature)[g]
+        total -= math.log(max(p, 1e-9))
+    return total / max(1, len(rows))
+
+
+def fit_softmax_temperature(rows: Sequence[Sequence[float]], gold: Sequence[int]) -> float:
+    """T minimising the negative log-likelihood of the gold slot (golden-section on log T)."""
+    lo, hi = math.log(0.005), math.log(1.0)
+    g = (math.sqrt(5) - 1) / 2
+    for _ in range(40):
+        a, b = hi - g * (hi - lo), lo + g * (hi - lo)
+        if nll(rows, gold, math.exp(a)) < nll(rows, gold, math.exp(b)):
+            hi = b
+        else:
+            lo = a
+    return math.exp((lo + hi) / 2)
+
+
+def top_label_ece(
+    rows: Sequence[Sequence[float]], gold: Sequence[int], temperature: float
+) -> float:
+    """ECE of the top slot's probability (10 equal-width bins)."""
+    from engine.graph.edges import ece
+
+    probs, labels = [], []
+    for scores, g in zip(rows, gold, strict=True):
+        p = softmax(scores, temperature)
+        top = max(range(len(p)), key=p.__getitem__)
+        probs.append(p[top])
+        labels.append(int(top == g))
+    return ece(probs, labels)

@@ -1,0 +1,136 @@
+"""The understanding layer on the real engine slice: wordings outside the lexicon, verbs next to
+names, honest fallbacks. The wordings here are our own, not the benchmark's."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from engine.result import Result, Status
+from engine.understand.bank import Bank, is_relation_word, slot_use
+from engine.understand.semantic import masked
+from engine.understand.spans import SpanMatcher
+
+pytestmark = pytest.mark.integration
+
+NOT_IN_GRAPH = re.compile(r"'([^']+)' is not in the knowledge graph")
+
+
+def _has_support(r: Result) -> bool:
+    return bool(r.answers or r.paths) or any(e.kind == "passage" and e.relevant for e in r.evidence)
+
+
+# --- pure pieces ----------------------------------------------------------------------------
+def test_span_matcher_keeps_word_boundaries() -> None:
+    m = SpanMatcher(["everolimus", "type 2 diabetes mellitus", "diabetes mellitus"])
+    spans = m.spans(["what", "does", "everolimus", "inhibit"])
+    assert [(s.first, s.last, s.key) for s in spans] == [(2, 2, "everolimus")]
+    assert not m.spans(["everolimuses"])
+    keys = {s.key for s in m.spans(["in", "type", "2", "diabetes", "mellitus"])}
+    assert keys == {"type 2 diabetes mellitus", "diabetes mellitus"}
+
+
+def test_masking_and_slot_mapping() -> None:
+    q = "Where does psoriasis show up in the body?"
+    assert masked(q, [(11, 20, "Disease")]) == "Where does [Disease] show up in the body?"
+    use = slot_use("treats.disease->drug")
+    assert use is not None and use.key == "CtD^-1"
+    assert slot_use("class.class->drug") is not None
+    bank = Bank.load()
+    assert bank.get("palliates.disease->drug") is not None
+    words = bank.relation_words()
+    assert is_relation_word("treats", words)
+
+
+# --- class 1: relation words outside the lexicon ----------------------------------------------
+def test_relation_read_by_meaning(helix) -> None:
+    r = helix.ask("In which parts of the body does psoriasis turn up?")
+    assert r.status is Status.ANSWERED, r.text
+    assert r.paths and all(p[0][1] == "DlA" for p in r.paths)
+    r = helix.ask("Which agents change the course of Alzheimer's disease?")
+    assert r.status is Status.ANSWERED, r.text
+    assert {t[1] for t in r.triples()} == {"CtD"}
+
+
+# --- class 2: a verb after a name is not part of it --------------------------------------------
+def test_verb_next_to_a_name_links_the_name(helix) -> None:
+    r = helix.ask("What does donepezil inhibit?")
+    assert r.intent != "not_found", r.text
+    assert "not in the knowledge graph" not in r.text
+    assert any(e.name == "Donepezil" for e in r.linked)
+    assert r.status is Status.ANSWERED and {t[1] for t in r.triples()} == {"CbG"}
+
+
+def test_not_in_graph_never_names_a_node(helix) -> None:
+    questions = [
+        "What are the signs of juvenile psoriasis?",
+        "Which drugs treat late-onset Alzheimer's disease in adults over ninety?",
+        "What does memantine antagonise?",
+        "Which genes does zorblatinib bind?",
+    ]
+    linker = helix.c.planner.linker
+    for q in questions:
+        r = helix.ask(q)
+        for phrase in NOT_IN_GRAPH.findall(r.text):
+            names = linker.link(phrase, fallback=False).mentions
+            assert not names, f"{q!r}: said {phrase!r} is absent but it names {names[0].text!r}"
+    r = helix.ask("Which genes does zorblatinib bind?")
+    assert r.status is Status.NOT_ANSWERED and "zorblatinib" in r.text
+
+
+# --- class 3: nothing ANSWERED without support --------------------------------------------------
+def test_no_answered_result_lacks_support(helix) -> None:
+    questions = [
+        "' OR '1'='1",
+        "{0}",
+        "%s%s",
+        "What drugs treat Alzheimer's disease?",
+        "How could donepezil act against Alzheimer's disease?",
+        "What does donepezil do?",
+        "Tell me about psoriasis",
+        "Is there any link between vaccines and refrigerators?",
+        "What only relieves Parkinson's disease?",
+    ]
+    for q in questions:
+        r = helix.ask(q)
+        if r.status is Status.ANSWERED:
+            assert _has_support(r), f"{q!r} ANSWERED with nothing that answers"
+    for junk in ("' OR '1'='1", "{0}"):
+        assert helix.ask(junk).status is Status.NOT_ANSWERED
+
+
+def test_understood_entity_without_relation_says_so(helix) -> None:
+    r = helix.ask("Donepezil, hmm?")
+    if r.status is Status.NOT_ANSWERED:
+        assert "Donepezil" in r.text
+
+
+# --- ask back when two relations are close ------------------------------------------------------
+def test_relation_clarification_is_resumable(helix) -> None:
+    q = "What does donepezil block?"
+    r = helix.ask(q)
+    if r.status is not Status.NEEDS_CLARIFICATION:
+        pytest.skip(f"read without asking back: {r.intent}")
+    assert r.candidates and all(c.kind == "Relation" for c in r.candidates)
+    assert r.clarification and " or " in r.clarification
+    choice = r.candidates[0].id
+    again = helix.ask(q, choice=choice)
+    assert again.status is Status.ANSWERED, again.text
+    assert {t[1] for t in again.triples()} == {choice.split(":", 1)[1].removesuffix("^-1")}
+
+
+def test_relation_choice_resumes_a_chosen_relation(helix) -> None:
+    r = helix.ask("Donepezil and its genes?", choice="relation:CbG")
+    assert r.status is Status.ANSWERED, r.text
+    assert {t[1] for t in r.triples()} == {"CbG"}
+
+
+# --- class 6: literature back-off when the graph has no node ------------------------------------
+def test_literature_backoff_when_graph_lacks_the_entity(helix) -> None:
+    r = helix.ask("How are vaccines stored in general practice refrigerators?")
+    assert r.status is Status.ANSWERED, r.text
+    assert "literature" in r.text.lower()
+    good = [e for e in r.evidence if e.kind == "passage" and e.relevant]
+    assert good and any("vaccin" in (e.text or "").lower() for e in good)
+    assert good[0].id and good[0].id.split(":")[1] in r.text
