@@ -26,12 +26,15 @@ from engine.index.vectors import IndexMissing, VectorIndex
 from engine.ingest.build import Progress, ingest, stores_ready
 from engine.providers.embedder.sentence import SentenceTransformerEmbedder
 from engine.providers.llm import LLMProvider
-from engine.result import Evidence, LinkedEntity, Result, Triple
+from engine.result import Evidence, LinkedEntity, Result, Status, Triple
 from engine.telemetry import Tracing
 from engine.understand.bank import Bank
 from engine.understand.semantic import SemanticScorer
 
 log = logging.getLogger(__name__)
+
+ROLL_UP_INTENTS = frozenset({"one_hop", "multi_hop"})
+"""Question kinds that may be answered for a disease's parent when the disease has none."""
 
 
 class Helix:
@@ -151,8 +154,50 @@ class Helix:
                 qid=qid,
                 on_event=trace.tee(on_event),
             )
+            rolled = self._roll_up(question, result, mode=mode, memory=memory, session=session)
+            result = rolled or result
             self._cite_sources(result)
             return trace.finish(result)
+
+    def _roll_up(
+        self,
+        question: str,
+        result: Result,
+        *,
+        mode: Mode | None,
+        memory: MemoryPort | None,
+        session: str | None,
+    ) -> Result | None:
+        """A disease subtype the graph knows nothing more about is asked again as its parent
+        (``DsD``, from the disease pack); the answer says so and its paths start with the
+        ``is a subtype of`` hop. Only for relation questions that found no answer."""
+        if result.status is not Status.NOT_ANSWERED or result.intent not in ROLL_UP_INTENTS:
+            return None
+        diseases = [e for e in result.linked if e.kind == "Disease" and 0 <= e.start < e.end]
+        if len(diseases) != 1:
+            return None
+        child = diseases[0]
+        for parent in self.c.store.objects(child.id, "DsD")[:2]:
+            name = self.c.store.name(parent)
+            again = self.loop.ask(
+                question[: child.start] + name + question[child.end :],
+                mode=mode,
+                memory=memory,
+                session=session,
+            )
+            if again.status is not Status.ANSWERED:
+                continue
+            hop = (child.id, "DsD", parent)
+            again.paths = [[hop, *p] for p in again.paths] or [[hop]]
+            again.evidence.insert(0, Evidence(kind="triple", triple=hop, score=1.0))
+            again.text = (
+                f"{child.name} has no such edges of its own; it is a subtype of {name}, "
+                f"so this answer is for {name}.\n\n{again.text}"
+            )
+            again.question, again.linked = question, [child, *again.linked]
+            again.latency_ms += result.latency_ms
+            return again
+        return None
 
     def _cite_sources(self, result: Result) -> None:
         """Name the layer/source of every KG triple in the evidence ("DISEASES 2022, score 5",

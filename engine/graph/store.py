@@ -210,6 +210,13 @@ class KGStore:
             return (a, use.rel, b) if i * n + j in stored else (b, use.rel, a)
         return use.orient(a, b)
 
+    def objects(self, node_id: str, rel: str) -> list[str]:
+        """Nodes that ``node_id`` points to along a stored relation (e.g. ``DsD`` parents)."""
+        i, csr = self.index.get(node_id), self._adj.get(rel)
+        if i is None or csr is None:
+            return []
+        return [self.ids[j] for j in csr.row(i).tolist()]
+
     def uses(self) -> list[DirectedRel]:
         return [u for u in directed_uses() if u.key in self._adj]
 

@@ -271,29 +271,34 @@ def ingest(
         report.steps["kg"] = "up to date"
         _finish_indexes(settings, kg_path, None, set(), force, embedder_factory, progress, report)
         return report
-    progress.start("kg", 1)
-    if fresh:
-        build_kg(tmp, data, report)
-        report.steps["kg"] = "built"
-    else:
-        shutil.copyfile(kg_path, tmp)
-        report.steps["kg"] = "copied for update"
-    report.seconds["kg"] = time.perf_counter() - t0
-    changed = {"kg", "passages"} if fresh else set()
-    con = duckdb.connect(str(tmp))
     try:
-        for name, load in loaders:
-            t = time.perf_counter()
-            report.steps[f"layer:{name}"] = load(con)
-            report.seconds[f"layer:{name}"] = time.perf_counter() - t
-            changed.add("kg")
-        changed |= _add_extras(con, kg_dirs or [], passage_files or [], report)
-        con.execute(kgload.INDEXES)
-        con.execute("CHECKPOINT")
-    finally:
-        con.close()
-    progress.finish("kg", report.steps["kg"])
-    _finish_indexes(settings, kg_path, tmp, changed, force, embedder_factory, progress, report)
+        progress.start("kg", 1)
+        if fresh:
+            build_kg(tmp, data, report)
+            report.steps["kg"] = "built"
+        else:
+            shutil.copyfile(kg_path, tmp)
+            report.steps["kg"] = "copied for update"
+        report.seconds["kg"] = time.perf_counter() - t0
+        changed = {"kg", "passages"} if fresh else set()
+        con = duckdb.connect(str(tmp))
+        try:
+            for name, load in loaders:
+                t = time.perf_counter()
+                report.steps[f"layer:{name}"] = load(con)
+                report.seconds[f"layer:{name}"] = time.perf_counter() - t
+                changed.add("kg")
+            changed |= _add_extras(con, kg_dirs or [], passage_files or [], report)
+            con.execute(kgload.INDEXES)
+            con.execute("CHECKPOINT")
+        finally:
+            con.close()
+        progress.finish("kg", report.steps["kg"])
+        _finish_indexes(settings, kg_path, tmp, changed, force, embedder_factory, progress, report)
+    except BaseException:
+        for partial in stores.glob("*.building*"):
+            partial.unlink(missing_ok=True)  # a failed build leaves only the live stores
+        raise
     return report
 
 

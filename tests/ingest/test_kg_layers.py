@@ -1,0 +1,283 @@
+"""Graph layers on real DuckDB stores: the disease pack and KGX graphs added to a Hetionet slice,
+layer restriction, provenance, and builds that fail or are killed leaving the stores intact."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.config import Settings
+from engine.graph.linking import AliasIndex
+from engine.graph.stats import kg_stats
+from engine.graph.store import KGStore, UnknownLayer
+from engine.ingest.build import ingest
+from engine.ingest.kgx import KGXInput
+from engine.ingest.sources import DataError
+from engine.util.text import alias_key
+
+NEW_DISEASE = "Disease::DOID:0050001"
+INS = "Gene::3630"
+
+
+class HashEmbedder:
+    """Deterministic unit vectors from text hashes: the stores need vectors, not meaning."""
+
+    name = "hash"
+
+    def encode(self, texts: list[str], progress: object = None) -> np.ndarray:
+        out = np.zeros((len(texts), 8), dtype=np.float32)
+        for i, t in enumerate(texts):
+            seed = int.from_bytes(hashlib.sha256(t.encode()).digest()[:4], "little")
+            out[i] = np.random.default_rng(seed).normal(size=8)
+        return out / np.linalg.norm(out, axis=1, keepdims=True)
+
+    def close(self) -> None:
+        return None
+
+
+def hash_embedder(settings: Settings) -> HashEmbedder:
+    return HashEmbedder()
+
+
+def _treats_pair(data: Path) -> tuple[str, str]:
+    path = data / "kg_hetionet/edges_full_16_metaedges/Compound_Treats_Disease.tsv"
+    compound, disease = path.read_text().splitlines()[1].split("\t")[:2]
+    return compound, disease
+
+
+def write_pack(data: Path) -> tuple[str, str]:
+    """Tiny disease-pack files; returns the (compound, disease) of a Hetionet CtD edge that
+    DrugCentral states too."""
+    compound, disease = _treats_pair(data)
+    x = data / "kg_extra"
+    for d in (
+        "disease_ontology",
+        "mondo_mappings",
+        "diseases_jensen",
+        "drugcentral_2016",
+        "pathways",
+    ):
+        (x / d).mkdir(parents=True, exist_ok=True)
+    (x / "disease_ontology/HumanDO.tsv").write_text(
+        "id\tlabel\tsubClassOf\n"
+        '"DOID:4"\t"disease"\t"disease"\n'
+        '"DOID:0050001"\t"zorbian syndrome"\t"zorbian disease"\n'
+        '"DOID:0050002"\t"zorbian disease"\t"disease"\n'
+        f'"{disease}"\t"seed disease"\t"disease"\n'
+    )
+    (x / "disease_ontology/allXREFinDO.tsv").write_text(
+        'id\tlabel\txref\n"DOID:0050001"\t"zorbian syndrome"\t"ORDO:999"\n'
+    )
+    (x / "mondo_mappings/mondo_exactmatch_doid.sssom.tsv").write_text(
+        "# license: CC0\nsubject_id\tsubject_label\tpredicate_id\tobject_id\tobject_label\t"
+        "mapping_justification\nMONDO:0099999\tzorbian\tskos:exactMatch\tDOID:0050001\tz\tm\n"
+    )
+    (x / "diseases_jensen/human_disease_knowledge_filtered_2022.tsv").write_text(
+        "ENSP1\tINS\tDOID:0050001\tZorbian syndrome\tMedlinePlus\tCURATED\t5\n"
+    )
+    with gzip.open(x / "diseases_jensen/human_disease_knowledge_full_2015.tsv.gz", "wt") as fh:
+        fh.write("ENSP1\tINS\tDOID:0050001\tZorbian syndrome\tGHR\tCURATED\t4\n")
+        fh.write("ENSP1\tINS\tICD10:Q7\tICD10:Q7\tUniProtKB-KW\tCURATED\t4\n")
+    dc = x / "drugcentral_2016"
+    (dc / "identifiers.tsv").write_text(
+        f'DRUG_ID\tDRUG_NAME\tID_TYPE\tIDENTIFIER\n1\t"seed"\t"DRUGBANK_ID"\t"{compound}"\n'
+    )
+    (dc / "drug_indication.tsv").write_text(
+        "DRUG_ID\tDRUG_NAME\tINDICATION_FDB\tUMLS_CUI\tSNOMEDCT_CUI\tDOID\n"
+        f"1\tseed\tseed disease\tC1\t1\t{disease}\n1\tseed\tsunburn\tC2\t2\t\n"
+    )
+    (dc / "drug_target.tsv").write_text(
+        "DRUG_ID\tCHEMBL_ID\tDRUG_NAME\tTARGET_NAME\tTARGET_FAMILY\tUNIPROT\tGENE\tSWISSPROT\t"
+        "ACTION_TYPE\tSOURCE\tREFERENCE\n1\t\tseed\tInsulin\tHormone\tP01308\tINS\tINS_HUMAN\t"
+        "INHIBITOR\tX\t\n"
+    )
+    (x / "pathways/pathways.tsv").write_text(
+        "identifier\tname\turl\tn_genes\tn_coding_genes\tsource\tlicense\tgenes\tcoding_genes\n"
+        "PC7_99999\tZorb signaling\t\t1\t1\tpid\tCC0 1.0\t3630\t3630\n"
+    )
+    return compound, disease
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from tests.support.kgslice import build_slice, source_files
+
+    if source_files() is None:
+        pytest.skip("Hetionet data not found: set HELIX_DATA_DIR or run `helix-chat data pull`")
+    return build_slice(tmp_path_factory.mktemp("layers") / "data")
+
+
+@pytest.fixture
+def settings(data: Path, tmp_path: Path) -> Settings:
+    s = Settings(home=tmp_path / "home", data_dir=data)
+    ingest(s, embedder_factory=hash_embedder)
+    return s
+
+
+def digest(settings: Settings) -> dict[str, str]:
+    return {
+        p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(settings.stores_dir.iterdir())
+        if p.is_file()
+    }
+
+
+def test_pack_adds_a_layer_with_sources_and_layers_restrict(settings: Settings, data: Path) -> None:
+    compound, disease = write_pack(data)
+    report = ingest(settings, layers=["disease-pack"], embedder_factory=hash_embedder)
+    pack = report.layers["disease-pack"]
+    assert pack["triples"] == {
+        "Disease Ontology": 3,  # zorbian syndrome -> zorbian disease -> disease, seed -> disease
+        "DISEASES 2022": 1,
+        "DISEASES 2015": 1,
+        "DrugCentral": 2,  # one indication (also in Hetionet), one typed target
+        "PID": 1,
+    }
+    assert pack["skipped"]["DISEASES 2015: no DOID"] == 1
+    assert pack["skipped"]["DrugCentral indication: no DOID"] == 1
+
+    everything = KGStore(settings.kg_path)
+    hetionet = KGStore(settings.kg_path, layers={"hetionet"})
+    assert everything.layers == ("hetionet", "disease-pack")
+    # the CtD edge both layers state is one edge of the adjacency, with two sources
+    treats = (f"Compound::{compound}", "CtD", f"Disease::{disease}")
+    assert everything.n_triples == hetionet.n_triples + 7 - 1
+    labels = [s.label for s in everything.edge_sources([treats])[treats]]
+    assert labels == ["DrugCentral", "hetionet"]
+    gene_edge = (NEW_DISEASE, "DaG", INS)
+    assert [s.label for s in everything.edge_sources([gene_edge])[gene_edge]] == [
+        "DISEASES 2015: GHR, score 4",
+        "DISEASES 2022: MedlinePlus, score 5",
+    ]
+    target = (f"Compound::{compound}", "CbG", INS)
+    assert "DrugCentral: inhibitor" in [s.label for s in everything.edge_sources([target])[target]]
+
+    # restricted to Hetionet, the pack's disease is neither a node nor a name
+    key = alias_key("zorbian syndrome")
+    assert everything.has(NEW_DISEASE) and not hetionet.has(NEW_DISEASE)
+    assert [c.node_id for c in AliasIndex(everything).get(key)] == [NEW_DISEASE]
+    assert AliasIndex(hetionet).get(key) == []
+    with pytest.raises(UnknownLayer):
+        KGStore(settings.kg_path, layers={"no-such-layer"})
+
+    stats = kg_stats(settings.kg_path)
+    assert stats.nodes["disease-pack"]["Disease"] == 3  # zorbian syndrome, disease, DOID:4
+    assert stats.coverage["all"].compounds_with_typed_target == 1
+    assert (
+        stats.coverage["all"].diseases_with_gene
+        == stats.coverage["hetionet"].diseases_with_gene + 1
+    )
+
+
+KGX_NODES = (
+    "id\tcategory\tname\tsynonym\n"
+    "MONDO:0099999\tbiolink:Disease|biolink:NamedThing\tZorbian syndrome (MONDO)\tZS\n"
+    "NCBIGene:3630\tbiolink:Gene\tINS\t\n"
+    "HP:0000001\tbiolink:PhenotypicFeature\tblue toes\t\n"
+    "HP:0000001\tbiolink:PhenotypicFeature\tblue toes again\t\n"
+    "X:1\tnot-a-category\tmystery\t\n"
+)
+KGX_EDGES = (
+    "subject\tpredicate\tobject\tprimary_knowledge_source\n"
+    "NCBIGene:3630\tbiolink:causes\tMONDO:0099999\tinfores:omim\n"
+    "MONDO:0099999\tbiolink:has_phenotype\tHP:0000001\tinfores:hpo\n"
+    "MONDO:0099999\tbiolink:has_mode_of_inheritance\tHP:0000001\t\n"
+    "MONDO:0099999\tbiolink:has_phenotype\tHP:9999999\t\n"
+)
+
+
+def test_kgx_joins_existing_nodes_and_reports_what_it_skipped(
+    settings: Settings, data: Path, tmp_path: Path
+) -> None:
+    write_pack(data)
+    ingest(settings, layers=["disease-pack"], embedder_factory=hash_embedder)
+    (tmp_path / "z_nodes.tsv").write_text(KGX_NODES)
+    (tmp_path / "z_edges.tsv").write_text(KGX_EDGES)
+    item = KGXInput.from_files(tmp_path / "z_nodes.tsv", tmp_path / "z_edges.tsv")
+    assert item.layer == "z"
+    report = ingest(settings, kgx=[item], embedder_factory=hash_embedder).layers["z"]
+    assert report["joined"] == 2  # MONDO via the pack's mappings, NCBIGene by id
+    assert report["nodes"] == {"Symptom": 1}
+    assert report["skipped"] == {
+        "duplicate node id": 1,
+        "node category missing or not biolink:": 1,
+        "edge end not among the nodes (dangling)": 1,
+    }
+    store = KGStore(settings.kg_path)
+    gene_edge = (NEW_DISEASE, "DaG", INS)  # biolink:causes Gene -> Disease is Hetionet's DaG
+    assert "z: omim" in [s.label for s in store.edge_sources([gene_edge])[gene_edge]]
+    assert store.triples_of(NEW_DISEASE, "DpS") == [(NEW_DISEASE, "DpS", "Symptom::HP:0000001")]
+    assert store.triples_of(NEW_DISEASE, "has_mode_of_inheritance")  # a relation of its own
+
+
+def test_malformed_kgx_is_rejected_and_leaves_the_stores_as_they_were(
+    settings: Settings, tmp_path: Path
+) -> None:
+    before = digest(settings)
+    (tmp_path / "bad_nodes.tsv").write_text("id\tname\nNCBIGene:3630\tINS\n")
+    (tmp_path / "bad_edges.tsv").write_text(KGX_EDGES)
+    item = KGXInput.from_files(tmp_path / "bad_nodes.tsv", tmp_path / "bad_edges.tsv")
+    with pytest.raises(DataError, match="missing column\\(s\\) category"):
+        ingest(settings, kgx=[item], embedder_factory=hash_embedder)
+    assert digest(settings) == before
+    assert not list(settings.stores_dir.glob("*.building*"))
+
+
+KILLER = textwrap.dedent(
+    """
+    import os, signal, sys
+    from pathlib import Path
+    from engine.config import Settings
+    from engine.ingest.build import ingest
+
+    class Killer:
+        name = "killer"
+        def encode(self, texts, progress=None):
+            os.kill(os.getpid(), signal.SIGKILL)
+        def close(self):
+            pass
+
+    s = Settings(home=Path(sys.argv[1]), data_dir=Path(sys.argv[2]))
+    ingest(s, layers=["disease-pack"], embedder_factory=lambda _: Killer())
+    """
+)
+
+WAL_WRITER = textwrap.dedent(
+    """
+    import os, sys, duckdb
+    con = duckdb.connect(sys.argv[1])
+    con.execute("PRAGMA disable_checkpoint_on_shutdown")
+    con.execute("INSERT OR REPLACE INTO meta VALUES ('killed-writer', 'yes')")
+    os._exit(0)
+    """
+)
+
+
+def test_kill_during_embedding_and_a_stale_wal_leave_a_working_home(
+    settings: Settings, data: Path
+) -> None:
+    write_pack(data)
+    before = digest(settings)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    run = subprocess.run(
+        [sys.executable, "-c", KILLER, str(settings.home), str(data)], env=env, check=False
+    )
+    assert run.returncode == -signal.SIGKILL
+    after = {k: v for k, v in digest(settings).items() if ".building" not in k}
+    assert after == before  # the live stores were never touched
+    subprocess.run([sys.executable, "-c", WAL_WRITER, str(settings.kg_path)], check=True)
+    assert settings.kg_path.with_name("kg.duckdb.wal").exists()
+    report = ingest(settings, layers=["disease-pack"], embedder_factory=hash_embedder)
+    assert "write-ahead log" in report.steps["recovered"]
+    assert not settings.kg_path.with_name("kg.duckdb.wal").exists()
+    assert not list(settings.stores_dir.glob("*.building*"))
+    assert KGStore(settings.kg_path).has(NEW_DISEASE)
