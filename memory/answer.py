@@ -18,7 +18,8 @@ from engine.result import LinkedEntity, Result
 from engine.util.text import alias_key
 from memory import choose, timeline
 from memory.asks import AskReading, AskScorer, mask
-from memory.literals import find_measurements, mentioned_keys
+from memory.dates import date_spans
+from memory.literals import Measurement, find_measurements, mentioned_keys
 from memory.relations import RelationCatalog, RelationSpec
 from memory.results import NameOf, Parsed, answered, not_answered, summary, swap, who
 from memory.router import Route
@@ -53,7 +54,7 @@ class Answerer:
     ) -> Result | None:
         patients = self.resolver.patients(question)
         notes = self.resolver.notes(question)
-        spans = [(r.start, r.end) for r in patients + notes]
+        spans = [(r.start, r.end) for r in patients + notes] + date_spans(question)
         entities = [
             e for e in linked if e.start < 0 or not any(e.start < b and a < e.end for a, b in spans)
         ]
@@ -118,7 +119,8 @@ class Answerer:
             spans.append((at, at + len(name), "Patient"))
         spans += [(r.start, r.end, "Project") for r in notes]
         spans += [(e.start, e.end, e.kind.replace(" ", "")) for e in entities]
-        spans += [(m.start, m.end, "Value") for m in find_measurements(question)]
+        spans += [(a, b, "Date") for a, b in date_spans(question)]
+        spans += [(m.start, m.end, "Value") for m in _measurements(question)]
         return self.asks.read(mask(question, spans))
 
     # --- parsing -------------------------------------------------------------------------
@@ -229,4 +231,11 @@ class Answerer:
 
 
 def _has_value(question: str) -> bool:
-    return bool(find_measurements(question))
+    return bool(_measurements(question))
+
+
+def _measurements(question: str) -> list[Measurement]:
+    """Measurements named in ``question``, dates left out ("March 3" is no value)."""
+    dates = date_spans(question)
+    found = find_measurements(question)
+    return [m for m in found if not any(m.start < b and a < m.end for a, b in dates)]

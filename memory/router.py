@@ -10,13 +10,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from enum import StrEnum
 from functools import cached_property, lru_cache
 from pathlib import Path
 
 import yaml
 from pydantic import BaseModel
+
+from memory.dates import end_of_day, find_dates, start_of_day
 
 DEFAULT_RULES = Path(__file__).with_name("rules.yaml")
 STORES = frozenset({"episodic", "vault", "kg", "dense"})
@@ -130,7 +132,9 @@ class Router:
         return self._resolve(question) if self._resolve else []
 
     def temporal(self, question: str, now: datetime) -> TemporalIntent:
-        """Temporal intent: before/after an anchor, first, previous, as-of, or current."""
+        """Temporal intent: before/after an anchor, first, previous, as-of, or current.
+
+        Dates and relative times ("last week") are read against ``now``, the caller's clock."""
         t = self.rules.temporal
         pats = t.compiled
         fallback, explicit = Temporal.CURRENT, False
@@ -143,9 +147,17 @@ class Router:
                 m = p.search(question)
                 if m and m.group("anchor").strip():
                     anchor = m.group("anchor").strip()
+                    day = _only_date(anchor, now)
+                    if day is not None and kind == Temporal.BEFORE:
+                        instant = start_of_day(day, now)  # "before March 3": as of its eve
+                        return TemporalIntent(Temporal.AS_OF, None, Temporal.CURRENT, instant, True)
                     if fallback == Temporal.CURRENT:
                         fallback = Temporal.PREVIOUS if kind == Temporal.BEFORE else fallback
                     return TemporalIntent(kind, anchor, fallback, None, True)
+        dates = find_dates(question, now)
+        if dates:  # "as of March 3", "on 2026-03-05": what held at the end of that day
+            instant = end_of_day(dates[0].day, now)
+            return TemporalIntent(Temporal.AS_OF, None, Temporal.CURRENT, instant, True)
         if explicit:
             return TemporalIntent(fallback, None, fallback, None, True)
         days = _as_of_days(question, t)
@@ -155,6 +167,14 @@ class Router:
             )
         current = any(p.search(question) for p in pats["current"])
         return TemporalIntent(Temporal.CURRENT, None, Temporal.CURRENT, None, current)
+
+
+def _only_date(text: str, now: datetime) -> date | None:
+    """The date ``text`` consists of ("March 3", "the 4th of March"), else None."""
+    dates = find_dates(text, now)
+    if len(dates) == 1 and not (text[: dates[0].start] + text[dates[0].end :]).strip():
+        return dates[0].day
+    return None
 
 
 def _as_of_days(question: str, rules: TemporalRules) -> float | None:

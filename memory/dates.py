@@ -1,0 +1,89 @@
+"""Calendar dates named in memory questions: "as of March 3", "on 2026-03-05", "as at 3/5".
+
+Spans are found by shape (an ISO date, a day and a month name in either order, a numeric
+month/day after a preposition); each span is read by ``dateutil.parser``. A date without a
+year takes the year of ``now`` (the caller's clock, simulated in a replay), or the year before
+when that would put it after ``now``. Numeric dates read month first ("3/5" is March 5), as
+``dateutil`` does by default.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+
+from dateutil import parser as dateparser
+
+_MONTHS = (
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec"
+).split()
+_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+_YEAR = r"(?:,?\s+\d{4})?"
+_SHAPES = [
+    re.compile(p, re.IGNORECASE)
+    for p in (
+        r"\b(?P<d>\d{4}-\d{1,2}-\d{1,2})\b",
+        rf"\b(?P<d>(?:the\s+)?{_DAY}\s+(?:of\s+)?(?:{_MONTH})\b\.?{_YEAR})(?!\s*\d)",
+        rf"\b(?P<d>(?:{_MONTH})\b\.?\s+(?:the\s+)?{_DAY}\b{_YEAR})(?![\d:])",
+        # a bare month/day only after a preposition: "as at 3/5", "before 3/5/2026"
+        r"\b(?:on|of|at|by|to|before|until|after)\s+(?P<d>\d{1,2}/\d{1,2}(?:/\d{2,4})?)\b(?!/)",
+    )
+]
+
+
+@dataclass(frozen=True)
+class DateMention:
+    start: int
+    end: int
+    text: str
+    day: date
+
+
+def date_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every span of ``text`` shaped like a date, left to right, longest kept."""
+    spans = sorted(
+        {m.span("d") for shape in _SHAPES for m in shape.finditer(text)},
+        key=lambda s: (s[0], -s[1]),
+    )
+    kept: list[tuple[int, int]] = []
+    for start, end in spans:
+        if not kept or start >= kept[-1][1]:
+            kept.append((start, end))
+    return kept
+
+
+def find_dates(text: str, now: datetime) -> list[DateMention]:
+    """Every calendar date named in ``text``, left to right, with years filled from ``now``."""
+    found = []
+    for start, end in date_spans(text):
+        day = read_date(text[start:end], now)
+        if day is not None:
+            found.append(DateMention(start, end, text[start:end], day))
+    return found
+
+
+def read_date(span: str, now: datetime) -> date | None:
+    """The date ``span`` names; None when it names none (e.g. "February 30")."""
+    try:
+        this_year = dateparser.parse(span, default=datetime(now.year, 1, 1), fuzzy=True)
+        last_year = dateparser.parse(span, default=datetime(now.year - 1, 1, 1), fuzzy=True)
+    except (ValueError, OverflowError):
+        return None
+    if this_year.year == last_year.year or this_year.date() <= now.date():
+        return this_year.date()  # the year is written out, or the date has passed this year
+    return last_year.date()
+
+
+def end_of_day(day: date, now: datetime) -> datetime:
+    """The last instant of ``day`` (UTC), or ``now`` while that day has not ended."""
+    end = datetime.combine(day + timedelta(days=1), time(), tzinfo=UTC) - timedelta(microseconds=1)
+    return min(end, now)
+
+
+def start_of_day(day: date, now: datetime) -> datetime:
+    """The instant just before ``day`` begins (UTC): what held "before March 3"."""
+    start = datetime.combine(day, time(), tzinfo=UTC) - timedelta(microseconds=1)
+    return min(start, now)
