@@ -3,18 +3,21 @@
 A question is parsed into a subject (patient by MRN/name/title, note, or KG entity), a relation
 (cue lexicons of ``relations.yaml`` and the meaning of the question against the exemplar bank,
 ``memory.asks``, restricted to relations the subject can have; ``memory.choose`` decides), an
-optional measurement key ("CA 19-9") and a time qualifier (router rules and bank). The answer is
-drawn only from this user's vault. ``None`` means "not a memory question" (the KG pipeline takes
+optional measurement key ("CA 19-9") and a time qualifier (router rules, dates such as "as of
+March 3" read on the caller's clock, and bank; a question that names a stored value asks about
+the history around it, ``choose.on_named_value``). The answer is drawn only from this user's
+vault. ``None`` means "not a memory question" (the KG pipeline takes
 over); NOT_ANSWERED means the question is about this user's memory but nothing matching is
 stored, and says which relation was understood ("I have no allergy recorded for MRN 4471").
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from engine.result import LinkedEntity, Result
+from engine.understand.form import is_yes_no
 from engine.util.text import alias_key
 from memory import choose, timeline
 from memory.asks import AskReading, AskScorer, mask
@@ -22,7 +25,7 @@ from memory.dates import date_spans
 from memory.literals import Measurement, find_measurements, mentioned_keys
 from memory.relations import RelationCatalog, RelationSpec
 from memory.results import NameOf, Parsed, answered, not_answered, summary, swap, who
-from memory.router import Route
+from memory.router import Route, TemporalIntent
 from memory.subjects import NOTE, PATIENT, Resolver, SubjectRef, kind_of
 from memory.vault import Fact, Vault
 
@@ -93,6 +96,9 @@ class Answerer:
             anchors = tuple(e for e in entities if e.id != subject.id)
             anchored = bool(anchors) or (spec.literal_object and _has_value(question))
             when = choose.temporal(route.temporal, reading, spec.name, anchored=anchored)
+            if not reverse and not is_yes_no(question):
+                named = _anchor_test(anchors, when)
+                when = choose.on_named_value(when, route.temporal, rows, named)
             parsed = Parsed(subject, reverse, spec, key, when, anchors)
             chosen = self._select(rows, parsed)
             if not chosen:
@@ -210,16 +216,7 @@ class Answerer:
 
     def _select(self, rows: list[Fact], parsed: Parsed) -> list[Fact]:
         t = parsed.temporal
-        anchor_keys = {alias_key(e.mention) for e in parsed.anchors}
-        anchor_ids = {e.id for e in parsed.anchors}
-        text_key = alias_key(t.anchor or "")
-
-        def is_anchor(f: Fact) -> bool:
-            if f.obj in anchor_ids:
-                return True
-            names = {alias_key(f.obj), alias_key(f.obj_name or "")} - {""}
-            return bool(names & (anchor_keys | {text_key}))
-
+        is_anchor = _anchor_test(parsed.anchors, t)
         if parsed.reverse:
             rows = [swap(f) for f in rows]
         return timeline.select(rows, t.kind, anchor=is_anchor, fallback=t.fallback, instant=t.as_of)
@@ -228,6 +225,21 @@ class Answerer:
         return not_answered(
             question, f"I have nothing in your memory for {subject.mention or subject.id} ({why})."
         )
+
+
+def _anchor_test(anchors: tuple[LinkedEntity, ...], t: TemporalIntent) -> Callable[[Fact], bool]:
+    """Whether a fact's value is one the question names: a linked entity or the anchor text."""
+    anchor_keys = {alias_key(e.mention) for e in anchors}
+    anchor_ids = {e.id for e in anchors}
+    text_key = alias_key(t.anchor or "")
+
+    def is_anchor(f: Fact) -> bool:
+        if f.obj in anchor_ids:
+            return True
+        names = {alias_key(f.obj), alias_key(f.obj_name or "")} - {""}
+        return bool(names & (anchor_keys | {text_key}))
+
+    return is_anchor
 
 
 def _has_value(question: str) -> bool:

@@ -15,12 +15,14 @@ best time qualifier for the relation when its evidence clearly beats "current" (
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from memory import timeline
 from memory.asks import AskReading
 from memory.relations import RelationSpec
 from memory.router import Temporal, TemporalIntent
+from memory.vault import Fact
 
 SEM_FLOOR = 0.5
 """Cosine at which the meaning of a question starts to count for a relation."""
@@ -132,3 +134,38 @@ def temporal(
         return rule
     fallback = Temporal.PREVIOUS if kind == Temporal.BEFORE else Temporal.CURRENT
     return replace(rule, kind=kind, fallback=fallback, explicit=True)
+
+
+def on_named_value(
+    when: TemporalIntent, rule: TemporalIntent, rows: list[Fact], named: Callable[[Fact], bool]
+) -> TemporalIntent:
+    """The time qualifier of a question that names a stored value of the asked relation.
+
+    A question that names a value and asks about the history around it ("what did [Compound]
+    take over from?", "which drug got replaced when [Patient] went onto [Compound]?") asks
+    about the value before it when:
+
+    * it reads as "previous": previous to the value it names;
+    * the bank read "after" (the words themselves, the router's rules, did not say so) and the
+      named value is still current, so nothing came after it: the meaning cannot tell "what
+      replaced X" from "what X replaced", the vault can;
+    * it reads as "current" while the current value is the one it names: a question does not
+      ask for what it already says.
+
+    Callers leave yes/no questions out ("Is [Patient] still on [Compound]?")."""
+    if when.kind in (Temporal.FIRST, Temporal.AS_OF, Temporal.BEFORE):
+        return when
+    if when.kind == Temporal.AFTER and rule.kind == Temporal.AFTER:
+        return when  # the words say "after" ("what replaced [Compound]?")
+    pivots = [f for f in rows if named(f)]
+    if not pivots:
+        return when
+    now = timeline.current(rows)
+    pivot_current = any(named(f) for f in now)
+    if (
+        when.kind == Temporal.PREVIOUS
+        or (when.kind == Temporal.AFTER and pivot_current)
+        or (when.kind == Temporal.CURRENT and pivot_current and all(named(f) for f in now))
+    ):
+        return replace(when, kind=Temporal.BEFORE, fallback=Temporal.PREVIOUS, explicit=True)
+    return when

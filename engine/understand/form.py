@@ -25,6 +25,7 @@ _QUESTION_START = re.compile(
     rf"^\W*{_LEAD_IN}(?:{_INTERROGATIVE}|{_AUXILIARY}|{_REQUEST})\b{_NOT_A_QUESTION}",
     re.IGNORECASE,
 )
+_YES_NO_START = re.compile(rf"^\W*{_LEAD_IN}(?:{_AUXILIARY})\b{_NOT_A_QUESTION}", re.IGNORECASE)
 _ABBREVIATIONS = frozenset(
     {"mr", "mrs", "ms", "dr", "pt", "prof", "st", "vs", "no", "approx", "e.g", "i.e", "etc", "al"}
 )
@@ -35,6 +36,12 @@ def is_question(text: str) -> bool:
     """True for a question or a request addressed to the assistant, False for a statement."""
     stripped = text.strip()
     return stripped.endswith("?") or bool(_QUESTION_START.match(stripped))
+
+
+def is_yes_no(text: str) -> bool:
+    """True for a question answered yes or no: it opens with an auxiliary verb ("Is MRN 4471
+    still on sitagliptin?", "Did clonazepam replace it?"), not with an interrogative."""
+    return bool(_YES_NO_START.match(text.strip()))
 
 
 def sentences(text: str) -> list[str]:
