@@ -76,12 +76,12 @@ def _ensure_data(settings: Settings) -> None:
 
 def _open_engine(settings: Settings) -> Helix:
     from engine.api import Helix
-    from engine.graph.store import UnknownLayer
+    from engine.graph.store import StoreUnreadable, UnknownLayer
 
     _ensure_stores(settings)
     try:
         return Helix.open(settings, auto_ingest=False)
-    except UnknownLayer as exc:
+    except (UnknownLayer, StoreUnreadable) as exc:
         raise click.ClickException(str(exc)) from None
 
 

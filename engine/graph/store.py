@@ -30,6 +30,10 @@ class StoreMissing(FileNotFoundError):
     """The KG store has not been built (run ``helix-chat ingest``)."""
 
 
+class StoreUnreadable(RuntimeError):
+    """The KG store exists but cannot be read (truncated, corrupt, or another program's file)."""
+
+
 class UnknownLayer(ValueError):
     """A requested layer is not built in this store."""
 
@@ -80,8 +84,16 @@ class KGStore:
             raise StoreMissing(f"no KG store at {path}; run `helix-chat ingest`")
         t0 = time.perf_counter()
         self.path = path
-        self.con = duckdb.connect(str(path), read_only=True)
-        self.layered = self._has_column("triples", "layer")
+        try:
+            self.con = duckdb.connect(str(path), read_only=True)
+            self.layered = self._has_column("triples", "layer")
+            self.con.execute("SELECT count(*) FROM nodes").fetchone()
+        except duckdb.Error as exc:
+            reason = str(exc).splitlines()[0]
+            raise StoreUnreadable(
+                f"the graph store {path} cannot be read ({reason}); rebuild it with"
+                " `helix-chat ingest --force`"
+            ) from exc
         self.built_layers: list[str] = self._built_layers() if self.layered else [BASE_LAYER]
         if layers:
             unknown = sorted(set(layers) - set(self.built_layers))

@@ -250,10 +250,20 @@ def ingest(
         stale.unlink(missing_ok=True)
     data = resolve_default(settings)
     t0 = time.perf_counter()
-    fresh = force or not kg_path.exists()
-    if not fresh:
-        fresh = _store_fingerprint(kg_path) != _fingerprint(data.files)
-    built = {} if not kg_path.exists() else _built_layers(kg_path)
+    try:
+        fresh = force or not kg_path.exists()
+        if not fresh:
+            fresh = _store_fingerprint(kg_path) != _fingerprint(data.files)
+        built = {} if not kg_path.exists() else _built_layers(kg_path)
+    except duckdb.Error as exc:
+        reason = str(exc).splitlines()[0]
+        if not force:
+            raise DataError(
+                f"the graph store {kg_path} cannot be read ({reason}); rebuild it with"
+                " `helix-chat ingest --force`"
+            ) from exc
+        fresh, built = True, {}
+        report.steps["recovered"] = f"unreadable store rebuilt ({reason})"
     wanted = list(dict.fromkeys([*(layers or []), *(x for x in built if fresh and x in PACKS)]))
     loaders: list[tuple[str, LayerLoader]] = []
     for name in wanted:
