@@ -22,7 +22,6 @@ from engine.graph.metapaths import (
     mechanism_metapaths,
     order_cues,
     score_metapath,
-    softmax,
 )
 from engine.graph.store import KGStore
 from engine.graph.walk import Budget
@@ -35,6 +34,7 @@ from engine.understand.reading import (
     relation_question,
 )
 from engine.understand.semantic import SemanticScorer, masked
+from engine.util.numeric import softmax
 
 SENSE_MARGIN = 0.5
 PARSE_TEMPERATURE = 0.5

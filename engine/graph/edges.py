@@ -17,6 +17,7 @@ from pathlib import Path
 
 from engine.graph.metapaths import Metapath
 from engine.graph.relations import DirectedRel
+from engine.util.numeric import minimize_log_scale
 
 EPS = 1e-6
 
@@ -47,20 +48,7 @@ def bce(probs: Sequence[float], labels: Sequence[int], temperature: float) -> fl
 
 def fit_temperature(probs: Sequence[float], labels: Sequence[int]) -> float:
     """T minimising BCE of sigmoid(logit(p)/T) against labels (golden-section on log T)."""
-    lo, hi = math.log(0.05), math.log(20.0)
-    g = (math.sqrt(5) - 1) / 2
-    a, b = hi - g * (hi - lo), lo + g * (hi - lo)
-    fa, fb = bce(probs, labels, math.exp(a)), bce(probs, labels, math.exp(b))
-    for _ in range(80):
-        if fa < fb:
-            hi, b, fb = b, a, fa
-            a = hi - g * (hi - lo)
-            fa = bce(probs, labels, math.exp(a))
-        else:
-            lo, a, fa = a, b, fb
-            b = lo + g * (hi - lo)
-            fb = bce(probs, labels, math.exp(b))
-    return math.exp((lo + hi) / 2)
+    return minimize_log_scale(lambda t: bce(probs, labels, t), 0.05, 20.0, iterations=80)
 
 
 def ece(probs: Sequence[float], labels: Sequence[int], bins: int = 10) -> float:

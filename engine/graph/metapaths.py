@@ -8,7 +8,6 @@ drugs that bind ADH6" name the hop nearest the seed last-to-first).
 from __future__ import annotations
 
 import itertools
-import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -132,15 +131,6 @@ def score_metapath(
 def _reverses(a: DirectedRel, b: DirectedRel) -> bool:
     """b walks straight back along a's relation (X -r-> Y -r-> X-kind)."""
     return a.rel == b.rel and (a.inverse != b.inverse or a.src == a.dst)
-
-
-def softmax(scores: list[float], temperature: float = 1.0) -> list[float]:
-    if not scores:
-        return []
-    m = max(scores)
-    ex = [math.exp((s - m) / temperature) for s in scores]
-    z = sum(ex)
-    return [e / z for e in ex]
 
 
 # --- Project Rephetio metapaths (mechanism questions) -------------------------------------

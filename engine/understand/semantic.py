@@ -20,6 +20,7 @@ import numpy as np
 
 from engine.providers.embedder.base import Embedder, Vectors
 from engine.understand.bank import PLACEHOLDER, Bank, placeholder_kinds
+from engine.util.numeric import minimize_log_scale, softmax
 
 TOP_WORDINGS = 2
 DEFAULT_TEMPERATURE = 0.05
@@ -163,15 +164,6 @@ class SemanticScorer:
         return fit_softmax_temperature(rows, gold)
 
 
-def softmax(scores: Sequence[float], temperature: float) -> list[float]:
-    if not scores:
-        return []
-    m = max(scores)
-    ex = [math.exp((s - m) / temperature) for s in scores]
-    z = sum(ex)
-    return [e / z for e in ex]
-
-
 def nll(rows: Sequence[Sequence[float]], gold: Sequence[int], temperature: float) -> float:
     total = 0.0
     for scores, g in zip(rows, gold, strict=True):
@@ -182,15 +174,7 @@ def nll(rows: Sequence[Sequence[float]], gold: Sequence[int], temperature: float
 
 def fit_softmax_temperature(rows: Sequence[Sequence[float]], gold: Sequence[int]) -> float:
     """T minimising the negative log-likelihood of the gold slot (golden-section on log T)."""
-    lo, hi = math.log(0.005), math.log(1.0)
-    g = (math.sqrt(5) - 1) / 2
-    for _ in range(40):
-        a, b = hi - g * (hi - lo), lo + g * (hi - lo)
-        if nll(rows, gold, math.exp(a)) < nll(rows, gold, math.exp(b)):
-            hi = b
-        else:
-            lo = a
-    return math.exp((lo + hi) / 2)
+    return minimize_log_scale(lambda t: nll(rows, gold, t), 0.005, 1.0, iterations=40)
 
 
 def top_label_ece(
