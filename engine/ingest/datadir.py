@@ -94,12 +94,15 @@ def _write_cache(path: Path | None, cache: dict[str, list[object]]) -> None:
         tmp.unlink(missing_ok=True)  # a read-only data home: just don't remember
 
 
-def check(src: SourceFile, path: Path, *, rehash: bool, cache: Path | None = None) -> State:
-    """Compare a file with its manifest entry; hash it when ``rehash`` or not yet cached."""
+def check(
+    src: SourceFile, path: Path, *, rehash: bool, known: dict[str, list[object]] | None = None
+) -> State:
+    """Compare a file with its manifest entry; hash it when ``rehash`` or not in ``known``
+    (remembered hashes by absolute path, updated in place)."""
     st = path.stat()
     if st.st_size != src.size:
         return State.MODIFIED
-    known = _read_cache(cache)
+    known = {} if known is None else known
     key = str(path.resolve())
     stamp: list[object] = [st.st_size, st.st_mtime_ns]
     entry = known.get(key)
@@ -107,7 +110,6 @@ def check(src: SourceFile, path: Path, *, rehash: bool, cache: Path | None = Non
         return State.OK if entry[2] == src.sha256 else State.MODIFIED
     digest = sha256_of(path)
     known[key] = [*stamp, digest]
-    _write_cache(cache, known)
     return State.OK if digest == src.sha256 else State.MODIFIED
 
 
@@ -119,7 +121,10 @@ def locate(
     rehash: bool = False,
     cache: Path | None = None,
 ) -> list[Located]:
-    """Where each manifest file is found; with ``verify`` its state is checked by hash."""
+    """Where each manifest file is found; with ``verify`` its state is checked by hash (hashes
+    remembered in ``cache``, read once and written once)."""
+    known = _read_cache(cache) if verify else {}
+    before = dict(known)
     out: list[Located] = []
     for src in manifest.files:
         hit: Located = Located(src, None, State.MISSING)
@@ -127,12 +132,14 @@ def locate(
             p = root / src.path
             if p.is_file():
                 if verify:
-                    state = check(src, p, rehash=rehash, cache=cache)
+                    state = check(src, p, rehash=rehash, known=known)
                 else:
                     state = State.UNCHECKED if p.stat().st_size == src.size else State.MODIFIED
                 hit = Located(src, p, state)
                 break
         out.append(hit)
+    if known != before:
+        _write_cache(cache, known)
     return out
 
 
