@@ -32,20 +32,25 @@ def _settings(ctx: click.Context) -> Settings:
 
 
 def _table(found: list[Located], dirs: list[Path]) -> Table:
+    """One row per file; ``dir`` is the number of the data directory it was found in."""
     table = Table(title="Helix source data", title_justify="left")
-    table.add_column("file", no_wrap=True)
-    for col in ("layer", "size", "license", "where", "state"):
-        table.add_column(col, overflow="fold")
+    table.add_column("file", overflow="fold", ratio=1)
+    for col in ("layer", "size", "license", "dir", "state"):
+        table.add_column(
+            col,
+            no_wrap=col != "license",
+            max_width=16 if col == "license" else None,
+            justify="right" if col == "size" else "left",
+        )
     for x in found:
         where = "-"
         if x.path is not None:
-            root = next((d for d in dirs if x.path.is_relative_to(d)), x.path.parent)
-            where = str(root)
+            where = next((str(i) for i, d in enumerate(dirs, 1) if x.path.is_relative_to(d)), "?")
         table.add_row(
             x.source.path,
             x.source.layer,
             human_size(x.source.size),
-            x.source.license,
+            x.source.license.replace(" AND ", " + "),
             where,
             _STYLE[x.state],
         )
@@ -56,7 +61,11 @@ def _report(settings: Settings, manifest: Manifest, *, rehash: bool) -> list[Loc
     dirs = search_dirs(settings)
     found = locate(manifest, dirs, verify=True, rehash=rehash, cache=hash_cache(settings))
     out.print(_table(found, dirs))
-    out.print("searched, in order: " + (", ".join(str(d) for d in dirs) or "(no directory)"))
+    out.print("data directories, searched in order:")
+    for i, d in enumerate(dirs, 1):
+        out.print(f"  {i}  {d}")
+    if not dirs:
+        out.print("  (none exists)")
     absent = [x.source for x in found if not x.found]
     bad = [x for x in found if x.state is State.MODIFIED]
     ok = sum(1 for x in found if x.state is State.OK)
