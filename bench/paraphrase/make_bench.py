@@ -1533,12 +1533,18 @@ def main(argv: list[str] | None = None) -> None:
         default=DEFAULT_OUT,
         help=f"output directory (default: {DEFAULT_OUT})",
     )
+    ap.add_argument(
+        "--templates",
+        type=Path,
+        default=HERE / "templates.yaml",
+        help="wording templates (default: templates.yaml beside this script)",
+    )
     args = ap.parse_args(argv)
     kg = store_path()
     with duckdb.connect(str(kg), read_only=True) as con:
         load_store(con)
         metapaths = load_metapaths(con)
-    T = yaml.safe_load((HERE / "templates.yaml").read_text(encoding="utf-8"))
+    T = yaml.safe_load(args.templates.read_text(encoding="utf-8"))
 
     # one generator for the question files, drawn from in this order; the replay has its own
     rng = random.Random(SEED)
