@@ -23,6 +23,7 @@ from engine.graph.metapaths import (
     order_cues,
     score_metapath,
 )
+from engine.graph.relations import DirectedRel
 from engine.graph.store import KGStore
 from engine.graph.walk import Budget
 from engine.result import Candidate, LinkedEntity
@@ -44,6 +45,8 @@ MAX_UNCOVERED = 2
 LEXICON_CONFIDENT = 1.0
 """A parse at least this good explains the question's cues by itself (a strong cue read in
 order, the asked kind reached); below it the exemplar bank's reading is added."""
+SEM_LIFT = 1.0
+"""How far a confidently read relation is put above the best lexicon parse."""
 RELATION_CHOICE = "relation:"
 """Prefix of a ``choice`` that answers a relation clarification ("relation:CpD^-1")."""
 
@@ -234,8 +237,9 @@ class Planner:
             and not t.norm.isdigit()
             and not (i == 0 and t.norm in YES_NO_START)
         ]
-        focused = len(plan.uncovered) <= MAX_UNCOVERED
-        """A graph question names its entities and relations; a literature question says more."""
+        focused = len(plan.uncovered) <= MAX_UNCOVERED or self._confident(reading, resolved, f)
+        """A graph question names its entities and relations; a literature question says more
+        (unless the bank reads it as one relation of a linked entity with confidence)."""
         ambiguous = [(m, ids) for m, ids in resolved if len(ids) > 1]
         if ambiguous and focused:
             m, ids = ambiguous[0]
@@ -281,7 +285,10 @@ class Planner:
             if not lexical and not self._graph_reading(reading, e.kind):
                 continue
             parses = self.parses(e.kind, m, f)
-            if not parses or parses[0][1] < LEXICON_CONFIDENT:
+            sure = reading.confident_use(e.kind, f.target_kind) if reading is not None else None
+            if sure is not None:
+                parses = self._meaning_first(self.parses(e.kind, m, f, reading), sure)
+            elif not parses or parses[0][1] < LEXICON_CONFIDENT:
                 # the cue tables do not explain the question: let meaning weigh in
                 parses = self.parses(e.kind, m, f, reading)
             if parses and (best is None or parses[0][1] > best[0]):
@@ -311,6 +318,30 @@ class Planner:
                 for u in pair
             ]
         return plan
+
+    def _confident(
+        self, reading: Reading | None, resolved: list[tuple[Mention, list[str]]], f: Features
+    ) -> bool:
+        """The bank is sure the question asks one relation of one of its linked entities."""
+        if reading is None:
+            return False
+        return any(
+            reading.confident_use(self.store.kind(ids[0]), f.target_kind) is not None
+            for _, ids in resolved
+            if len(ids) == 1
+        )
+
+    @staticmethod
+    def _meaning_first(
+        parses: list[tuple[Metapath, float]], use: DirectedRel
+    ) -> list[tuple[Metapath, float]]:
+        """Parses with the one-hop metapath of ``use`` first: a confident reading of the
+        relation outranks the cue words (which still order the alternatives after it)."""
+        top = max((s for _, s in parses), default=0.0)
+        lifted = [
+            (mp, top + SEM_LIFT if len(mp) == 1 and mp.uses[0] == use else s) for mp, s in parses
+        ]
+        return sorted(lifted, key=lambda x: -x[1])
 
     @staticmethod
     def _graph_reading(reading: Reading | None, kind: str) -> bool:

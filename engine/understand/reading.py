@@ -24,6 +24,9 @@ SEM_FLOOR = 0.02
 SEM_ACCEPT = 0.5
 """A seed-relation reading the lexicon cannot explain is accepted from meaning alone above this
 (calibrated) probability."""
+SEM_CONFIDENT = 0.8
+"""A one-hop reading at least this probable names the relation asked, whatever the cue words
+suggest (when the kind the question asks for agrees with it)."""
 CLOSE_RATIO = 0.6
 """Ask back when the runner-up relation is at least this fraction of the best one."""
 
@@ -86,6 +89,26 @@ class Reading:
         if not hops:
             return 0.0
         return SEM_WEIGHT * math.log(SEM_FLOOR + hops.get(mp.uses[0].key, 0.0))
+
+    def confident_use(self, kind: str, asked: str | None) -> DirectedRel | None:
+        """The relation the question asks about an entity of ``kind`` when the bank is sure
+        of it: the top slot is a one-hop slot from ``kind`` with probability at least
+        ``SEM_CONFIDENT``, and it answers the kind the question asks for (``asked``, if any).
+
+        The probability is over the slots the question's kinds allow; a question about a
+        chain the bank has no multi-hop slot for ("diseases treated by drugs of class X")
+        can look confident about the chain's first hop, which is why the asked kind must
+        agree."""
+        top = self.top_slot()
+        if top is None:
+            return None
+        slot, p = top
+        use = slot.use
+        if slot.intent != "one_hop" or use is None or use.src != kind or p < SEM_CONFIDENT:
+            return None
+        if asked is not None and asked != use.dst:
+            return None
+        return use
 
     def claim_relations(self) -> list[str]:
         """Relations of the claim slots, most probable first ('claim.binds' -> 'CbG')."""
