@@ -30,6 +30,7 @@ from engine.result import Evidence, LinkedEntity, Result, Status, Triple
 from engine.telemetry import Tracing
 from engine.understand.bank import Bank
 from engine.understand.semantic import SemanticScorer
+from engine.understand.vocabulary import Language, Vocabulary, name_words
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +99,13 @@ class Helix:
         semantic = _semantic(settings, embedder, errors)
         if semantic is not None:
             linker.relation_words = semantic.bank.relation_words()
+        linker.vocabulary = Vocabulary(
+            Language(
+                aliases.common,
+                embedder.word_pieces if semantic is not None and embedder is not None else None,
+            ),
+            name_words(store.con.execute("SELECT kind, name FROM nodes").fetchall()),
+        )
         timings["semantic"] = (time.perf_counter() - t) * 1000
         calibration = Calibration.load(settings.stores_dir / "calibration.json")
         predictor = LocalEdgePredictor(calibration, top_k=settings.edge_top_k)

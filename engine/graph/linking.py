@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
@@ -20,6 +21,7 @@ from engine.index.vectors import VectorIndex
 from engine.providers.embedder.base import Embedder
 from engine.understand.bank import is_relation_word
 from engine.understand.spans import SpanMatcher
+from engine.understand.vocabulary import Vocabulary
 from engine.util.text import alias_key, normalize
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
@@ -212,6 +214,8 @@ class Linker:
         self.embed_reject = embed_reject
         self.relation_words: frozenset[str] = frozenset()
         """Words that say what is asked (from the exemplar bank): never part of a name."""
+        self.vocabulary: Vocabulary | None = None
+        """Tells wording from names among unlinked words (None: any word may be a name)."""
 
     # --- exact ---------------------------------------------------------------------------
     def _exact(self, tokens: list[Token]) -> list[Mention]:
@@ -247,6 +251,18 @@ class Linker:
         return sorted(chosen, key=lambda m: m.first_token)
 
     # --- residual chunks -----------------------------------------------------------------
+    def _name_like(self, tokens: list[Token], a: int, b: int, kinds: Iterable[str] = ()) -> bool:
+        """Some word of tokens a..b could belong to a name (next to a mention of ``kinds``);
+        without a vocabulary every chunk could."""
+        if self.vocabulary is None:
+            return True
+        kinds = tuple(kinds)
+        return any(
+            self.vocabulary.name_like(tokens[i].text, tokens[i].norm, i, kinds)
+            for i in range(a, b + 1)
+            if not is_structural(tokens[i].norm)
+        )
+
     def _chunks(self, tokens: list[Token], mentions: list[Mention]) -> list[tuple[int, int]]:
         covered = {i for m in mentions for i in range(m.first_token, m.last_token + 1)}
         chunks: list[tuple[int, int]] = []
@@ -324,7 +340,9 @@ class Linker:
                     (m.last_token == a - 1 and _adjacent(text, m.end, tokens[a].start))
                     or (m.first_token == b + 1 and _adjacent(text, tokens[b].end, m.start))
                 )
+                and self._name_like(tokens, a, b, {self.store.kind(n) for n in m.node_ids})
             ]
+            wording = not touching and not self._name_like(tokens, a, b)
             lo = min([a, *(m.first_token for m in touching)])
             hi = max([b, *(m.last_token for m in touching)])
             for m in touching:
@@ -335,11 +353,12 @@ class Linker:
                 mentions.append(found)
             elif fallback and len(pending) < MAX_EMBEDDED_PHRASES:
                 pending.append((phrase, lo, hi))
-            else:
+            elif not wording:
                 unlinked.append(phrase)
         for (phrase, lo, hi), hits in zip(
             pending, self._embeddings([p for p, _, _ in pending]), strict=True
         ):
+            wording = not self._name_like(tokens, lo, hi)
             ok = [(n, s) for n, s in hits if covers(phrase, self.store.name(n))]
             if ok and ok[0][1] >= self.embed_accept:
                 top_id, top = ok[0]
@@ -354,7 +373,7 @@ class Linker:
                         phrase, tokens[lo].start, tokens[hi].end, lo, hi, cands, "embedding", top
                     )
                 )
-            else:
+            elif not wording:
                 unlinked.append(phrase)
         mentions.sort(key=lambda m: m.first_token)
         return LinkResult(tokens, mentions, unlinked)

@@ -60,6 +60,11 @@ class SentenceTransformerEmbedder:
             self._model = model
         return self._model
 
+    def word_pieces(self, word: str) -> list[str]:
+        """The model tokenizer's pieces of one word ("boosts" -> ["boost", "##s"])."""
+        model = self._load()
+        return list(model.tokenizer.tokenize(word))  # type: ignore[attr-defined]
+
     def encode(self, texts: list[str]) -> Vectors:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
