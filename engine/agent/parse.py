@@ -59,6 +59,8 @@ class Features:
     cues: tuple[Cue, ...]
     target_kind: str | None
     target_pos: int
+    named_kinds: frozenset[str]
+    """Every kind the question names outside its mentions (the asked kind among them)."""
     yes_no: bool
     mechanism: bool
     share: bool
@@ -79,11 +81,11 @@ def find_cues(norm: str, mentions: list[Mention], question: str) -> list[Cue]:
     return sorted(cues, key=lambda c: c.start)
 
 
-def target_kind(tokens: list[Token], mentions: list[Mention]) -> tuple[str | None, int]:
-    """The kind of thing asked for: the first kind noun outside mentions ("Which *drugs* ...")."""
+def kind_nouns(tokens: list[Token], mentions: list[Mention]) -> list[tuple[str, int]]:
+    """Kind nouns outside mentions, in order, with their offsets ("Which *drugs* treat
+    *diseases* that ..." -> Compound, Disease)."""
     covered = {i for m in mentions for i in range(m.first_token, m.last_token + 1)}
-    if tokens and tokens[0].norm == "where":
-        return "Anatomy", tokens[0].start
+    found: list[tuple[str, int]] = []
     for i, t in enumerate(tokens):
         if i in covered:
             continue
@@ -93,19 +95,31 @@ def target_kind(tokens: list[Token], mentions: list[Mention]) -> tuple[str | Non
         nxt = tokens[i + 1].norm if i + 1 < len(tokens) else ""
         prev = tokens[i - 1].norm if i > 0 else ""
         if t.norm in {"drug", "pharmacologic", "pharmacological"} and nxt in {"class", "classes"}:
-            return "Pharmacologic Class", t.start
+            found.append(("Pharmacologic Class", t.start))
+            continue
         if t.norm in {"side"} or (t.norm in {"effect", "effects"} and prev != "side"):
             continue
         if t.norm in {"effect", "effects"}:
-            return "Side Effect", t.start
+            found.append(("Side Effect", t.start))
+            continue
         if t.norm in {"gene", "genes"} and nxt in {"targets", "target", "products", "product"}:
-            return "Gene", t.start
+            found.append(("Gene", t.start))
+            continue
         if t.norm in {"target", "targets"} and i + 1 < len(tokens) and nxt == "of":
-            return "Gene", t.start
+            found.append(("Gene", t.start))
+            continue
         if t.norm == "body" and nxt not in {"parts", "part", "sites", "site", "structures"}:
             continue
-        return kind, t.start
-    return None, -1
+        found.append((kind, t.start))
+    return found
+
+
+def target_kind(tokens: list[Token], mentions: list[Mention]) -> tuple[str | None, int]:
+    """The kind of thing asked for: the first kind noun outside mentions ("Which *drugs* ...")."""
+    if tokens and tokens[0].norm == "where":
+        return "Anatomy", tokens[0].start
+    nouns = kind_nouns(tokens, mentions)
+    return nouns[0] if nouns else (None, -1)
 
 
 def features(question: str, tokens: list[Token], mentions: list[Mention]) -> Features:
@@ -120,6 +134,7 @@ def features(question: str, tokens: list[Token], mentions: list[Mention]) -> Fea
         cues=tuple(find_cues(norm, mentions, question)),
         target_kind=kind,
         target_pos=pos,
+        named_kinds=frozenset(k for k, _ in kind_nouns(tokens, mentions)),
         yes_no=first in YES_NO_START,
         mechanism=bool(MECHANISM.search(norm)),
         share=bool(SHARE.search(norm)),

@@ -285,7 +285,11 @@ class Planner:
             if not lexical and not self._graph_reading(reading, e.kind):
                 continue
             parses = self.parses(e.kind, m, f)
-            sure = reading.confident_use(e.kind, f.target_kind) if reading is not None else None
+            sure = (
+                reading.confident_use(e.kind, f.named_kinds, f.target_kind)
+                if reading is not None
+                else None
+            )
             if sure is not None:
                 parses = self._meaning_first(self.parses(e.kind, m, f, reading), sure)
             elif not parses or parses[0][1] < LEXICON_CONFIDENT:
@@ -326,7 +330,7 @@ class Planner:
         if reading is None:
             return False
         return any(
-            reading.confident_use(self.store.kind(ids[0]), f.target_kind) is not None
+            reading.confident_use(self.store.kind(ids[0]), f.named_kinds, f.target_kind) is not None
             for _, ids in resolved
             if len(ids) == 1
         )

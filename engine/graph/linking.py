@@ -141,11 +141,28 @@ class AliasIndex:
 
 
 def _gene_token_ok(tok: Token, position: int) -> bool:
-    """A one-word gene symbol must look like one: case or digits, and not sentence-initial."""
+    """A one-word gene symbol must look like one: case or digits, and not sentence-initial;
+    an upper-case abbreviation in the plural ("AEs", "SNPs") is not a symbol."""
     t = tok.text
     if position == 0 and not (t.isupper() or any(c.isdigit() for c in t)):
         return False
+    if len(t) >= 3 and t.endswith("s") and t[:-1].isupper() and t[:-1].isalpha():
+        return False
     return t != t.lower() or any(c.isdigit() for c in t)
+
+
+SHORT_SYNONYM = 3
+"""Letters-only synonyms this short ("GO", "KO", "KD") are also everyday abbreviations."""
+
+
+def abbreviation_only(m: Mention) -> bool:
+    """The mention matches nothing but short letters-only synonyms (never a primary name):
+    in a question that names something else, it is more likely an abbreviation ("GO terms",
+    "KO mice") than the gene that has it as an alias."""
+    return all(
+        not c.primary and len(alias_key(c.alias)) <= SHORT_SYNONYM and alias_key(c.alias).isalpha()
+        for c in m.candidates
+    )
 
 
 def _adjacent(text: str, end: int, start: int) -> bool:
@@ -327,6 +344,8 @@ class Linker:
         """
         tokens = tokenize(text)
         mentions = self._resolve(self._exact(tokens))
+        if any(not abbreviation_only(m) for m in mentions):
+            mentions = [m for m in mentions if not abbreviation_only(m)]
         unlinked: list[str] = []
         pending: list[tuple[str, int, int]] = []
         for a, b in self._chunks(tokens, mentions):

@@ -90,15 +90,19 @@ class Reading:
             return 0.0
         return SEM_WEIGHT * math.log(SEM_FLOOR + hops.get(mp.uses[0].key, 0.0))
 
-    def confident_use(self, kind: str, asked: str | None) -> DirectedRel | None:
+    def confident_use(
+        self, kind: str, named: frozenset[str], asked: str | None = None
+    ) -> DirectedRel | None:
         """The relation the question asks about an entity of ``kind`` when the bank is sure
         of it: the top slot is a one-hop slot from ``kind`` with probability at least
-        ``SEM_CONFIDENT``, and it answers the kind the question asks for (``asked``, if any).
+        ``SEM_CONFIDENT``, and the kinds the question names (``named``, kind nouns outside
+        mentions; ``asked``, the first of them) fit one hop.
 
         The probability is over the slots the question's kinds allow; a question about a
         chain the bank has no multi-hop slot for ("diseases treated by drugs of class X")
-        can look confident about the chain's first hop, which is why the asked kind must
-        agree."""
+        can look confident about the chain's first hop. A chain shows in its nouns: a kind
+        that is neither the seed's nor the answer's, or the answer kind named after another
+        asked kind ("drugs treating diseases that resemble those X treats")."""
         top = self.top_slot()
         if top is None:
             return None
@@ -106,7 +110,9 @@ class Reading:
         use = slot.use
         if slot.intent != "one_hop" or use is None or use.src != kind or p < SEM_CONFIDENT:
             return None
-        if asked is not None and asked != use.dst:
+        if any(k not in {use.dst, kind} for k in named):
+            return None
+        if asked is not None and asked != use.dst and use.dst in named:
             return None
         return use
 
