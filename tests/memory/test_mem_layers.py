@@ -7,7 +7,13 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-MODULES = ["memory.service", "memory.replay", "memory.linking", "memory.cache", "sessions.store"]
+MODULES = [
+    "memory.service",
+    "memory.replay.run",
+    "memory.linking",
+    "memory.cache",
+    "sessions.store",
+]
 
 
 def test_memory_and_sessions_do_not_import_the_ui() -> None:
