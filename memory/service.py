@@ -22,12 +22,11 @@ from memory.clock import Clock
 from memory.episodic import EPISODIC_FILE, EpisodicStore
 from memory.extract import Extracted, Extractor
 from memory.linking import StatementLinker
-from memory.lock import file_lock
 from memory.relations import RelationCatalog, load_catalog
 from memory.results import NameOf
 from memory.router import Route, Router
 from memory.subjects import Linker, Resolver, link
-from memory.vault import VAULT_FILE, Fact, StoreOutcome, Vault
+from memory.vault import VAULT_FILE, Fact, StoreOutcome, Vault, vault_lock
 
 DEFAULT_SESSION = "default"
 
@@ -311,7 +310,6 @@ def _mentions_of(subject: str) -> list[str]:
 def delete_user(settings: Settings, user: str) -> None:
     """Delete every store of ``user`` (vault, aliases, episodic, cache, sessions)."""
     target = settings.user_dir(user)
-    lock = file_lock((target / VAULT_FILE).with_suffix(".lock"))
-    with lock.hold():
+    with vault_lock(target / VAULT_FILE).acquire(timeout=30.0):
         if target.exists():
             shutil.rmtree(target)
