@@ -124,6 +124,7 @@ def _open_sessions(settings: Settings, user: str, clock: Clock) -> SessionStoreP
 def _open_memory(settings: Settings, user: str, clock: Clock, engine: EnginePort) -> UserMemoryPort:
     from memory.linking import engine_linker
     from memory.service import UserMemory
+    from sessions.store import mention_scrubber
 
     embed = getattr(engine, "embed", None)
     memory: UserMemoryPort = UserMemory(
@@ -132,5 +133,6 @@ def _open_memory(settings: Settings, user: str, clock: Clock, engine: EnginePort
         clock=clock,
         linker=engine_linker(engine),
         embed=embed() if callable(embed) else None,
+        forget_elsewhere=mention_scrubber(settings, user, clock),
     )
     return memory

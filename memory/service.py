@@ -8,7 +8,7 @@ transcripts (``sessions.store``). Nothing here is shared between users.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -31,6 +31,10 @@ from memory.vault import VAULT_FILE, Fact, StoreOutcome, Vault, vault_lock
 DEFAULT_SESSION = "default"
 
 
+ForgetElsewhere = Callable[[list[str]], object]
+"""Drops every mention of these needles (ids, aliases, ``vault:<id>``) from another store."""
+
+
 class UserMemory:
     """Per-user memory: vault + episodic + cache, implementing ``MemoryPort``."""
 
@@ -45,9 +49,13 @@ class UserMemory:
         catalog: RelationCatalog | None = None,
         asks: AskScorer | None = None,
         name_of: NameOf | None = None,
+        forget_elsewhere: ForgetElsewhere | None = None,
     ) -> None:
         """``asks`` reads memory questions by meaning (built over ``embed`` when not given;
-        share one between users); ``name_of`` names graph nodes stored without a name."""
+        share one between users); ``name_of`` names graph nodes stored without a name;
+        ``forget_elsewhere`` is told what ``forget`` removed, to scrub stores memory does not
+        own (``sessions.store.mention_scrubber``: the user's chat sessions)."""
+        self.forget_elsewhere = forget_elsewhere
         self.settings = settings
         self.user = user
         self.clock = clock
@@ -242,8 +250,6 @@ class UserMemory:
         "Compound::DB00331", "note:crispr-screen") or a mention ("MRN 4471", "Ada Moreno").
         Returns the number of vault rows removed.
         """
-        from sessions.store import SessionStore
-
         with self.vault.hold():
             if isinstance(target, Fact):
                 target = target.triple
@@ -265,11 +271,8 @@ class UserMemory:
             self.episodic.forget(subject, needles)
             self.cache.invalidate(nodes)
             self.cache.forget_text(needles)
-            store = SessionStore(self.settings, self.user, clock=self.clock)
-            try:
-                store.forget_mentions(needles)
-            finally:
-                store.close()
+            if self.forget_elsewhere is not None:
+                self.forget_elsewhere(needles)
         return len(gone)
 
     def _subject_id(self, target: str) -> str | None:
