@@ -50,13 +50,16 @@ def open_user_memory(settings: Settings, user: str, engine: EnginePort) -> Memor
     from memory.clock import SystemClock
     from memory.linking import engine_linker
     from memory.service import UserMemory
+    from sessions.store import mention_scrubber
 
+    clock = SystemClock()
     embed = getattr(engine, "embed", None)
     memory: MemoryToolsPort = UserMemory(
         settings,
         user,
-        clock=SystemClock(),
+        clock=clock,
         linker=engine_linker(engine),
         embed=embed() if callable(embed) else None,
+        forget_elsewhere=mention_scrubber(settings, user, clock),
     )
     return memory

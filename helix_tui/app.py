@@ -11,7 +11,6 @@ from textual.binding import Binding, BindingType
 
 from engine.config import Settings
 from helix_tui.palette import HelixCommands
-from helix_tui.replay import ReplayClock, load_replay
 from helix_tui.screens.chat import ChatScreen, StartOptions
 from helix_tui.services import Services, default_services
 
@@ -66,10 +65,8 @@ def make_replay_app(
     ``"text"`` extracts it from the text); ``ask`` events are answered and checked against
     ``expect``. ``delay`` seconds of wall time pass between events so the play can be watched.
     """
-    events = load_replay(replay)
-    clock = ReplayClock(events[0].at if events else None)
-    services = replace(services or default_services(), clock=clock)
-    options = StartOptions(
-        replay=events, replay_clock=clock, replay_delay=delay, replay_extract=extract
-    )
-    return HelixApp(settings, services, options)
+    from helix_tui.replay import ReplayPlayer
+
+    player = ReplayPlayer.load(replay, extract=extract, delay=delay)
+    services = replace(services or default_services(), clock=player.clock)
+    return HelixApp(settings, services, StartOptions(replay=player))

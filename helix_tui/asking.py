@@ -10,12 +10,12 @@ from textual.message import Message
 from engine.agent.ports import EnginePort
 from engine.config import Mode, Settings
 from engine.events import StepEvent
-from engine.result import Result, Status, Triple
+from engine.result import Result, Status
 from engine.understand.form import split_turn
 from helix_tui.backend import Cancelled, CancelToken
 from helix_tui.facts import notes_of
 from helix_tui.messages import AnswerReady, AskFailed, FactsNoted, StepProgress
-from helix_tui.services import Services, StructuredMemoryPort, UserMemoryPort
+from helix_tui.services import Services, UserMemoryPort
 
 Post = Callable[[Message], object]
 
@@ -30,11 +30,8 @@ class AskRequest:
     state_first: bool = True
     """Offer the text to ``UserMemory.state`` first (stated facts are noted, not answered)."""
     qid: str | None = None
-    ask_engine: bool = True
-    """Ask the engine when the text stated no fact (False for replay ``say`` events)."""
-    fact: Triple | None = None
-    """A fact given in structured form with the statement (replay ``say`` events)."""
-    supersedes: Triple | None = None
+    store: Callable[[UserMemoryPort], object] | None = None
+    """Stores a replay ``say`` event in the user's memory; such a turn is never asked."""
 
 
 @dataclass
@@ -90,17 +87,22 @@ def answer(
 
     try:
         token.check()
+        if request.store is not None:
+            notes = notes_of(request.store(memory)) if memory is not None else []
+            token.check()
+            if notes:
+                post(FactsNoted(ask.id, notes))
+            post(AnswerReady(ask.id, noted_result(request.question, notes)))
+            return
         to_ask = request.question
         if memory is not None and request.state_first:
             statement, question = split_turn(request.question)
-            notes: list[str] = []
-            if statement or request.fact is not None:
-                notes = notes_of(state(memory, request, statement))
-                token.check()
+            notes = notes_of(memory.state(statement, request.session)) if statement else []
+            token.check()
             if notes:
                 post(FactsNoted(ask.id, notes))
                 to_ask = question
-            if not to_ask or not request.ask_engine:
+            if not to_ask:
                 post(AnswerReady(ask.id, noted_result(request.question, notes)))
                 return
         result = engine.ask(
@@ -118,16 +120,6 @@ def answer(
         return
     except Exception as exc:
         post(AskFailed(ask.id, f"{type(exc).__name__}: {exc}"))
-
-
-def state(memory: UserMemoryPort, request: AskRequest, statement: str) -> object:
-    """Capture the stated fact: the structured one when given, else extracted from the text."""
-    if request.fact is not None and isinstance(memory, StructuredMemoryPort):
-        subj, rel, obj = request.fact
-        return memory.store_fact(
-            subj, rel, obj, request.supersedes, request.question, session=request.session
-        )
-    return memory.state(statement or request.question, request.session)
 
 
 def noted_result(text: str, notes: list[str]) -> Result:

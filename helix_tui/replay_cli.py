@@ -26,7 +26,8 @@ def run_headless_replay(
     """
     from helix_tui.progress import RichProgress
     from memory.linking import engine_linker
-    from memory.replay import ReplayFormatError, format_report, run_replay
+    from memory.replay.events import ReplayFormatError
+    from memory.replay.run import format_report, run_replay
 
     (settings.home / "replays").mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix=f"{path.stem}-", dir=settings.home / "replays"))

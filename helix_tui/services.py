@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol
 
 from engine.agent.ports import EnginePort, MemoryPort
 from engine.config import Settings
@@ -68,14 +68,6 @@ class UserMemoryPort(MemoryPort, Protocol):
     """``memory.service.UserMemory`` for one user."""
 
     def state(self, text: str, session: str | None) -> object: ...
-    def facts(self, include_superseded: bool = True) -> Sequence[object]: ...
-    def forget(self, fact_or_subject: Any) -> int: ...
-
-
-@runtime_checkable
-class StructuredMemoryPort(Protocol):
-    """Memories that also store a fact given in structured form (replay ``say`` events)."""
-
     def store_fact(
         self,
         subj: str,
@@ -86,6 +78,8 @@ class StructuredMemoryPort(Protocol):
         *,
         session: str | None = None,
     ) -> object: ...
+    def facts(self, include_superseded: bool = True) -> Sequence[object]: ...
+    def forget(self, fact_or_subject: Any) -> int: ...
 
 
 EngineFactory = Callable[[Settings], EnginePort]
@@ -130,6 +124,7 @@ def _open_sessions(settings: Settings, user: str, clock: Clock) -> SessionStoreP
 def _open_memory(settings: Settings, user: str, clock: Clock, engine: EnginePort) -> UserMemoryPort:
     from memory.linking import engine_linker
     from memory.service import UserMemory
+    from sessions.store import mention_scrubber
 
     embed = getattr(engine, "embed", None)
     memory: UserMemoryPort = UserMemory(
@@ -138,5 +133,6 @@ def _open_memory(settings: Settings, user: str, clock: Clock, engine: EnginePort
         clock=clock,
         linker=engine_linker(engine),
         embed=embed() if callable(embed) else None,
+        forget_elsewhere=mention_scrubber(settings, user, clock),
     )
     return memory

@@ -8,7 +8,7 @@ transcripts (``sessions.store``). Nothing here is shared between users.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -22,14 +22,17 @@ from memory.clock import Clock
 from memory.episodic import EPISODIC_FILE, EpisodicStore
 from memory.extract import Extracted, Extractor
 from memory.linking import StatementLinker
-from memory.lock import file_lock
 from memory.relations import RelationCatalog, load_catalog
 from memory.results import NameOf
 from memory.router import Route, Router
 from memory.subjects import Linker, Resolver, link
-from memory.vault import VAULT_FILE, Fact, StoreOutcome, Vault
+from memory.vault import VAULT_FILE, Fact, StoreOutcome, Vault, vault_lock
 
 DEFAULT_SESSION = "default"
+
+
+ForgetElsewhere = Callable[[list[str]], object]
+"""Drops every mention of these needles (ids, aliases, ``vault:<id>``) from another store."""
 
 
 class UserMemory:
@@ -46,9 +49,13 @@ class UserMemory:
         catalog: RelationCatalog | None = None,
         asks: AskScorer | None = None,
         name_of: NameOf | None = None,
+        forget_elsewhere: ForgetElsewhere | None = None,
     ) -> None:
         """``asks`` reads memory questions by meaning (built over ``embed`` when not given;
-        share one between users); ``name_of`` names graph nodes stored without a name."""
+        share one between users); ``name_of`` names graph nodes stored without a name;
+        ``forget_elsewhere`` is told what ``forget`` removed, to scrub stores memory does not
+        own (``sessions.store.mention_scrubber``: the user's chat sessions)."""
+        self.forget_elsewhere = forget_elsewhere
         self.settings = settings
         self.user = user
         self.clock = clock
@@ -243,8 +250,6 @@ class UserMemory:
         "Compound::DB00331", "note:crispr-screen") or a mention ("MRN 4471", "Ada Moreno").
         Returns the number of vault rows removed.
         """
-        from sessions.store import SessionStore
-
         with self.vault.hold():
             if isinstance(target, Fact):
                 target = target.triple
@@ -266,11 +271,8 @@ class UserMemory:
             self.episodic.forget(subject, needles)
             self.cache.invalidate(nodes)
             self.cache.forget_text(needles)
-            store = SessionStore(self.settings, self.user, clock=self.clock)
-            try:
-                store.forget_mentions(needles)
-            finally:
-                store.close()
+            if self.forget_elsewhere is not None:
+                self.forget_elsewhere(needles)
         return len(gone)
 
     def _subject_id(self, target: str) -> str | None:
@@ -311,7 +313,6 @@ def _mentions_of(subject: str) -> list[str]:
 def delete_user(settings: Settings, user: str) -> None:
     """Delete every store of ``user`` (vault, aliases, episodic, cache, sessions)."""
     target = settings.user_dir(user)
-    lock = file_lock((target / VAULT_FILE).with_suffix(".lock"))
-    with lock.hold():
+    with vault_lock(target / VAULT_FILE).acquire(timeout=30.0):
         if target.exists():
             shutil.rmtree(target)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import builtins
 import threading
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -210,6 +210,20 @@ class SessionStore:
         return SessionInfo(
             row[0], self.user, row[1], parse_instant(row[2]), parse_instant(row[3]), int(row[4])
         )
+
+
+def mention_scrubber(settings: Settings, user: str, clock: Clock) -> Callable[[list[str]], int]:
+    """What ``memory.service.UserMemory.forget`` calls to drop ``user``'s turns mentioning what
+    was forgotten (memory never imports sessions; whoever opens both wires them)."""
+
+    def scrub(needles: list[str]) -> int:
+        store = SessionStore(settings, user, clock=clock)
+        try:
+            return store.forget_mentions(needles)
+        finally:
+            store.close()
+
+    return scrub
 
 
 def _title_from(question: str, limit: int = 60) -> str:

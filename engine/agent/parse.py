@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.graph.lexicon import COMPILED_CUES, KIND_WORDS
+from engine.graph.lexicon import COMPILED_CUES, KIND_WORDS, Cue
 from engine.graph.linking import Mention, Token
 from engine.util.text import normalize
 
@@ -42,15 +42,6 @@ GENERIC = re.compile(
     r"\bknown about\b|\bentities\b|\btell me about\b|\boverview\b"
     r"|\bwhat is \S+ (?:associated|linked|related|connected)\b"
 )
-
-
-@dataclass(frozen=True)
-class Cue:
-    rels: tuple[str, ...]
-    start: int
-    end: int
-    text: str
-    weight: float = 1.0
 
 
 @dataclass(frozen=True)

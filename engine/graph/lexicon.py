@@ -7,6 +7,7 @@ mentions on their own, and the planner reads relation intent from them.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 FUNCTION_WORDS = frozenset(
     """a an the of in on at to for from by with without into onto about as and or nor but if
@@ -134,6 +135,18 @@ CUES: tuple[tuple[str, tuple[str, ...], float], ...] = (
     (r"\bcellular components?\b|\blocated\b", ("GpCC",), STRONG),
 )
 COMPILED_CUES = tuple((re.compile(p), rels, w) for p, rels, w in CUES)
+
+
+@dataclass(frozen=True)
+class Cue:
+    """A relation cue found in a question: the relations it suggests and where it stands."""
+
+    rels: tuple[str, ...]
+    start: int
+    end: int
+    text: str
+    weight: float = 1.0
+
 
 CUE_WORDS = frozenset(
     """treat treats treated treating treatment treatments therapy therapies therapeutic

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.agent.parse import Cue
+from engine.graph.lexicon import Cue
 from engine.graph.relations import BY_ABBREV, KIND_ABBREV, DirectedRel, directed_uses, uses_from
 
 

@@ -7,7 +7,7 @@ import contextlib
 import logging
 from dataclasses import dataclass
 from functools import partial
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from textual import work
 from textual.app import ComposeResult
@@ -42,7 +42,6 @@ from helix_tui.messages import (
 )
 from helix_tui.present import trace_markdown
 from helix_tui.relations import Namer
-from helix_tui.replay import ReplayClock, ReplayEvent, ReplayScore
 from helix_tui.screens.clarify import ClarifyScreen
 from helix_tui.screens.help import HelpScreen
 from helix_tui.screens.sessions import SessionChoice, SessionsScreen
@@ -57,6 +56,10 @@ from helix_tui.widgets.prompt import PromptInput
 from helix_tui.widgets.sidebar import Sidebar
 from helix_tui.widgets.status_line import StatusLine
 from helix_tui.widgets.user_turn import UserTurn
+
+if TYPE_CHECKING:
+    from helix_tui.replay import ReplayPlayer
+    from memory.replay.events import Event
 
 log = logging.getLogger(__name__)
 
@@ -81,10 +84,7 @@ class Clarifying:
 class StartOptions:
     session_id: str | None = None
     resume: bool = False
-    replay: list[ReplayEvent] | None = None
-    replay_clock: ReplayClock | None = None
-    replay_delay: float = 0.8
-    replay_extract: Literal["fact", "text"] = "fact"
+    replay: ReplayPlayer | None = None
 
 
 class ChatScreen(Screen[None]):
@@ -120,7 +120,6 @@ class ChatScreen(Screen[None]):
         self.clarifying: Clarifying | None = None
         self.shown: AssistantTurn | None = None
         self._ask_ids = 0
-        self.replay_score = ReplayScore()
         self.set_reactive(ChatScreen.mode, settings.mode)
 
     # ----------------------------------------------------------------- layout
@@ -226,27 +225,25 @@ class ChatScreen(Screen[None]):
         choice: str | None = None,
         shown: str | None = None,
         title: str = "You",
-        replay: ReplayEvent | None = None,
+        replay: Event | None = None,
     ) -> None:
         """Show the question and answer it in a worker (after the engine loads, if need be).
 
-        A replay ``say`` event only goes to memory (its given fact, unless extracting from text);
-        a replay ``ask`` event only goes to the engine.
+        A replay ``say`` event only goes to memory (``memory.replay.events.say``); a replay
+        ``ask`` event only goes to the engine.
         """
         await self._abandon("Cancelled: a new question was asked.")
         session = self.sessions.ensure(question)
         self._ask_ids += 1
-        given = replay is not None and self.options.replay_extract == "fact"
+        player = self.options.replay
         request = AskRequest(
             question=question,
             user=self.sessions.user,
             session=session.id,
             mode=self.mode,
             choice=choice,
-            state_first=choice is None and (replay is None or replay.type == "say"),
-            ask_engine=replay is None or replay.type == "ask",
-            fact=replay.fact if given and replay is not None else None,
-            supersedes=replay.supersedes if given and replay is not None else None,
+            state_first=choice is None and replay is None,
+            store=player.storer(replay) if player is not None and replay is not None else None,
         )
         conversation = self.query_one(Conversation)
         await conversation.add(UserTurn(shown or question, title=title))
@@ -562,29 +559,30 @@ class ChatScreen(Screen[None]):
 
     # ----------------------------------------------------------------- replay
     @work(exclusive=True, group="replay", exit_on_error=False)
-    async def play_replay(self, events: list[ReplayEvent]) -> None:
-        score = self.replay_score
+    async def play_replay(self, player: ReplayPlayer) -> None:
+        from helix_tui.replay import title
+
         await self.engine_ready.wait()
-        for event in events:
-            if self.options.replay_clock is not None:
-                self.options.replay_clock.set(event.at)
+        for event in player.events:
+            player.begin(event)
             if event.user != self.sessions.user:
                 self.sessions.switch_user(event.user)
                 self.refresh_memory()
             if self.sessions.session_id != event.session:
                 self.sessions.use(event.session)
-            title = f"{event.user} · {event.session} · {event.stamp}"
-            await self.ask(event.text, title=title, replay=event)
+            await self.ask(event.text, title=title(event), replay=event)
             await self.idle.wait()
-            await asyncio.sleep(self.options.replay_delay)
-        await self.query_one(Conversation).add(Note(score.summary(), title="Replay"))
+            await asyncio.sleep(player.delay)
+        await self.query_one(Conversation).add(Note(player.score.summary(), title="Replay"))
         self.query_one(PromptInput).disabled = False
         self.query_one(PromptInput).focus()
 
     def _replay_check(self, turn: AssistantTurn, result: Result) -> None:
-        event = turn.replay
-        if event is not None and event.type == "ask" and event.has_expect:
-            turn.show_verdict(self.replay_score.check(event, result))
+        player, event = self.options.replay, turn.replay
+        if player is not None and event is not None:
+            verdict = player.verdict(event, result)
+            if verdict is not None:
+                turn.show_verdict(verdict)
 
 
 def _worker_cancelled() -> bool:

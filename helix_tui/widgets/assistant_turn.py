@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.events import Click
@@ -12,7 +14,9 @@ from engine.events import StepEvent
 from engine.result import Result, Status
 from helix_tui import present
 from helix_tui.relations import short_id
-from helix_tui.replay import ReplayEvent
+
+if TYPE_CHECKING:
+    from memory.replay.events import Event
 
 
 class AssistantTurn(Vertical):
@@ -31,7 +35,7 @@ class AssistantTurn(Vertical):
         self.names: dict[str, str] = {}
         self._lines: dict[str, str] = {}
         self._notes: list[str] = []
-        self.replay: ReplayEvent | None = None
+        self.replay: Event | None = None
         """The replay event this turn plays, if any."""
 
     def compose(self) -> ComposeResult:

@@ -1,26 +1,20 @@
-"""A tiny deterministic engine for the runner tests."""
+"""The runner tests' engine: the shared fake (``tests/support``) answering from a table."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from engine.result import Answer, Evidence, Result, Status
+from tests.support.fake_engine import FakeEngine
 
 
-class FakeEngine:
-    """Answers from a fixed table keyed by question text; records every call it receives."""
-
-    def __init__(self, table: dict[str, Result], fail_on: set[str] | None = None) -> None:
-        self.table = table
-        self.fail_on = fail_on or set()
-        self.calls: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
-
-    def ask(self, *args: Any, **kwargs: Any) -> Result:
-        self.calls.append((args, kwargs))
-        question = args[0]
-        if question in self.fail_on:
-            raise RuntimeError("boom")
-        return self.table.get(question, Result(status=Status.NOT_ANSWERED)).model_copy(deep=True)
+def table_engine(table: dict[str, Result], fail_on: set[str] | None = None) -> FakeEngine:
+    """The shared fake engine answering from ``table`` (anything else: NOT_ANSWERED)."""
+    return FakeEngine(
+        answers=dict(table),
+        fallback=lambda _q, _linked, _options: Result(status=Status.NOT_ANSWERED),
+        fail_on=fail_on or (),
+    )
 
 
 def answered(answer_id: str, triple: tuple[str, str, str], **extra: Any) -> Result:

@@ -1,32 +1,16 @@
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
 
 from engine.config import Settings
-
-HERE = Path(__file__).parent
-FAKE_ENGINE = HERE / "fake_engine.py"
-REPO = HERE.parent.parent
-
-
-def _load_fake():
-    spec = importlib.util.spec_from_file_location("helix_mcp_fake_engine", FAKE_ENGINE)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-fake = _load_fake()
+from tests.support import fake_engine
 
 
 @pytest.fixture
 def fake_engine_module():
-    return fake
+    return fake_engine
 
 
 @pytest.fixture

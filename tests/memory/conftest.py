@@ -13,6 +13,7 @@ from memory.clock import SimulatedClock
 from memory.linking import StatementLinker
 from memory.relations import RelationCatalog, load_catalog
 from memory.service import UserMemory
+from sessions.store import mention_scrubber
 from tests.memory.memfakes import fake_linker
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -42,7 +43,8 @@ def catalog() -> RelationCatalog:
 def memory(
     settings: Settings, clock: SimulatedClock, linker: StatementLinker
 ) -> Iterator[UserMemory]:
-    mem = UserMemory(settings, "u07", clock=clock, linker=linker)
+    scrub = mention_scrubber(settings, "u07", clock)
+    mem = UserMemory(settings, "u07", clock=clock, linker=linker, forget_elsewhere=scrub)
     yield mem
     mem.close()
 

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import re
-import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from engine.agent.ports import MemoryPort
-from engine.config import Mode, Settings
-from engine.events import EventSink, StepEvent
+from engine.config import Settings
+from engine.events import StepEvent
 from engine.result import (
     Answer,
     Candidate,
@@ -22,6 +20,7 @@ from engine.result import (
 )
 from helix_tui.services import Services
 from sessions.store import SessionStore
+from tests.support.fake_engine import FakeEngine
 
 DONEPEZIL = "Compound::DB00843"
 GALANTAMINE = "Compound::DB00674"
@@ -214,61 +213,23 @@ STEPS = (
 )
 
 
-class FakeEngine:
-    """Answers a few known questions; ``SLOW_QUESTION`` waits until ``release`` is set."""
+def not_found(question: str, _linked: object, _options: object) -> Result:
+    return not_found_result(question)
 
-    def __init__(self) -> None:
-        self.calls: list[dict[str, object]] = []
-        self.release = threading.Event()
-        self.started = threading.Event()
-        self.boosted = False
 
-    def ask(
-        self,
-        question: str,
-        *,
-        mode: Mode | None = None,
-        memory: MemoryPort | None = None,
-        session: str | None = None,
-        choice: str | None = None,
-        qid: str | None = None,
-        on_event: EventSink | None = None,
-    ) -> Result:
-        self.calls.append(
-            {
-                "question": question,
-                "choice": choice,
-                "mode": mode,
-                "session": session,
-                "memory": memory,
-            }
-        )
-        sink = on_event or (lambda _e: None)
-        if question == SLOW_QUESTION:
-            self.started.set()
-            sink(StepEvent("plan", "start"))
-            while not self.release.wait(0.01):
-                sink(StepEvent("walk", "start", data={"depth": 1}))
-            return not_found_result(question)
-        for event in STEPS:
-            sink(event)
-        if memory is not None:
-            from_memory = memory.answer(question, [])
-            if from_memory is not None:
-                return from_memory
-        if question == ALZ_QUESTION:
-            return alzheimer_result(question, boosted=self.boosted)
-        if question == AMBIGUOUS_QUESTION:
-            return ms_result(question) if choice == MS else clarification_result(question)
-        return not_found_result(question)
+def answer_ambiguous(question: str, choice: str | None) -> Result:
+    return ms_result(question) if choice == MS else clarification_result(question)
 
-    def node_name(self, node_id: str) -> str | None:
-        return NAMES.get(node_id)
 
-    def triples(self, node_id: str, rel: str | None = None, limit: int = 50) -> list[Triple]:
-        if node_id == DONEPEZIL:
-            return [(DONEPEZIL, "CtD", ALZHEIMER), (DONEPEZIL, "CbG", ACHE)][:limit]
-        return []
+def make_engine() -> FakeEngine:
+    """The shared fake engine answering the chat tests' few known questions."""
+    return FakeEngine(
+        answers={ALZ_QUESTION: alzheimer_result(), AMBIGUOUS_QUESTION: answer_ambiguous},
+        fallback=not_found,
+        names=NAMES,
+        steps=STEPS,
+        slow=SLOW_QUESTION,
+    )
 
 
 @dataclass(frozen=True)
@@ -415,7 +376,7 @@ class Harness:
 
 def make_harness(home: Path, user: str = "alice") -> Harness:
     settings = Settings(home=home, user=user, _env_file=None)  # type: ignore[call-arg]
-    engine = FakeEngine()
+    engine = make_engine()
     clock = FixedClock()
     memories: dict[str, FakeMemory] = {}
 

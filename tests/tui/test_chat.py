@@ -24,6 +24,7 @@ from .fakes import (
     MS,
     SLOW_QUESTION,
     Harness,
+    alzheimer_result,
 )
 
 SIZE = (120, 40)
@@ -202,7 +203,7 @@ async def test_engine_failure_is_reported(harness: Harness) -> None:
 
 
 async def test_memory_boost_shows_a_banner(app: HelixApp, harness: Harness) -> None:
-    harness.engine.boosted = True
+    harness.engine.answers[ALZ_QUESTION] = alzheimer_result(boosted=True)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await submit(pilot, ALZ_QUESTION)

@@ -10,7 +10,7 @@ import pytest
 from textual.widgets import Static
 
 from helix_tui.app import make_replay_app
-from helix_tui.replay import load_replay
+from helix_tui.replay import ReplayPlayer, title
 from helix_tui.widgets.assistant_turn import AssistantTurn
 from helix_tui.widgets.note import Note
 from helix_tui.widgets.user_turn import UserTurn
@@ -60,12 +60,17 @@ def write_replay(path: Path) -> Path:
     return path
 
 
-def test_load_replay(tmp_path: Path) -> None:
-    events = load_replay(write_replay(tmp_path / "r.jsonl"))
+def test_the_player_loads_the_stream_on_a_simulated_clock(tmp_path: Path) -> None:
+    player = ReplayPlayer.load(write_replay(tmp_path / "r.jsonl"), extract="text", delay=0)
+    events = player.events
     assert [e.type for e in events] == ["say", "say", "ask", "ask"]
     assert events[1].supersedes == ("patient:4471", "takes", METFORMIN)
-    assert events[3].has_expect and events[3].expect is None
-    assert events[0].stamp == "2026-03-02 09:14"
+    assert events[3].expect is None
+    assert title(events[0]) == "u07 · u07-s1 · 2026-03-02 09:14"
+    assert player.clock.now() == events[0].instant
+    player.begin(events[2])
+    assert player.clock.now() == events[2].instant
+    assert player.storer(events[0]) is not None and player.storer(events[2]) is None
 
 
 @pytest.mark.parametrize("extract", ["fact", "text"])

@@ -14,7 +14,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 REPO = Path(__file__).resolve().parents[2]
-FAKE_ENGINE = Path(__file__).resolve().with_name("fake_engine.py")
+FAKE_ENGINE = REPO / "tests" / "support" / "fake_engine.py"
 TIMEOUT_S = 60
 
 

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Literal
 
 import pytest
 
 from engine.config import Settings
+from engine.result import Answer, Result, Status
 from memory.linking import StatementLinker, engine_linker
-from memory.replay import ReplayFormatError, format_report, load_events, run_replay
+from memory.replay.events import Event, ReplayFormatError, load_events
+from memory.replay.run import format_report, run_replay
+from memory.replay.score import ReplayScore
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 DEV_STREAM = SHARED / "bench" / "memory_dev.replay.jsonl"
@@ -132,9 +136,10 @@ def test_replay_scores_a_small_stream(
         extract=extract,  # type: ignore[arg-type]
         progress=lambda done, total: seen.append(done),
     )
-    assert report.current.n == 2 and report.current.recall == 1.0
-    assert report.previous.n == 2 and report.previous.recall == 1.0
-    assert report.null_probes == 2 and report.null_answered == 0 and report.leaks == 0
+    score = report.score
+    assert score.current.n == 2 and score.current.recall == 1.0
+    assert score.previous.n == 2 and score.previous.recall == 1.0
+    assert score.null_probes == 2 and score.null_answered == 0 and score.leaks == 0
     assert seen[-1] == len(STREAM)
     lines = [json.loads(x) for x in out.read_text().splitlines()]
     assert len(lines) == 6
@@ -200,22 +205,45 @@ def test_full_dev_replay_meets_the_targets(tmp_path: Path) -> None:
         settings = Settings(home=tmp_path / extract, trace_exporter="none")
         report = run_replay(DEV_STREAM, settings, linker=linker, extract=extract)  # type: ignore[arg-type]
         print(format_report(report))
-        assert report.current.recall >= current
-        assert report.previous.recall >= previous
-        assert report.leaks == 0
+        assert report.score.current.recall >= current
+        assert report.score.previous.recall >= previous
+        assert report.score.leaks == 0
         assert report.wall_s <= 120
 
 
-def test_a_null_probe_answered_with_another_users_value_is_a_leak() -> None:
-    from engine.result import Answer, Result, Status
-    from memory.replay import Event, ReplayReport, _score
+def _answered(node: str, source: Literal["kg", "memory", "dense"] = "memory") -> Result:
+    answer = Answer(id=node, name=node, score=1.0, source=source)
+    return Result(status=Status.ANSWERED, answers=[answer])
 
+
+def test_a_null_probe_answered_with_another_users_value_is_a_leak() -> None:
+    probe = Event.model_validate(STREAM[-1])  # u12 asks; expect null
+    score = ReplayScore()
+    score.said(Event.model_validate(STREAM[0]))  # u07 states Compound::DB00331
+    verdict = score.check(probe, _answered("Compound::DB00331"))
+    assert verdict.leak and not verdict.hit and "another user" in verdict.text
+    assert score.null_answered == 1 and score.leaks == 1
+
+
+def test_an_answer_from_the_users_own_memory_is_wrong_but_not_a_leak() -> None:
     probe = Event.model_validate(STREAM[-1])
-    report = ReplayReport(extract="fact")
-    answered = Result(
-        status=Status.ANSWERED,
-        answers=[Answer(id="Compound::DB00683", name="Midazolam", score=1.0)],
-    )
-    _score(probe, answered, {"Compound::DB00683": {"u07"}}, report)
-    _score(probe, answered, {"Compound::DB00683": {"u12"}}, report)  # its own value: no leak
-    assert report.null_answered == 2 and report.leaks == 1
+    score = ReplayScore()
+    score.said(Event.model_validate(STREAM[1]))  # u12 itself states Compound::DB00683
+    own = score.check(probe, _answered("Compound::DB00683"))
+    unstated = score.check(probe, _answered("Compound::DB09999", source="kg"))
+    assert not own.leak and not own.hit and not unstated.leak
+    assert score.null_answered == 2 and score.leaks == 0
+    assert score.summary() == "Replay finished: Memory Recall@1 n/a · leaks 0/2"
+
+
+def test_probes_are_tallied_by_kind_and_relation() -> None:
+    score = ReplayScore()
+    current, previous = Event.model_validate(STREAM[5]), Event.model_validate(STREAM[6])
+    hit = _answered("Compound::DB01261").model_copy(update={"intent": "memory:takes:current"})
+    assert score.check(current, hit).text == "✓ top answer is Compound::DB01261"
+    miss = score.check(previous, Result(status=Status.NOT_ANSWERED))
+    assert miss.text == "✗ expected Compound::DB00331, top answer none"
+    assert (score.current.hits, score.previous.hits, score.probes) == (1, 0, 2)
+    assert score.by_relation["takes"].n == 1 and score.by_relation["unanswered"].n == 1
+    assert score.misses[0]["expect"] == "Compound::DB00331"
+    assert score.summary() == "Replay finished: Memory Recall@1 1/2 · leaks 0/0"

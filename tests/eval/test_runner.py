@@ -18,7 +18,7 @@ from engine.eval.runner import (
 )
 from engine.result import Evidence, Result, Status
 
-from .eval_fakes import FakeEngine, answered
+from .eval_fakes import answered, table_engine
 
 T1 = ("Compound::DB1", "CtD", "Disease::D1")
 T2 = ("Compound::DB2", "CtD", "Disease::D1")
@@ -91,7 +91,7 @@ def test_run_writes_results_and_rescoring_the_file_matches(bench: Path, tmp_path
     out = tmp_path / "runs" / "results.jsonl"
     ticks: list[int] = []
     results = run_eval(
-        FakeEngine(table()), questions, mode="hybrid", out_path=out, progress=ticks.append
+        table_engine(table()), questions, mode="hybrid", out_path=out, progress=ticks.append
     )
     assert ticks == [1, 1, 1]
     lines = load_results(out)
@@ -117,29 +117,29 @@ def test_run_writes_results_and_rescoring_the_file_matches(bench: Path, tmp_path
 
 
 def test_engine_receives_only_the_id_and_the_question(bench: Path) -> None:
-    engine = FakeEngine(table())
+    engine = table_engine(table())
     run_eval(engine, load_questions(bench), mode="dense", warmup=["What is aspirin?"])
     warm, *calls = engine.calls
-    assert warm == (("What is aspirin?",), {"mode": "dense"})
-    assert calls == [((r["question"],), {"mode": "dense", "qid": r["id"]}) for r in RECORDS]
-    assert all(isinstance(a, str) for args, kw in calls for a in (*args, *kw.values()))
+    assert warm == {"question": "What is aspirin?", "mode": "dense"}
+    assert calls == [{"question": r["question"], "mode": "dense", "qid": r["id"]} for r in RECORDS]
+    assert all(isinstance(value, str) for call in calls for value in call.values())
 
 
 def test_gold_fields_cannot_leak_even_if_questions_are_mutated(bench: Path) -> None:
     questions = load_questions(bench)
     inputs = [QuestionInput(q["id"], q["question"]) for q in questions]
     assert all(set(i._fields) == {"id", "question"} for i in inputs)
-    engine = FakeEngine(table())
+    engine = table_engine(table())
     run_eval(engine, questions, mode="graph")
-    for (args, kwargs), rec in zip(engine.calls, RECORDS, strict=True):
-        seen = json.dumps([args, kwargs])
+    for call, rec in zip(engine.calls, RECORDS, strict=True):
+        seen = json.dumps(call)
         for gold in rec["answers"] + rec["seeds"] + rec["gold_passages"]:
             assert gold not in seen
 
 
 def test_errors_are_recorded_and_scored_as_failures(bench: Path) -> None:
     questions = load_questions(bench)
-    engine = FakeEngine(table(), fail_on={"What treats D1?"})
+    engine = table_engine(table(), fail_on={"What treats D1?"})
     results = run_eval(engine, questions, mode="hybrid")
     assert results[0]["status"] == "NOT_ANSWERED"
     assert results[0]["error"] == "RuntimeError: boom"
@@ -177,7 +177,7 @@ def test_load_questions_validates(tmp_path: Path) -> None:
 
 
 def test_latency_falls_back_to_wall_time(bench: Path) -> None:
-    engine = FakeEngine({})  # every answer is NOT_ANSWERED with latency_ms 0
+    engine = table_engine({})  # every answer is NOT_ANSWERED with latency_ms 0
     results = run_eval(engine, load_questions(bench), mode="hybrid")
     assert all(r["latency_ms"] > 0 and r["latency_ms"] == r["eval_wall_ms"] for r in results)
 

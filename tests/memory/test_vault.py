@@ -1,12 +1,16 @@
 from __future__ import annotations
 
+import threading
+from dataclasses import fields
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from memory.clock import SimulatedClock
+from memory.migrate import migrate
 from memory.relations import RelationCatalog
-from memory.vault import Vault
+from memory.vault import COLUMNS, MIGRATIONS, Fact, Vault
 
 
 @pytest.fixture
@@ -146,3 +150,55 @@ def test_reopening_the_file_sees_everything(
     Vault(path, clock, catalog=catalog).add("patient:1", "takes", "Compound::A")
     again = Vault(path, clock, catalog=catalog)
     assert [f.obj for f in again.facts()] == ["Compound::A"]
+
+
+def test_the_column_list_is_the_fact_model_and_the_migrated_table(vault: Vault) -> None:
+    with vault.hold() as conn:
+        table = [r[0] for r in conn.execute("DESCRIBE facts").fetchall()]
+    assert list(COLUMNS) == [f.name for f in fields(Fact)] == table
+
+
+def test_a_vault_file_written_by_the_first_schema_opens(
+    tmp_path: Path, clock: SimulatedClock, catalog: RelationCatalog
+) -> None:
+    path = tmp_path / "old.duckdb"
+    conn = duckdb.connect(str(path))
+    migrate(conn, MIGRATIONS, "2026-01-01T00:00:00.000000Z")
+    conn.execute(
+        "INSERT INTO facts VALUES (nextval('fact_id_seq'), 'patient:1', 'takes', 'Compound::A', "
+        "'', 'Ada', NULL, TIMESTAMP '2026-03-01 10:00:00', TIMESTAMP '2026-03-01 10:00:00', 3, "
+        "1.0, TIMESTAMP '2026-03-01 10:00:00', NULL, NULL, 'Ada takes A.', 'stated', 's1')"
+    )
+    conn.close()
+    (fact,) = Vault(path, clock, catalog=catalog).facts()
+    assert fact.triple == ("patient:1", "takes", "Compound::A") and fact.current
+    assert (fact.subj_name, fact.usage_count, fact.session) == ("Ada", 3, "s1")
+    assert fact.t_start.tzinfo is not None and fact.t_start.hour == 10
+
+
+def test_the_lock_is_reentrant_in_a_thread_and_excludes_other_threads(
+    tmp_path: Path, clock: SimulatedClock, catalog: RelationCatalog
+) -> None:
+    path = tmp_path / "locked.duckdb"
+    first = Vault(path, clock, catalog=catalog)
+    second = Vault(path, clock, catalog=catalog, lock_timeout=0.2)
+    outcome: list[str] = []
+
+    def other_thread() -> None:
+        try:
+            with second.hold():
+                outcome.append("entered")
+        except TimeoutError:
+            outcome.append("timed out")
+
+    with first.hold():
+        first.add("patient:1", "takes", "Compound::A")
+        assert [f.obj for f in second.facts()] == ["Compound::A"]  # same thread: re-entrant
+        worker = threading.Thread(target=other_thread)
+        worker.start()
+        worker.join()
+    assert outcome == ["timed out"]
+    worker = threading.Thread(target=other_thread)
+    worker.start()
+    worker.join()
+    assert outcome == ["timed out", "entered"]

@@ -14,7 +14,7 @@ from engine.result import Result, Status
 from memory.clock import SimulatedClock
 from memory.dates import date_spans, end_of_day, find_dates
 from memory.linking import StatementLinker
-from memory.replay import run_replay
+from memory.replay.run import run_replay
 from memory.router import Router, Temporal
 from memory.service import UserMemory
 
@@ -142,4 +142,5 @@ def test_replay_reads_dates_on_its_own_clock(tmp_path: Path, linker: StatementLi
     stream.write_text("\n".join(lines) + "\n", encoding="utf-8")
     settings = Settings(home=tmp_path / "home", trace_exporter="none")
     report = run_replay(stream, settings, linker=linker)
-    assert report.current.n + report.previous.n == 2 and report.recall == 1.0, report.misses
+    score = report.score
+    assert score.probes == 2 and score.recall == 1.0, score.misses

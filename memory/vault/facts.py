@@ -1,0 +1,275 @@
+"""The per-user fact vault: one DuckDB file of (subj, rel, obj) triples with validity intervals.
+
+History is never rewritten by an update: when a functional relation gets a new value, the old
+row gets ``t_end`` (and ``replaced_by``) and the new row starts at the same instant, so "what
+was she on before?" stays answerable. Rows have a surrogate id; "one valid row per triple" is
+enforced here, inside the file lock, because DuckDB has no partial unique indexes. A triple
+re-stated after being superseded opens a new row (a new interval).
+
+This module writes facts; reads are ``memory.vault.queries``, aliases ``memory.vault.aliases``,
+the file, its lock and transactions ``memory.vault.file``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+
+import duckdb
+
+from engine.result import Triple
+from engine.util.text import alias_key
+from memory.clock import Clock, from_naive_utc, naive_utc
+from memory.literals import measurement_key
+from memory.relations import RelationCatalog
+from memory.vault.fact import INSERT, Fact, Source, StoreOutcome, row_of
+from memory.vault.queries import FactQueries
+
+_PRUNE_EVERY = 128
+
+
+@dataclass(frozen=True)
+class _Slim:
+    id: int
+    obj: str
+    key: str
+
+
+class Vault(FactQueries):
+    """One user's facts and alias index (``mem_index``)."""
+
+    def __init__(
+        self,
+        path: Path,
+        clock: Clock,
+        *,
+        catalog: RelationCatalog,
+        max_facts: int = 50_000,
+        lock_timeout: float = 30.0,
+    ) -> None:
+        super().__init__(path, clock, lock_timeout=lock_timeout)
+        self._catalog = catalog
+        self._max_facts = max_facts
+        self._adds = 0
+
+    # --- writes ------------------------------------------------------------------------------
+    def add(
+        self,
+        subj: str,
+        rel: str,
+        obj: str,
+        *,
+        supersedes: Triple | None = None,
+        supersede_current: bool = False,
+        source: Source = "stated",
+        quality: float = 1.0,
+        evidence: str | None = None,
+        subj_name: str | None = None,
+        obj_name: str | None = None,
+        session: str | None = None,
+        aliases: Sequence[tuple[str, str, str]] = (),
+    ) -> StoreOutcome:
+        """Store a fact (or refresh the identical valid one) and end what it supersedes.
+
+        Reviewed facts are admitted only with quality 1 (the Reviewer accepted them).
+        ``supersede_current`` ends every current value of (subj, rel): a switch whose old
+        value was not named. ``aliases`` ((alias, kind, subject) triples) are learned in the
+        same transaction.
+        """
+        if source == "reviewed" and quality < 1.0:
+            return StoreOutcome(None, False)
+        now = naive_utc(self._clock.now())
+        key = self.key_of(rel, obj)
+        with self._tx() as conn:
+            self._learn(conn, aliases, now)
+            valid = [
+                _Slim(int(i), o, k)
+                for i, o, k in conn.execute(
+                    "SELECT id, obj, key FROM facts WHERE subj = ? AND rel = ? AND t_end IS NULL",
+                    [subj, rel],
+                ).fetchall()
+            ]
+            same = [f for f in valid if f.obj == obj]
+            if same:
+                conn.execute(
+                    "UPDATE facts SET last_used = ?, usage_count = usage_count + 1, "
+                    "subj_name = coalesce(subj_name, ?), obj_name = coalesce(obj_name, ?), "
+                    "quality = greatest(quality, ?) WHERE id = ?",
+                    [now, subj_name, obj_name, quality, same[0].id],
+                )
+                return StoreOutcome(self._get(conn, same[0].id), False)
+            ending = self._to_supersede(valid, subj, rel, key, supersedes, supersede_current)
+            if supersedes is not None and not any(f.obj == supersedes[2] for f in ending):
+                ending += self._implied_past(
+                    conn, supersedes, now, source, quality, evidence, session
+                )
+            fact = _new_fact(subj, rel, obj, key, now, quality, evidence, source, session)
+            fact = replace(fact, subj_name=subj_name, obj_name=obj_name)
+            new_id = _insert(conn, fact)
+            ended: list[Fact] = []
+            if ending:
+                marks = ",".join("?" for _ in ending)
+                ids = [f.id for f in ending]
+                conn.execute(
+                    f"UPDATE facts SET t_end = ?, replaced_by = ? WHERE id IN ({marks})",
+                    [now, new_id, *ids],
+                )
+                ended = self._rows(conn, f"id IN ({marks})", ids)
+        self._reads.stored(subj, rel, key)
+        self._adds += 1
+        if self._adds % _PRUNE_EVERY == 0:
+            self.prune()
+        return StoreOutcome(replace(fact, id=new_id), True, tuple(ended))
+
+    def _implied_past(
+        self,
+        conn: duckdb.DuckDBPyConnection,
+        old: Triple,
+        now: datetime,
+        source: str,
+        quality: float,
+        evidence: str | None,
+        session: str | None,
+    ) -> list[_Slim]:
+        """A replaced value never stored before ("switched from A to B") is recorded as past.
+
+        It gets a zero-length interval ending now, so "what was she on before?" can answer A.
+        """
+        subj, rel, obj = old
+        if conn.execute(
+            "SELECT 1 FROM facts WHERE subj = ? AND rel = ? AND obj = ? LIMIT 1", [subj, rel, obj]
+        ).fetchone():
+            return []
+        key = self.key_of(rel, obj)
+        past = _new_fact(subj, rel, obj, key, now, quality, evidence, source, session)
+        return [_Slim(_insert(conn, past), obj, key)]
+
+    def key_of(self, rel: str, obj: str) -> str:
+        """The functional key of a value ("hba1c" for "HbA1c 7.5%"); '' when not keyed."""
+        if self._catalog.functional(rel) != "key":
+            return ""
+        key = measurement_key(obj) or alias_key(obj)
+        return alias_key(self._catalog.measurement_keys.get(key, key))
+
+    def _to_supersede(
+        self,
+        valid: list[_Slim],
+        subj: str,
+        rel: str,
+        key: str,
+        supersedes: Triple | None,
+        supersede_current: bool,
+    ) -> list[_Slim]:
+        """Current rows of (subj, rel) that the new value ends."""
+        mode = self._catalog.functional(rel)
+        out: list[_Slim] = []
+        for f in valid:
+            if (
+                (supersedes is not None and tuple(supersedes) == (subj, rel, f.obj))
+                or mode == "subject"
+                or supersede_current
+                or (mode == "key" and f.key == key)
+            ):
+                out.append(f)
+        return out
+
+    def touch(self, ids: Iterable[int]) -> None:
+        """Record a use (LRU order, usage count) of these facts."""
+        ids = list(ids)
+        if not ids:
+            return
+        marks = ",".join("?" for _ in ids)
+        with self._tx() as conn:
+            conn.execute(
+                f"UPDATE facts SET last_used = ?, usage_count = usage_count + 1 "
+                f"WHERE id IN ({marks})",
+                [naive_utc(self._clock.now()), *ids],
+            )
+
+    def forget_facts(self, triples: Iterable[Triple]) -> list[Fact]:
+        """Delete every row (all intervals) of these triples; returns what was deleted."""
+        self._reads.clear()
+        gone: list[Fact] = []
+        with self._tx() as conn:
+            for subj, rel, obj in triples:
+                rows = self._rows(conn, "subj = ? AND rel = ? AND obj = ?", [subj, rel, obj])
+                gone.extend(rows)
+            self._delete(conn, [f.id for f in gone])
+        return gone
+
+    def forget_subject(self, subject: str) -> list[Fact]:
+        """Delete every fact about (or pointing at) ``subject`` and every alias of it."""
+        self._reads.clear()
+        with self._tx() as conn:
+            gone = self._rows(conn, "subj = ? OR obj = ?", [subject, subject])
+            self._delete(conn, [f.id for f in gone])
+            conn.execute("DELETE FROM mem_index WHERE subject = ?", [subject])
+        return gone
+
+    def _delete(self, conn: duckdb.DuckDBPyConnection, ids: list[int]) -> None:
+        if not ids:
+            return
+        marks = ",".join("?" for _ in ids)
+        conn.execute(f"DELETE FROM facts WHERE id IN ({marks})", ids)
+        conn.execute(f"UPDATE facts SET replaced_by = NULL WHERE replaced_by IN ({marks})", ids)
+
+    def prune(self) -> int:
+        """LRU-drop superseded rows past ``max_facts``; current facts are never dropped."""
+        self._reads.clear()
+        with self._tx() as conn:
+            row = conn.execute("SELECT count(*) FROM facts").fetchone()
+            excess = int(row[0]) - self._max_facts if row else 0
+            if excess <= 0:
+                return 0
+            ids = [
+                int(r[0])
+                for r in conn.execute(
+                    "SELECT id FROM facts WHERE t_end IS NOT NULL ORDER BY last_used, id LIMIT ?",
+                    [excess],
+                ).fetchall()
+            ]
+            self._delete(conn, ids)
+        return len(ids)
+
+
+def _new_fact(
+    subj: str,
+    rel: str,
+    obj: str,
+    key: str,
+    now: datetime,
+    quality: float,
+    evidence: str | None,
+    source: str,
+    session: str | None,
+) -> Fact:
+    """A current fact first seen ``now`` (naive UTC), before the database gives it an id."""
+    t_now = from_naive_utc(now)
+    return Fact(
+        id=0,
+        subj=subj,
+        rel=rel,
+        obj=obj,
+        key=key,
+        subj_name=None,
+        obj_name=None,
+        first_seen=t_now,
+        last_used=t_now,
+        usage_count=1,
+        quality=quality,
+        t_start=t_now,
+        t_end=None,
+        replaced_by=None,
+        evidence=evidence,
+        source=source,
+        session=session,
+    )
+
+
+def _insert(conn: duckdb.DuckDBPyConnection, fact: Fact) -> int:
+    """Insert ``fact`` as a new row; returns the id the sequence gave it."""
+    row = conn.execute(INSERT, row_of(fact)).fetchone()
+    assert row is not None
+    return int(row[0])
