@@ -32,6 +32,21 @@ from memory.vault import VAULT_FILE, Fact, StoreOutcome, Vault
 DEFAULT_SESSION = "default"
 
 
+class InvalidText(ValueError):
+    """Text memory cannot keep: it holds lone surrogates (not valid Unicode)."""
+
+
+def check_text(*texts: str | None) -> None:
+    """Raise ``InvalidText`` (one sentence with the fix) if any text holds a lone surrogate,
+    which neither the DuckDB vault nor the SQLite logs can store."""
+    for text in texts:
+        if text and any("\ud800" <= ch <= "\udfff" for ch in text):
+            raise InvalidText(
+                "the text is not valid Unicode (it holds a lone surrogate such as \\ud800); "
+                "send it as UTF-8 text"
+            )
+
+
 class UserMemory:
     """Per-user memory: vault + episodic + cache, implementing ``MemoryPort``."""
 
@@ -158,6 +173,7 @@ class UserMemory:
         """Capture the fact a user statement states (text extraction); None if none found.
 
         Questions are never captured (callers may offer every chat input here first)."""
+        check_text(text, session)
         if is_question(text):
             return None
         with self.vault.hold():
@@ -181,6 +197,7 @@ class UserMemory:
         obj_name: str | None = None,
     ) -> Fact | None:
         """Store a stated fact given in structured form; ``evidence`` is the statement text."""
+        check_text(subj, rel, obj, evidence, session, subj_name, obj_name, *(supersedes or ()))
         old: Triple | None = (supersedes[0], supersedes[1], supersedes[2]) if supersedes else None
         found = Extracted(subj, rel, obj, subj_name, obj_name, old)
         with self.vault.hold():
@@ -229,6 +246,7 @@ class UserMemory:
 
     def search(self, query: str, limit: int = 50) -> list[Fact]:
         """Facts matching ``query``: about a patient/note it names, else by text."""
+        check_text(query)
         with self.vault.hold():
             subjects = self.resolver.mentioned(query)
             if subjects:
@@ -245,6 +263,10 @@ class UserMemory:
         """
         from sessions.store import SessionStore
 
+        if isinstance(target, str):
+            check_text(target)
+        elif isinstance(target, tuple):
+            check_text(*target)
         with self.vault.hold():
             if isinstance(target, Fact):
                 target = target.triple

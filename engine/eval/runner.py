@@ -62,7 +62,7 @@ def _read_jsonl(path: str | Path) -> list[tuple[int, dict[str, Any]]]:
         raw = Path(path).read_bytes()
     except OSError as exc:
         raise BenchFileError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
-    for lineno, data in enumerate(raw.splitlines(), start=1):
+    for lineno, data in enumerate(raw.split(b"\n"), start=1):
         try:
             line = data.decode("utf-8")
         except UnicodeDecodeError as exc:
