@@ -86,7 +86,7 @@ def _open_engine(settings: Settings) -> Helix:
     except (UnknownLayer, StoreUnreadable) as exc:
         raise click.ClickException(str(exc)) from None
     for problem in helix.c.errors:
-        err.print(Text.assemble(("warning: ", "yellow"), problem), highlight=False)
+        err.print(Text.assemble(("warning: ", "yellow"), problem), highlight=False, soft_wrap=True)
     return helix
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Collection
 from pathlib import Path
 
@@ -18,9 +19,13 @@ class IndexMissing(FileNotFoundError):
     """A FAISS index file is absent or unreadable."""
 
 
+_FAISS_WHERE = re.compile(r"^Error in .*? at \S+:\d+: ")
+
+
 def _first_line(exc: BaseException) -> str:
+    """The reason of ``exc`` in a few words (FAISS's C++ location prefix dropped)."""
     text = str(exc).strip().splitlines()
-    return text[0][:200] if text else type(exc).__name__
+    return _FAISS_WHERE.sub("", text[0])[:200] if text else type(exc).__name__
 
 
 def _unreadable(path: Path, reason: str) -> str:
