@@ -412,10 +412,12 @@ def calibrate(ctx: click.Context, benches: tuple[Path, ...], provider: str) -> N
 
 def _register_optional() -> None:
     from helix_tui.cli_data import data
+    from helix_tui.cli_doctor import doctor
     from helix_tui.cli_kg import kg
     from helix_tui.cli_trace import trace
 
     cli.add_command(data)
+    cli.add_command(doctor)
     cli.add_command(trace)
     cli.add_command(kg)
     try:
