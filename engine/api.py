@@ -67,16 +67,18 @@ class Helix:
         aliases = AliasIndex(store)
         timings["graph"] = (time.perf_counter() - t) * 1000
         errors: list[str] = []
+        degraded: list[str] = []
         embedder: SentenceTransformerEmbedder | None = None
         try:
             embedder = SentenceTransformerEmbedder(settings.embed_model, settings.embed_batch_size)
         except Exception as exc:
-            errors.append(f"embedder unavailable: {exc}")
+            errors.append(f"the embedding model cannot be loaded ({exc})")
+            degraded.append("embedder")
             log.error("embedder unavailable: %s", exc)
-        names = _load_index(settings, "names", errors)
+        names = _load_index(settings, "names", errors, degraded)
         if names is not None:
             names = names.subset(store.index)  # only names of the active layers link
-        passages_idx = _load_index(settings, "passages", errors)
+        passages_idx = _load_index(settings, "passages", errors, degraded)
         t = time.perf_counter()
         passages = dense_passages = None
         if passages_idx is not None:
@@ -96,7 +98,7 @@ class Helix:
         )
         budget = Budget(settings.max_depth, settings.max_nodes, settings.max_ms)
         t = time.perf_counter()
-        semantic = _semantic(settings, embedder, errors)
+        semantic = _semantic(settings, embedder, errors, degraded)
         if semantic is not None:
             linker.relation_words = semantic.bank.relation_words()
         linker.vocabulary = Vocabulary(
@@ -120,6 +122,7 @@ class Helix:
             passages=passages,
             dense_passages=dense_passages,
             errors=errors,
+            degraded=degraded,
             llm=llm,
             llm_calibration=Calibration.load(settings.stores_dir / "calibration-llm.json"),
         )
@@ -164,6 +167,7 @@ class Helix:
             )
             rolled = self._roll_up(question, result, mode=mode, memory=memory, session=session)
             result = rolled or result
+            result.degraded = list(dict.fromkeys([*self.c.degraded, *result.degraded]))
             self._cite_sources(result)
             return trace.finish(result)
 
@@ -258,7 +262,8 @@ class Helix:
 
     def dense_search(self, text: str, k: int = 10) -> list[Evidence]:
         if self.c.passages is None or self.c.embedder is None:
-            raise IndexMissing("the passage index is not available")
+            why = [e for e in self.c.errors if "passages" in e or "embedding" in e]
+            raise IndexMissing(why[0] if why else "the passage index is not available")
         qvec = self.c.embedder.encode([text])
         hits = self.c.passages.search(text, qvec, k)
         texts = self.c.store.passages([h.id for h in hits])
@@ -285,7 +290,10 @@ class Helix:
 
 
 def _semantic(
-    settings: Settings, embedder: SentenceTransformerEmbedder | None, errors: list[str]
+    settings: Settings,
+    embedder: SentenceTransformerEmbedder | None,
+    errors: list[str],
+    degraded: list[str],
 ) -> SemanticScorer | None:
     """The exemplar-bank scorer (bank embeddings cached under the stores directory)."""
     if embedder is None:
@@ -294,14 +302,20 @@ def _semantic(
         return SemanticScorer(Bank.load(), embedder, settings.stores_dir / "understand")
     except Exception as exc:  # the lexicon alone still answers
         errors.append(f"semantic reading unavailable: {exc}")
+        degraded.append("semantic")
         log.error("semantic reading unavailable: %s", exc)
         return None
 
 
-def _load_index(settings: Settings, name: str, errors: list[str]) -> VectorIndex | None:
+def _load_index(
+    settings: Settings, name: str, errors: list[str], degraded: list[str]
+) -> VectorIndex | None:
+    """The ``name`` FAISS index, or None with its sentence in ``errors`` and
+    ``index:<name>`` in ``degraded`` (every answer then says it was made without it)."""
     try:
         return VectorIndex.load(settings.stores_dir / f"{name}.faiss")
     except (IndexMissing, duckdb.Error) as exc:
-        errors.append(f"{name} index unavailable: {exc}")
+        errors.append(str(exc))
+        degraded.append(f"index:{name}")
         log.error("%s index unavailable: %s", name, exc)
         return None

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import cast
 
 from engine.config import Settings
+from engine.util.text import user_id_problem
 from helix_mcp.ports import EngineFactory, open_helix
 from helix_mcp.server import serve
 
@@ -40,10 +41,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--engine-factory", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     settings = Settings()
+    user = args.user if args.user is not None else settings.user
+    problem = user_id_problem(user)
+    if problem:
+        parser.error(problem)
     factory = load_factory(args.engine_factory) if args.engine_factory else open_helix
-    serve(
-        settings, args.user or settings.user, http=args.http, port=args.port, engine_factory=factory
-    )
+    serve(settings, user, http=args.http, port=args.port, engine_factory=factory)
 
 
 if __name__ == "__main__":

@@ -37,11 +37,22 @@ EngineFactory = Callable[[Settings], EnginePort]
 MemoryFactory = Callable[[Settings, str, EnginePort], MemoryToolsPort]
 
 
-def open_helix(settings: Settings) -> EnginePort:
-    """The real engine over the stores of ``settings.home``."""
-    from engine.api import Helix
+class StoresNotBuilt(RuntimeError):
+    """The data home has no stores yet; building them takes minutes, so a tool call never
+    does it: it names the command instead."""
 
-    return Helix.open(settings)
+
+def open_helix(settings: Settings) -> EnginePort:
+    """The real engine over the stores of ``settings.home`` (never builds them)."""
+    from engine.api import Helix
+    from engine.ingest.build import stores_ready
+
+    if not stores_ready(settings):
+        raise StoresNotBuilt(
+            f"the stores under {settings.stores_dir} are not built yet; build them once with "
+            f"`HELIX_HOME={settings.home} helix-chat ingest` (a few minutes), then call again"
+        )
+    return Helix.open(settings, auto_ingest=False)
 
 
 def open_user_memory(settings: Settings, user: str, engine: EnginePort) -> MemoryToolsPort:

@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal, TypeVar
 
+import anyio
 import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
 from mcp.types import ToolAnnotations
@@ -21,6 +22,8 @@ from pydantic import Field
 from engine.config import Settings
 from helix_mcp.models import FactsOut, ForgetOut, MemoryStoreOut, PassagesOut, TriplesOut, WalkOut
 from helix_mcp.ports import EngineFactory, MemoryFactory, open_helix, open_user_memory
+from helix_mcp.stdio import run_stdio
+from helix_mcp.strict import StrictTools
 from helix_mcp.tools import HelixTools
 from helix_mcp.walk import MAX_HOPS
 
@@ -71,16 +74,9 @@ def build_server(
         finally:
             await _in_thread(tools.close)
 
-    server: MCPServer[Any] = MCPServer(
-        "helix",
-        title="Helix biomedical knowledge-graph assistant",
-        instructions=INSTRUCTIONS,
-        version="0.1.0",
-        log_level="WARNING",
-        lifespan=lifespan,
-    )
+    registry = StrictTools()
 
-    @server.tool(
+    @registry.tool(
         title="Ask Helix",
         description="Answer a biomedical question with the full Helix pipeline (entity linking, "
         "planned knowledge-graph walk, passage retrieval, review, explanation) and this user's "
@@ -115,7 +111,7 @@ def build_server(
     ) -> dict[str, Any]:
         return await _in_thread(tools.ask, question, mode, session, choice, use_memory)
 
-    @server.tool(
+    @registry.tool(
         title="Knowledge-graph triples of a node",
         description="The stored triples [subject, relation, object] that touch a node, "
         "optionally of one relation (e.g. 'CtD' = Compound treats Disease; see the "
@@ -131,7 +127,7 @@ def build_server(
     ) -> TriplesOut:
         return await _in_thread(tools.kg_get_triples, node, rel, limit)
 
-    @server.tool(
+    @registry.tool(
         title="Walk the knowledge graph",
         description="Multi-hop paths from a node following a sequence of relations, e.g. "
         "start='metformin', relations=['CbG', 'DaG^-1'] gives metformin -binds-> gene "
@@ -156,7 +152,7 @@ def build_server(
     ) -> WalkOut:
         return await _in_thread(tools.kg_walk, start, relations, max_paths, fanout)
 
-    @server.tool(
+    @registry.tool(
         title="Search passages",
         description="Dense (embedding) search over the passage corpus (PubMed abstracts, "
         "Disease Ontology definitions); returns passage ids, scores and texts.",
@@ -168,7 +164,7 @@ def build_server(
     ) -> PassagesOut:
         return await _in_thread(tools.dense_search, text, k)
 
-    @server.tool(
+    @registry.tool(
         title="Remember a fact",
         description="Store a fact in this user's private memory, either as a statement "
         "('Patient MRN 4471 was started on metformin today.') from which the fact is "
@@ -191,7 +187,7 @@ def build_server(
     ) -> MemoryStoreOut:
         return await _in_thread(tools.memory_store, statement, subj, rel, obj, supersedes, session)
 
-    @server.tool(
+    @registry.tool(
         title="Search memory",
         description="Facts in this user's memory about a patient, note or entity mentioned in "
         "the query ('MRN 4471', 'Ada Moreno'), or matching its words; current and past "
@@ -204,7 +200,7 @@ def build_server(
     ) -> FactsOut:
         return await _in_thread(tools.memory_search, query, limit)
 
-    @server.tool(
+    @registry.tool(
         title="Forget",
         description="Remove from this user's memory either everything about a subject "
         "('patient:4471', 'MRN 4471', 'note:crispr-screen') or one fact given as subj/rel/obj. "
@@ -218,6 +214,16 @@ def build_server(
         obj: FactPart = None,
     ) -> ForgetOut:
         return await _in_thread(tools.memory_forget, subject, subj, rel, obj)
+
+    server: MCPServer[Any] = MCPServer(
+        "helix",
+        title="Helix biomedical knowledge-graph assistant",
+        instructions=INSTRUCTIONS,
+        version="0.1.0",
+        log_level="WARNING",
+        lifespan=lifespan,
+        tools=registry.tools,
+    )
 
     @server.resource(
         "helix://relations",
@@ -258,4 +264,4 @@ def serve(
         log.warning("Helix MCP for user %r on http://%s:%d/mcp", user, host, port)
         server.run("streamable-http", host=host, port=port)
     else:
-        server.run("stdio")
+        anyio.run(run_stdio, server)

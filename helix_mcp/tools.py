@@ -95,13 +95,23 @@ class HelixTools:
                 try:
                     self._engine = self._engine_factory(self.settings)
                 except Exception as exc:
-                    raise ToolError(f"the Helix engine could not be opened: {exc}") from exc
+                    reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+                    raise ToolError(f"the Helix engine could not be opened: {reason}") from exc
             return self._engine
 
     def memory(self) -> MemoryToolsPort:
         with self.lock:
             if self._memory is None:
-                self._memory = self._memory_factory(self.settings, self.user, self.engine())
+                engine = self.engine()
+                where = self.settings.user_dir(self.user)
+                try:
+                    self._memory = self._memory_factory(self.settings, self.user, engine)
+                except Exception as exc:
+                    reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+                    raise ToolError(
+                        f"the memory of user {self.user!r} under {where} cannot be opened "
+                        f"({reason}); make that directory writable, or run `helix-chat doctor`"
+                    ) from exc
             return self._memory
 
     def close(self) -> None:

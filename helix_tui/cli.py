@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
+from rich.text import Text
 
 from engine.config import Settings
+from helix_tui.cli_trace import checked_settings
 
 if TYPE_CHECKING:
     from engine.api import Helix
@@ -27,11 +29,11 @@ def _settings(home: Path | None, user: str | None, layers: str | None = None) ->
     overrides: dict[str, Any] = {}
     if home is not None:
         overrides["home"] = home
-    if user:
+    if user is not None:
         overrides["user"] = user
     if layers is not None:
         overrides["layers"] = layers
-    return Settings(**overrides)
+    return checked_settings(Settings(**overrides))
 
 
 def layers_option() -> Callable[[Callable[..., None]], Callable[..., None]]:
@@ -80,9 +82,12 @@ def _open_engine(settings: Settings) -> Helix:
 
     _ensure_stores(settings)
     try:
-        return Helix.open(settings, auto_ingest=False)
+        helix = Helix.open(settings, auto_ingest=False)
     except (UnknownLayer, StoreUnreadable) as exc:
         raise click.ClickException(str(exc)) from None
+    for problem in helix.c.errors:
+        err.print(Text.assemble(("warning: ", "yellow"), problem), highlight=False, soft_wrap=True)
+    return helix
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -187,7 +192,12 @@ def ask(
     choice: str | None,
     layers: str | None,
 ) -> None:
-    """Answer one QUESTION (use '-' to read it from standard input)."""
+    """Answer one QUESTION (use '-' to read it from standard input).
+
+    A question that starts with '-' goes after '--', so it is not read as an option:
+
+        helix-chat ask -- "-x: which drugs treat asthma?"
+    """
     if question is None:
         raise click.UsageError("missing QUESTION (use '-' to read it from standard input)")
     if question == "-":
@@ -238,7 +248,14 @@ def eval_cmd(
     """Run bench questions in one warm process and print the metrics table."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from engine.eval import load_questions, out_path_for, render_report, run_eval, score
+    from engine.eval import (
+        BenchFileError,
+        load_questions,
+        out_path_for,
+        render_report,
+        run_eval,
+        score,
+    )
 
     modes = [m.strip() for m in compare.split(",")] if compare else [mode or "hybrid"]
     bad = [m for m in modes if m not in {"hybrid", "graph", "dense"}]
@@ -247,7 +264,10 @@ def eval_cmd(
     settings = _settings(ctx.obj["home"], ctx.obj["user"], layers)
     if no_calibration:
         settings = settings.model_copy(update={"calibration": False})
-    questions = [q for b in benches for q in load_questions(b)]
+    try:
+        questions = [q for b in benches for q in load_questions(b)]
+    except BenchFileError as exc:
+        raise click.ClickException(str(exc)) from None
     helix = _open_engine(settings)
     helix.warm()
     reports = {}
@@ -392,10 +412,12 @@ def calibrate(ctx: click.Context, benches: tuple[Path, ...], provider: str) -> N
 
 def _register_optional() -> None:
     from helix_tui.cli_data import data
+    from helix_tui.cli_doctor import doctor
     from helix_tui.cli_kg import kg
     from helix_tui.cli_trace import trace
 
     cli.add_command(data)
+    cli.add_command(doctor)
     cli.add_command(trace)
     cli.add_command(kg)
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from helix_tui.cli_trace import settings_from_context
+from helix_tui.cli_trace import checked_settings, settings_from_context
 
 
 @click.command("mcp")
@@ -17,4 +17,6 @@ def mcp(user: str | None, http: bool, port: int) -> None:
     from helix_mcp import serve
 
     settings = settings_from_context()
-    serve(settings, user or settings.user, http=http, port=port)
+    if user is not None:
+        settings = checked_settings(settings.model_copy(update={"user": user}))
+    serve(settings, settings.user, http=http, port=port)

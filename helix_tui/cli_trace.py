@@ -15,6 +15,7 @@ from engine.config import Settings
 from engine.telemetry.store import SpanNode, SpanRecord, build_tree, read_spans, resolve_trace_id
 from engine.telemetry.store import roots as root_spans
 from engine.telemetry.tracing import spans_path
+from engine.util.text import user_id_problem
 
 HIDDEN = {"helix.step", "helix.message", "helix.question", "helix.duration_ms"}
 MAX_ATTRS = 6
@@ -31,9 +32,17 @@ def settings_from_context() -> Settings:
     if isinstance(obj, dict):
         if obj.get("home") is not None:
             overrides["home"] = obj["home"]
-        if obj.get("user"):
+        if obj.get("user") is not None:
             overrides["user"] = obj["user"]
-    return Settings(**overrides)
+    return checked_settings(Settings(**overrides))
+
+
+def checked_settings(settings: Settings) -> Settings:
+    """``settings``, or a usage error naming what is wrong with its user id."""
+    problem = user_id_problem(settings.user)
+    if problem:
+        raise click.UsageError(problem[0].upper() + problem[1:] + ".")
+    return settings
 
 
 def _attrs(span: SpanRecord) -> str:

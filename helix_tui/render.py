@@ -68,4 +68,6 @@ def render_result(result: Result, name: Callable[[str], str | None]) -> Renderab
     if result.stop_reason:
         foot = f"stop: {result.stop_reason} · {foot}"
     parts.append(Text(foot, style="dim"))
+    if result.degraded:
+        parts.append(Text("degraded: " + ", ".join(result.degraded), style="yellow"))
     return Group(*parts)

@@ -35,6 +35,21 @@ ForgetElsewhere = Callable[[list[str]], object]
 """Drops every mention of these needles (ids, aliases, ``vault:<id>``) from another store."""
 
 
+class InvalidText(ValueError):
+    """Text memory cannot keep: it holds lone surrogates (not valid Unicode)."""
+
+
+def check_text(*texts: str | None) -> None:
+    """Raise ``InvalidText`` (one sentence with the fix) if any text holds a lone surrogate,
+    which neither the DuckDB vault nor the SQLite logs can store."""
+    for text in texts:
+        if text and any("\ud800" <= ch <= "\udfff" for ch in text):
+            raise InvalidText(
+                "the text is not valid Unicode (it holds a lone surrogate such as \\ud800); "
+                "send it as UTF-8 text"
+            )
+
+
 class UserMemory:
     """Per-user memory: vault + episodic + cache, implementing ``MemoryPort``."""
 
@@ -165,6 +180,7 @@ class UserMemory:
         """Capture the fact a user statement states (text extraction); None if none found.
 
         Questions are never captured (callers may offer every chat input here first)."""
+        check_text(text, session)
         if is_question(text):
             return None
         with self.vault.hold():
@@ -188,6 +204,7 @@ class UserMemory:
         obj_name: str | None = None,
     ) -> Fact | None:
         """Store a stated fact given in structured form; ``evidence`` is the statement text."""
+        check_text(subj, rel, obj, evidence, session, subj_name, obj_name, *(supersedes or ()))
         old: Triple | None = (supersedes[0], supersedes[1], supersedes[2]) if supersedes else None
         found = Extracted(subj, rel, obj, subj_name, obj_name, old)
         with self.vault.hold():
@@ -236,6 +253,7 @@ class UserMemory:
 
     def search(self, query: str, limit: int = 50) -> list[Fact]:
         """Facts matching ``query``: about a patient/note it names, else by text."""
+        check_text(query)
         with self.vault.hold():
             subjects = self.resolver.mentioned(query)
             if subjects:
@@ -250,6 +268,10 @@ class UserMemory:
         "Compound::DB00331", "note:crispr-screen") or a mention ("MRN 4471", "Ada Moreno").
         Returns the number of vault rows removed.
         """
+        if isinstance(target, str):
+            check_text(target)
+        elif isinstance(target, tuple):
+            check_text(*target)
         with self.vault.hold():
             if isinstance(target, Fact):
                 target = target.triple

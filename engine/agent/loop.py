@@ -57,6 +57,9 @@ class Components:
     """FAISS-only passage retrieval, used by the dense baseline."""
     triple_index: VectorIndex | None = None
     errors: list[str] = field(default_factory=list)
+    """One sentence per part that could not be opened, naming the file and the fix."""
+    degraded: list[str] = field(default_factory=list)
+    """Codes of those parts (``index:passages``), copied into every result's ``degraded``."""
     llm: LLMProvider | None = None
     llm_calibration: Calibration | None = None
 
@@ -114,6 +117,11 @@ def _bad_input(question: str, settings: Settings) -> str | None:
         return (
             f"The question is {len(question):,} characters long; the limit is "
             f"{settings.max_question_chars:,}. Please shorten it."
+        )
+    if any("\ud800" <= ch <= "\udfff" for ch in question):
+        return (
+            "The question contains text that is not valid Unicode (a lone surrogate such as "
+            "\\ud800); please send it as UTF-8 text."
         )
     printable = sum(ch.isprintable() or ch in "\n\t" for ch in question)
     if "\x00" in question or printable < 0.9 * len(question):

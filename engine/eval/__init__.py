@@ -19,6 +19,7 @@ from engine.eval.render import (
 from engine.eval.report import Aggregate, EvalReport, StageLatency, aggregate, score
 from engine.eval.runner import (
     AskEngine,
+    BenchFileError,
     Progress,
     QuestionInput,
     load_questions,
@@ -33,6 +34,7 @@ __all__ = [
     "AblationRow",
     "Aggregate",
     "AskEngine",
+    "BenchFileError",
     "EvalReport",
     "Metric",
     "Progress",

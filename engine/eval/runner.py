@@ -20,6 +20,7 @@ from engine.result import Result
 
 __all__ = [
     "AskEngine",
+    "BenchFileError",
     "Progress",
     "QuestionInput",
     "load_questions",
@@ -43,48 +44,68 @@ class AskEngine(Protocol):
 
 
 class QuestionInput(NamedTuple):
-    """The only part of a benchmark record a system under test may see."""
+    """The only part of a benchmark record a system under test may see. ``question`` is what
+    the file holds: a question that is not a string is recorded as an error row, never asked."""
 
     id: str
-    question: str
+    question: object
 
 
-def _read_jsonl(path: str | Path) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = []
-    with Path(path).open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
+class BenchFileError(ValueError):
+    """A question or result file that cannot be read: the message names the file and line."""
+
+
+def _read_jsonl(path: str | Path) -> list[tuple[int, dict[str, Any]]]:
+    """``(line number, object)`` for each non-blank line of a JSONL file."""
+    rows: list[tuple[int, dict[str, Any]]] = []
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise BenchFileError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
+    for lineno, data in enumerate(raw.split(b"\n"), start=1):
+        try:
+            line = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise BenchFileError(
+                f"{path}:{lineno}: not valid UTF-8 (byte {exc.start + 1}); save the file as UTF-8"
+            ) from None
+        if not line.strip():
+            continue
+        try:
             row = json.loads(line)
-            if not isinstance(row, dict):
-                raise ValueError(f"{path}:{lineno}: expected a JSON object")
-            rows.append(row)
+        except (ValueError, RecursionError) as exc:
+            raise BenchFileError(f"{path}:{lineno}: not valid JSON ({exc})") from None
+        if not isinstance(row, dict):
+            raise BenchFileError(f"{path}:{lineno}: expected a JSON object")
+        rows.append((lineno, row))
     return rows
 
 
 def load_questions(path: str | Path) -> list[dict[str, Any]]:
     """Gold records of a benchmark file, each tagged with ``bench`` (the file's stem)."""
     bench = Path(path).name.removesuffix(".jsonl")
-    records = _read_jsonl(path)
+    records: list[dict[str, Any]] = []
     seen: set[str] = set()
-    for i, rec in enumerate(records, start=1):
+    for lineno, rec in _read_jsonl(path):
         absent = [f for f in REQUIRED_FIELDS if f not in rec]
         if absent:
-            raise ValueError(f"{path}: record {i} lacks {', '.join(absent)}")
-        if rec["id"] in seen:
-            raise ValueError(f"{path}: duplicate id {rec['id']!r}")
-        seen.add(rec["id"])
+            raise BenchFileError(f"{path}:{lineno}: the record lacks {', '.join(absent)}")
+        key = str(rec["id"])
+        if key in seen:
+            raise BenchFileError(f"{path}:{lineno}: duplicate id {key!r}")
+        seen.add(key)
         rec.setdefault("bench", bench)
+        records.append(rec)
     return records
 
 
 def load_results(path: str | Path) -> list[dict[str, Any]]:
     """Result objects of a results JSONL file (one ``to_contract()`` object with ``id`` a line)."""
     rows = _read_jsonl(path)
-    for i, row in enumerate(rows, start=1):
+    for lineno, row in rows:
         if "id" not in row:
-            raise ValueError(f"{path}: result {i} has no id")
-    return rows
+            raise BenchFileError(f"{path}:{lineno}: the result has no id")
+    return [row for _, row in rows]
 
 
 def out_path_for(out_path: str | Path, mode: str) -> Path:
@@ -95,7 +116,7 @@ def out_path_for(out_path: str | Path, mode: str) -> Path:
     return p.with_name(f"{p.name.removesuffix('.jsonl')}.{mode}.jsonl")
 
 
-def _error_row(item: QuestionInput, mode: Mode | None, exc: Exception, ms: float) -> dict[str, Any]:
+def _error_row(item: QuestionInput, mode: Mode | None, error: str, ms: float) -> dict[str, Any]:
     return {
         "id": item.id,
         "status": "NOT_ANSWERED",
@@ -105,7 +126,7 @@ def _error_row(item: QuestionInput, mode: Mode | None, exc: Exception, ms: float
         "clarification": None,
         "latency_ms": ms,
         "mode": mode,
-        "error": f"{type(exc).__name__}: {exc}",
+        "error": error,
     }
 
 
@@ -116,12 +137,18 @@ def _ask_one(
     on_error: Literal["record", "raise"],
 ) -> dict[str, Any]:
     start = time.perf_counter()
+    if not isinstance(item.question, str):
+        problem = f"the question is a JSON {type(item.question).__name__}, not a string"
+        if on_error == "raise":
+            raise BenchFileError(f"question {item.id}: {problem}")
+        return _error_row(item, mode, problem, 0.0)
     try:
         result = engine.ask(item.question, mode=mode, qid=item.id)
     except Exception as exc:
         if on_error == "raise":
             raise
-        return _error_row(item, mode, exc, (time.perf_counter() - start) * 1000.0)
+        ms = (time.perf_counter() - start) * 1000.0
+        return _error_row(item, mode, f"{type(exc).__name__}: {exc}", ms)
     wall_ms = (time.perf_counter() - start) * 1000.0
     row = result.to_contract()
     row["id"] = item.id
@@ -148,16 +175,18 @@ def run_eval(
     (``on_error="record"``) or propagates (``"raise"``). Rows are written to ``out_path`` as JSONL
     as they come, so an interrupted run keeps what it did.
     """
-    inputs = [QuestionInput(str(q["id"]), str(q["question"])) for q in questions]
+    inputs = [QuestionInput(str(q["id"]), q["question"]) for q in questions]
     for text in warmup:
-        engine.ask(text, mode=mode)
+        if isinstance(text, str):
+            engine.ask(text, mode=mode)
     rows: list[dict[str, Any]] = []
     with ExitStack() as stack:
         sink: IO[str] | None = None
         if out_path is not None:
             path = Path(out_path)
             path.parent.mkdir(parents=True, exist_ok=True)
-            sink = stack.enter_context(path.open("w", encoding="utf-8"))
+            # a lone surrogate is written as its JSON escape (\ud800), not refused
+            sink = stack.enter_context(path.open("w", encoding="utf-8", errors="backslashreplace"))
         for item in inputs:
             row = _ask_one(engine, item, mode, on_error)
             rows.append(row)

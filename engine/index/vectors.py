@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Collection
 from pathlib import Path
 
@@ -11,9 +12,24 @@ import numpy as np
 
 from engine.providers.embedder.base import Vectors
 
+REBUILD = "`helix-chat ingest --force`"
+
 
 class IndexMissing(FileNotFoundError):
     """A FAISS index file is absent or unreadable."""
+
+
+_FAISS_WHERE = re.compile(r"^Error in .*? at \S+:\d+: ")
+
+
+def _first_line(exc: BaseException) -> str:
+    """The reason of ``exc`` in a few words (FAISS's C++ location prefix dropped)."""
+    text = str(exc).strip().splitlines()
+    return _FAISS_WHERE.sub("", text[0])[:200] if text else type(exc).__name__
+
+
+def _unreadable(path: Path, reason: str) -> str:
+    return f"{path} cannot be read ({reason}); rebuild it with {REBUILD}"
 
 
 class VectorIndex:
@@ -42,14 +58,28 @@ class VectorIndex:
 
     @classmethod
     def load(cls, path: Path) -> VectorIndex:
+        """The index at ``path`` with its ids beside it; ``IndexMissing`` (one sentence naming
+        the file and ``helix-chat ingest --force``) when either is absent, unreadable or the two
+        disagree."""
         ids_path = path.with_suffix(".ids.json")
-        if not path.exists() or not ids_path.exists():
-            raise IndexMissing(f"no index at {path}")
+        for needed in (path, ids_path):
+            if not needed.exists():
+                raise IndexMissing(f"{needed} is missing; rebuild it with {REBUILD}")
         try:
             index = faiss.read_index(str(path))
+        except RuntimeError as exc:
+            raise IndexMissing(_unreadable(path, _first_line(exc))) from exc
+        try:
             ids = json.loads(ids_path.read_text(encoding="utf-8"))
-        except (RuntimeError, ValueError) as exc:
-            raise IndexMissing(f"unreadable index at {path}: {exc}") from exc
+        except (OSError, ValueError) as exc:
+            raise IndexMissing(_unreadable(ids_path, _first_line(exc))) from exc
+        if not isinstance(ids, list) or not all(isinstance(x, str) for x in ids):
+            raise IndexMissing(_unreadable(ids_path, "not a list of ids"))
+        if index.ntotal != len(ids):
+            raise IndexMissing(
+                f"{path} holds {index.ntotal} vectors but {ids_path.name} lists {len(ids)} ids "
+                f"(the two are out of step); rebuild them with {REBUILD}"
+            )
         return cls(index, ids)
 
     def subset(self, keep: Collection[str]) -> VectorIndex:

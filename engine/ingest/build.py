@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import time
 from collections.abc import Callable
@@ -90,6 +91,21 @@ def _fingerprint(paths: list[Path]) -> str:
         st = p.stat()
         h.update(f"{p.name}:{st.st_size}".encode())
     return h.hexdigest()[:16]
+
+
+def check_writable(directory: Path, home: Path) -> None:
+    """Create ``directory`` and write a probe file in it, before any build work starts;
+    ``DataError`` naming the data home and how to choose another when that fails."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        probe = directory / f".write-probe-{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise DataError(
+            f"the data home {home} is not writable ({exc.strerror or exc}); make it writable, "
+            "or choose another with --home or HELIX_HOME"
+        ) from exc
 
 
 def stores_ready(settings: Settings) -> bool:
@@ -240,7 +256,7 @@ def ingest(
     progress = progress or SilentProgress()
     report = IngestReport()
     stores = settings.stores_dir
-    stores.mkdir(parents=True, exist_ok=True)
+    check_writable(stores, settings.home)
     kg_path = settings.kg_path
     note = recover_wal(kg_path)
     if note:

@@ -75,7 +75,7 @@ def read_spans(path: Path) -> list[SpanRecord]:
     for p in (path.with_name(path.stem + ".1.jsonl"), path):
         if not p.exists():
             continue
-        with p.open(encoding="utf-8") as fh:
+        with p.open(encoding="utf-8", errors="replace") as fh:
             for line in fh:
                 if not line.strip():
                     continue

@@ -31,10 +31,27 @@ def tokens(text: str) -> list[str]:
     return _TOKEN.findall(normalize(text))
 
 
+MAX_USER_CHARS = 200
+
+
+def user_id_problem(user: str) -> str | None:
+    """Why ``user`` cannot name a user (one sentence with the fix), or None when it can."""
+    fix = "give a name such as --user alice (or set HELIX_USER)"
+    if not user.strip():
+        return f"the user id is empty; {fix}"
+    if any("\ud800" <= ch <= "\udfff" for ch in user):
+        return f"the user id {user!r} is not valid UTF-8; {fix}"
+    if any(not ch.isprintable() for ch in user):
+        return f"the user id {user!r} contains control characters; {fix}"
+    if len(user) > MAX_USER_CHARS:
+        return f"the user id is {len(user)} characters long (limit {MAX_USER_CHARS}); {fix}"
+    return None
+
+
 def safe_user_id(user: str) -> str:
     """A file-system-safe, collision-free directory name for a user id."""
     cleaned = _USER_SAFE.sub("_", user)[:48] or "user"
-    digest = hashlib.sha1(user.encode("utf-8")).hexdigest()[:8]
+    digest = hashlib.sha1(user.encode("utf-8", "surrogatepass")).hexdigest()[:8]
     return f"{cleaned}-{digest}"
 
 

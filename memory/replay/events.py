@@ -56,19 +56,23 @@ def load_events(path: Path) -> list[Event]:
     events: list[Event] = []
     errors: list[tuple[int, str]] = []
     last: datetime | None = None
-    with path.open(encoding="utf-8") as fh:
-        for n, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                event = Event.model_validate_json(line)
-            except ValidationError as exc:
-                errors.append((n, exc.errors()[0]["msg"] if exc.errors() else str(exc)))
-                continue
-            if last is not None and event.instant < last:
-                errors.append((n, f"time goes backwards ({event.at})"))
-            last = event.instant
-            events.append(event)
+    for n, raw in enumerate(path.read_bytes().split(b"\n"), start=1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            errors.append((n, f"not valid UTF-8 (byte {exc.start + 1}); save the file as UTF-8"))
+            continue
+        if not line.strip():
+            continue
+        try:
+            event = Event.model_validate_json(line)
+        except ValidationError as exc:
+            errors.append((n, exc.errors()[0]["msg"] if exc.errors() else str(exc)))
+            continue
+        if last is not None and event.instant < last:
+            errors.append((n, f"time goes backwards ({event.at})"))
+        last = event.instant
+        events.append(event)
     if errors:
         raise ReplayFormatError(path, errors)
     return events
