@@ -136,12 +136,7 @@ def test_ingest_into_a_read_only_home_fails_at_once(tmp_path: Path) -> None:
 def test_mcp_memory_in_an_unwritable_user_dir_says_why(home_copy: Path) -> None:
     shutil.rmtree(home_copy / "users", ignore_errors=True)
     (home_copy / "users").write_text("in the way")
-    fake = Path(__file__).resolve().parents[1] / "mcp" / "fake_engine.py"
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("reliability_fake_engine", fake)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    from tests.support import fake_engine as module
 
     async def call() -> object:
         async with Client(server) as client:

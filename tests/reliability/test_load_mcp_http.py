@@ -19,7 +19,7 @@ from mcp import Client
 
 from tests.reliability.conftest import REPO
 
-FAKE_ENGINE = REPO / "tests" / "mcp" / "fake_engine.py"
+FAKE_ENGINE = REPO / "tests" / "support" / "fake_engine.py"
 
 
 def _free_port() -> int:

@@ -17,7 +17,7 @@ from mcp import Client, StdioServerParameters
 
 from tests.reliability.conftest import REPO
 
-FAKE_ENGINE = REPO / "tests" / "mcp" / "fake_engine.py"
+FAKE_ENGINE = REPO / "tests" / "support" / "fake_engine.py"
 INIT = {
     "jsonrpc": "2.0",
     "id": 1,
