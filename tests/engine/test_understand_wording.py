@@ -1,0 +1,134 @@
+"""Wording versus names, and when the bank's reading of a relation outranks the cue words.
+
+The wordings here are our own, not the benchmark's."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.agent.parse import features
+from engine.graph.linking import (
+    Candidate,
+    Mention,
+    Token,
+    _gene_token_ok,
+    abbreviation_only,
+    tokenize,
+)
+from engine.result import Status
+from engine.understand.bank import Bank
+from engine.understand.reading import Reading
+from engine.understand.semantic import SlotScores
+from engine.understand.vocabulary import Language, Vocabulary, name_words, variants
+
+PIECES = {
+    "boosts": ["boost", "##s"],
+    "druggable": ["drug", "##ga", "##ble"],
+    "zorblax": ["zo", "##rb", "##lax"],
+    "exposure": ["exposure"],
+}
+
+
+def _language() -> Language:
+    return Language(
+        {"elevated", "reduce", "highly"}, lambda w: PIECES.get(w, [w[:2], "##" + w[2:]])
+    )
+
+
+# --- vocabulary -----------------------------------------------------------------------------
+def test_inflections_of_corpus_words_are_language() -> None:
+    assert "elevated" in variants("elevate")
+    lang = _language()
+    assert lang.knows("elevate") and lang.knows("reduces") and lang.knows("highly")
+    assert lang.knows("boosts"), "a known stem plus a short ending"
+    assert lang.knows("exposure"), "a whole word of the tokenizer"
+    assert not lang.knows("druggable"), "a stem with a long unknown ending"
+    assert not lang.knows("zorblax") and not lang.knows("erc2")
+
+
+def test_name_like_words_depend_on_the_kind_next_to_them() -> None:
+    names = name_words(
+        [
+            ("Disease", "idiopathic pulmonary fibrosis"),
+            ("Compound", "Donepezil"),
+            ("Pathway", "highly regulated signalling"),
+        ]
+    )
+    vocab = Vocabulary(_language(), names)
+    assert vocab.name_like("idiopathic", "idiopathic", 3, ["Disease"])
+    assert not vocab.name_like("exposure", "exposure", 3, ["Compound"])
+    assert vocab.name_like("Zorblax", "zorblax", 0, ["Compound"]), "unknown to the language"
+    assert vocab.name_like("Gaucher", "gaucher", 4), "capitalised inside the sentence"
+    assert not vocab.name_like("highly", "highly", 3), "descriptive pathway words say nothing"
+    assert vocab.name_like("fibrosis", "fibrosis", 3), "a word of disease names"
+
+
+# --- abbreviations ---------------------------------------------------------------------------
+def test_short_synonyms_and_plural_abbreviations_are_not_names() -> None:
+    go = Mention("GO", 5, 7, 1, 1, [Candidate("Gene::92344", "GO", "ncbi-gene", False)])
+    preb = Mention("PREB", 30, 34, 6, 6, [Candidate("Gene::10113", "PREB", "hetionet", True)])
+    assert abbreviation_only(go) and not abbreviation_only(preb)
+    p53 = Mention("p53", 0, 3, 0, 0, [Candidate("Gene::7157", "p53", "ncbi-gene", False)])
+    assert not abbreviation_only(p53), "a synonym with a digit is a name"
+    assert not _gene_token_ok(Token("AEs", "aes", 5, 8, False), 1)
+    assert _gene_token_ok(Token("AES", "aes", 5, 8, False), 1)
+
+
+# --- the kinds a question names ---------------------------------------------------------------
+def test_named_kinds_show_a_chain() -> None:
+    q = "Which diseases are treated by drugs in the thiazide class?"
+    f = features(q, tokenize(q), [])
+    assert f.target_kind == "Disease" and {"Disease", "Compound"} <= f.named_kinds
+
+
+def _reading(slot_id: str, p: float) -> Reading:
+    bank = Bank.load()
+    slots = {s.id: s for s in bank.slots}
+    rest = [s for s in slots if s != slot_id][:3]
+    probs = {slot_id: p, **{s: (1 - p) / len(rest) for s in rest}}
+    return Reading(SlotScores("", dict(probs), probs), slots)
+
+
+def test_confident_reading_is_vetoed_only_by_a_chain() -> None:
+    r = _reading("class.drug->class", 0.95)
+    use = r.confident_use("Compound", frozenset({"Compound"}), "Compound")
+    assert use is not None and use.dst == "Pharmacologic Class", "'what kind of drug is X'"
+    assert r.confident_use("Compound", frozenset({"Compound", "Disease"}), "Disease") is None
+    treats = _reading("treats.drug->disease", 0.9)
+    assert (
+        treats.confident_use("Compound", frozenset({"Compound", "Disease"}), "Compound") is None
+    ), "'drugs that treat diseases resembling those X treats' is a chain"
+    assert _reading("class.drug->class", 0.6).confident_use("Compound", frozenset(), None) is None
+
+
+# --- on the real engine slice -----------------------------------------------------------------
+@pytest.mark.integration
+def test_wording_next_to_a_name_is_not_a_missing_entity(helix) -> None:
+    for q in (
+        "which genes go up after donepezil exposure",
+        "I want the genes whose expression donepezil boosts",
+        "what genes are more highly associated with psoriasis than elsewhere",
+    ):
+        r = helix.ask(q)
+        assert r.intent != "not_found", f"{q!r}: {r.text}"
+        assert "not in the knowledge graph" not in r.text
+        assert "nothing that matches" not in r.text
+
+
+@pytest.mark.integration
+def test_an_unknown_name_next_to_a_known_one_is_still_reported(helix) -> None:
+    r = helix.ask("What are the symptoms of Zorblaxian psoriasis?")
+    assert r.status is Status.NOT_ANSWERED and r.intent == "not_found", r.text
+    assert "Zorblaxian psoriasis" in r.text
+
+
+@pytest.mark.integration
+def test_confident_meaning_outranks_cue_words(helix) -> None:
+    plan = helix.c.planner.plan("what kind of drug is donepezil")
+    assert plan.intent == "one_hop" and plan.features.target_kind == "Compound"
+    first = plan.dist[0][0]
+    assert (
+        len(first) == 1
+        and first.uses[0].rel == "PCiC"
+        and first.uses[0].dst == ("Pharmacologic Class")
+    ), "the cue words alone read 'kind of drug' as similar drugs"
