@@ -286,11 +286,11 @@ class Planner:
                 continue
             parses = self.parses(e.kind, m, f)
             sure = (
-                reading.confident_use(e.kind, f.named_kinds, f.target_kind)
+                reading.confident_path(e.kind, f.named_kinds, f.target_kind)
                 if reading is not None
                 else None
             )
-            if sure is not None:
+            if sure is not None and self._lexicon_defers(parses, sure):
                 parses = self._meaning_first(self.parses(e.kind, m, f, reading), sure)
             elif not parses or parses[0][1] < LEXICON_CONFIDENT:
                 # the cue tables do not explain the question: let meaning weigh in
@@ -330,21 +330,35 @@ class Planner:
         if reading is None:
             return False
         return any(
-            reading.confident_use(self.store.kind(ids[0]), f.named_kinds, f.target_kind) is not None
+            reading.confident_path(self.store.kind(ids[0]), f.named_kinds, f.target_kind)
+            is not None
             for _, ids in resolved
             if len(ids) == 1
         )
 
     @staticmethod
+    def _lexicon_defers(
+        parses: list[tuple[Metapath, float]], path: tuple[DirectedRel, ...]
+    ) -> bool:
+        """Whether a confident reading of ``path`` replaces the lexicon's parse. One relation
+        always does. A chain does when the cue words explain the question poorly, or when
+        their parse stops short on the chain's first hops ("X's indications -> symptoms" read
+        as X's indications); a confident chain from the bank's few multi-hop shapes does not
+        replace a different, well-explained chain of the cue words ("symptoms of diseases
+        treated by drugs similar to X")."""
+        if len(path) == 1 or not parses or parses[0][1] < LEXICON_CONFIDENT:
+            return True
+        best = parses[0][0].uses
+        return len(best) < len(path) and path[: len(best)] == best
+
+    @staticmethod
     def _meaning_first(
-        parses: list[tuple[Metapath, float]], use: DirectedRel
+        parses: list[tuple[Metapath, float]], path: tuple[DirectedRel, ...]
     ) -> list[tuple[Metapath, float]]:
-        """Parses with the one-hop metapath of ``use`` first: a confident reading of the
-        relation outranks the cue words (which still order the alternatives after it)."""
+        """Parses with the metapath of ``path`` first: a confident reading of the relation
+        (or chain) outranks the cue words, which still order the alternatives after it."""
         top = max((s for _, s in parses), default=0.0)
-        lifted = [
-            (mp, top + SEM_LIFT if len(mp) == 1 and mp.uses[0] == use else s) for mp, s in parses
-        ]
+        lifted = [(mp, top + SEM_LIFT if mp.uses == path else s) for mp, s in parses]
         return sorted(lifted, key=lambda x: -x[1])
 
     @staticmethod

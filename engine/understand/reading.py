@@ -90,31 +90,35 @@ class Reading:
             return 0.0
         return SEM_WEIGHT * math.log(SEM_FLOOR + hops.get(mp.uses[0].key, 0.0))
 
-    def confident_use(
+    def confident_path(
         self, kind: str, named: frozenset[str], asked: str | None = None
-    ) -> DirectedRel | None:
-        """The relation the question asks about an entity of ``kind`` when the bank is sure
-        of it: the top slot is a one-hop slot from ``kind`` with probability at least
-        ``SEM_CONFIDENT``, and the kinds the question names (``named``, kind nouns outside
-        mentions; ``asked``, the first of them) fit one hop.
+    ) -> tuple[DirectedRel, ...] | None:
+        """The relation (or chain of relations) the question asks from an entity of ``kind``
+        when the bank is sure of it: the top slot is a one-hop or multi-hop slot starting at
+        ``kind`` with probability at least ``SEM_CONFIDENT``, and the kinds the question
+        names (``named``, kind nouns outside mentions; ``asked``, the first of them) fit it.
 
         The probability is over the slots the question's kinds allow; a question about a
         chain the bank has no multi-hop slot for ("diseases treated by drugs of class X")
         can look confident about the chain's first hop. A chain shows in its nouns: a kind
-        that is neither the seed's nor the answer's, or the answer kind named after another
-        asked kind ("drugs treating diseases that resemble those X treats")."""
+        that is not on the path, or (for one hop) the answer kind named after another asked
+        kind ("drugs treating diseases that resemble those X treats")."""
         top = self.top_slot()
         if top is None:
             return None
         slot, p = top
-        use = slot.use
-        if slot.intent != "one_hop" or use is None or use.src != kind or p < SEM_CONFIDENT:
+        path = slot_path(slot)
+        if path is None or path[0].src != kind or p < SEM_CONFIDENT:
             return None
-        if any(k not in {use.dst, kind} for k in named):
+        if slot.intent not in {"one_hop", "multihop"}:
             return None
-        if asked is not None and asked != use.dst and use.dst in named:
+        on_path = {kind} | {u.dst for u in path}
+        if any(k not in on_path for k in named):
             return None
-        return use
+        last = path[-1].dst
+        if len(path) == 1 and asked is not None and asked != last and last in named:
+            return None
+        return path
 
     def claim_relations(self) -> list[str]:
         """Relations of the claim slots, most probable first ('claim.binds' -> 'CbG')."""

@@ -91,14 +91,22 @@ def _reading(slot_id: str, p: float) -> Reading:
 
 def test_confident_reading_is_vetoed_only_by_a_chain() -> None:
     r = _reading("class.drug->class", 0.95)
-    use = r.confident_use("Compound", frozenset({"Compound"}), "Compound")
-    assert use is not None and use.dst == "Pharmacologic Class", "'what kind of drug is X'"
-    assert r.confident_use("Compound", frozenset({"Compound", "Disease"}), "Disease") is None
+    path = r.confident_path("Compound", frozenset({"Compound"}), "Compound")
+    assert path is not None and path[-1].dst == "Pharmacologic Class", "'what kind of drug is X'"
+    assert r.confident_path("Compound", frozenset({"Compound", "Disease"}), "Disease") is None
     treats = _reading("treats.drug->disease", 0.9)
     assert (
-        treats.confident_use("Compound", frozenset({"Compound", "Disease"}), "Compound") is None
+        treats.confident_path("Compound", frozenset({"Compound", "Disease"}), "Compound") is None
     ), "'drugs that treat diseases resembling those X treats' is a chain"
-    assert _reading("class.drug->class", 0.6).confident_use("Compound", frozenset(), None) is None
+    assert _reading("class.drug->class", 0.6).confident_path("Compound", frozenset(), None) is None
+
+
+def test_confident_chain_reading_names_the_whole_chain() -> None:
+    r = _reading("multihop.drug->disease->symptom", 0.9)
+    path = r.confident_path("Compound", frozenset({"Symptom", "Disease"}), "Symptom")
+    assert path is not None and [u.key for u in path] == ["CtD", "DpS"]
+    assert r.confident_path("Compound", frozenset({"Gene"}), "Gene") is None, "off the chain"
+    assert r.confident_path("Disease", frozenset(), None) is None, "starts at another kind"
 
 
 # --- on the real engine slice -----------------------------------------------------------------
@@ -132,3 +140,10 @@ def test_confident_meaning_outranks_cue_words(helix) -> None:
         and first.uses[0].rel == "PCiC"
         and first.uses[0].dst == ("Pharmacologic Class")
     ), "the cue words alone read 'kind of drug' as similar drugs"
+
+
+@pytest.mark.integration
+def test_confident_chain_is_not_cut_to_its_first_hop(helix) -> None:
+    plan = helix.c.planner.plan("Donepezil indications -> symptoms")
+    assert plan.intent == "multi_hop", plan.intent
+    assert [u.key for u in plan.dist[0][0].uses] == ["CtD", "DpS"]
