@@ -237,9 +237,11 @@ class Planner:
             and not t.norm.isdigit()
             and not (i == 0 and t.norm in YES_NO_START)
         ]
-        focused = len(plan.uncovered) <= MAX_UNCOVERED or self._confident(reading, resolved, f)
-        """A graph question names its entities and relations; a literature question says more
-        (unless the bank reads it as one relation of a linked entity with confidence)."""
+        focused = len(plan.uncovered) <= MAX_UNCOVERED
+        """A graph question names its entities and relations; a literature question says more."""
+        # several nodes merely close in meaning to a phrase are a weak link, not a choice to
+        # ask the user about: such a mention is left out
+        resolved = [(m, ids) for m, ids in resolved if len(ids) == 1 or m.method != "embedding"]
         ambiguous = [(m, ids) for m, ids in resolved if len(ids) > 1]
         if ambiguous and focused:
             m, ids = ambiguous[0]
@@ -251,7 +253,13 @@ class Planner:
         mechanism = f.mechanism or (
             reading is not None and not f.yes_no and reading.intent_prob("mechanism") >= SEM_ACCEPT
         )
-        if len(ents) >= 2 and {"Compound", "Disease"} <= kinds and (mechanism or f.yes_no):
+        if (
+            (len(ents) == 2 or mechanism)
+            and {"Compound", "Disease"} <= kinds
+            and (mechanism or f.yes_no)
+        ):
+            # a yes/no question about three or more things (a comparison, a subgroup) is
+            # not a claim about one edge
             drug = next(e for e in ents if e.kind == "Compound")
             disease = next(e for e in ents if e.kind == "Disease")
             plan.seeds, plan.targets = [drug], [disease]
@@ -264,7 +272,7 @@ class Planner:
             if focused:
                 plan.intent = "claim"
                 return plan
-        if len(ents) >= 2 and f.yes_no and f.cues and focused:
+        if len(ents) == 2 and f.yes_no and f.cues and focused:
             plan.seeds, plan.targets = [ents[0]], ents[1:2]
             plan.intent = "claim"
             return plan
@@ -273,7 +281,9 @@ class Planner:
             if structured and 1 <= len(link.unlinked) <= 2 and len(link.tokens) <= 16:
                 plan.intent = "not_found"
             return plan
-        if not focused:
+        if not focused and (f.yes_no or not self._confident(reading, resolved, f)):
+            # a longer question is still a graph question when the bank reads it, with
+            # confidence, as one relation (or chain) of a linked entity
             plan.seeds = ents
             return plan
         if relation_choice is not None:

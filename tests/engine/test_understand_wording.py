@@ -147,3 +147,11 @@ def test_confident_chain_is_not_cut_to_its_first_hop(helix) -> None:
     plan = helix.c.planner.plan("Donepezil indications -> symptoms")
     assert plan.intent == "multi_hop", plan.intent
     assert [u.key for u in plan.dist[0][0].uses] == ["CtD", "DpS"]
+
+
+@pytest.mark.integration
+def test_yes_no_question_about_three_things_is_not_a_claim(helix) -> None:
+    plan = helix.c.planner.plan(
+        "Is donepezil a better choice than memantine in Alzheimer's disease for daily use?"
+    )
+    assert plan.intent != "claim", "a comparison is not one edge of the graph"
