@@ -5,7 +5,9 @@ of the two retrievers already running: a passage's document is relevant when its
 is close to the question by the bi-encoder (cosine) *and* shares enough rare words with it by
 BM25. The floors were fitted on the dev passage questions (their own paragraphs as positives):
 98 % of gold documents pass; SQL fragments, format strings and chit-chat fail on one signal or
-the other. Backing off from a missing graph entity additionally needs the passage to name it.
+the other. Backing off from a missing graph entity additionally needs the passage to use every
+word of its name, in any order and form ("breast cancer patients in Malaysia" names "Malaysian
+breast cancer").
 """
 
 from __future__ import annotations
@@ -22,6 +24,10 @@ LEXICAL_FLOOR = 5.0
 """BM25 score of the document's best paragraph."""
 
 
+MIN_STEM = 5
+"""Shortest shared beginning that counts as the same word in another form."""
+
+
 @dataclass(frozen=True)
 class Floor:
     dense: float = DENSE_FLOOR
@@ -36,7 +42,7 @@ def relevant(
     naming: Sequence[str] = (),
 ) -> list[PassageHit]:
     """The hits whose document passes both floors (and, with ``naming``, whose document's
-    text names every one of those phrases), in their retrieved order."""
+    text uses every word of those phrases), in their retrieved order."""
     best: dict[str, tuple[float, float]] = {}
     for h in hits:
         d = doc_of(h.id)
@@ -48,10 +54,22 @@ def relevant(
         if dense >= floor.dense and lexical >= floor.lexical
     }
     if naming:
-        keys = [f" {alias_key(n)} " for n in naming if alias_key(n)]
-        bodies: dict[str, str] = {}
+        words = {w for n in naming for w in alias_key(n).split() if len(w) >= 3}
+        bodies: dict[str, set[str]] = {}
         for h in hits:
             d = doc_of(h.id)
-            bodies[d] = bodies.get(d, "") + " " + alias_key((texts or {}).get(h.id, ""))
-        ok = {d for d in ok if all(k in f" {bodies.get(d, '')} " for k in keys)}
+            bodies.setdefault(d, set()).update(alias_key((texts or {}).get(h.id, "")).split())
+        ok = {d for d in ok if all(uses_word(bodies.get(d, set()), w) for w in words)}
     return [h for h in hits if doc_of(h.id) in ok]
+
+
+def uses_word(body: set[str], word: str) -> bool:
+    """The text uses the word or a form of it ("Malaysian" / "Malaysia", "delay" / "delayed"):
+    a shared beginning as long as the shorter word but for a short ending (at least 5)."""
+    if word in body:
+        return True
+    for b in body:
+        n = min(len(word), len(b))
+        if n >= MIN_STEM and word[: max(MIN_STEM, n - 2)] == b[: max(MIN_STEM, n - 2)]:
+            return True
+    return False

@@ -134,3 +134,16 @@ def test_literature_backoff_when_graph_lacks_the_entity(helix) -> None:
     good = [e for e in r.evidence if e.kind == "passage" and e.relevant]
     assert good and any("vaccin" in (e.text or "").lower() for e in good)
     assert good[0].id and good[0].id.split(":")[1] in r.text
+
+
+def test_relevance_backoff_needs_every_word_of_the_missing_name() -> None:
+    from engine.index.dense import PassageHit
+    from engine.understand.relevance import relevant
+
+    hits = [PassageHit("pubmedqa:1:0", 0.8, 0.7, 9.0), PassageHit("pubmedqa:2:0", 0.7, 0.6, 8.0)]
+    texts = {
+        "pubmedqa:1:0": "Survival of breast cancer patients in Malaysia after delayed treatment.",
+        "pubmedqa:2:0": "Breast cancer survival in Norway.",
+    }
+    good = relevant(hits, texts=texts, naming=["Malaysian breast cancer"])
+    assert [h.id for h in good] == ["pubmedqa:1:0"]
