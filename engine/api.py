@@ -106,7 +106,7 @@ class Helix:
                 aliases.common,
                 embedder.word_pieces if semantic is not None and embedder is not None else None,
             ),
-            name_words(store.con.execute("SELECT kind, name FROM nodes").fetchall()),
+            name_words(zip(store.kinds, store.names, strict=True)),
         )
         timings["semantic"] = (time.perf_counter() - t) * 1000
         calibration = Calibration.load(settings.stores_dir / "calibration.json")

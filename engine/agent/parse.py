@@ -105,11 +105,11 @@ def kind_nouns(tokens: list[Token], mentions: list[Mention]) -> list[tuple[str, 
     return found
 
 
-def target_kind(tokens: list[Token], mentions: list[Mention]) -> tuple[str | None, int]:
-    """The kind of thing asked for: the first kind noun outside mentions ("Which *drugs* ...")."""
+def target_kind(tokens: list[Token], nouns: list[tuple[str, int]]) -> tuple[str | None, int]:
+    """The kind of thing asked for: the first kind noun outside mentions ("Which *drugs* ...",
+    ``nouns`` from ``kind_nouns``), or a body part for a question starting with "where"."""
     if tokens and tokens[0].norm == "where":
         return "Anatomy", tokens[0].start
-    nouns = kind_nouns(tokens, mentions)
     return nouns[0] if nouns else (None, -1)
 
 
@@ -118,14 +118,15 @@ def features(question: str, tokens: list[Token], mentions: list[Mention]) -> Fea
     # normalize() keeps offsets only when lengths match; fall back to the raw lower-case text
     if len(norm) != len(question):
         norm = question.lower()
-    kind, pos = target_kind(tokens, mentions)
+    nouns = kind_nouns(tokens, mentions)
+    kind, pos = target_kind(tokens, nouns)
     first = tokens[0].norm if tokens else ""
     return Features(
         norm=norm,
         cues=tuple(find_cues(norm, mentions, question)),
         target_kind=kind,
         target_pos=pos,
-        named_kinds=frozenset(k for k, _ in kind_nouns(tokens, mentions)),
+        named_kinds=frozenset(k for k, _ in nouns),
         yes_no=first in YES_NO_START,
         mechanism=bool(MECHANISM.search(norm)),
         share=bool(SHARE.search(norm)),

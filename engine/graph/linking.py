@@ -347,7 +347,7 @@ class Linker:
         if any(not abbreviation_only(m) for m in mentions):
             mentions = [m for m in mentions if not abbreviation_only(m)]
         unlinked: list[str] = []
-        pending: list[tuple[str, int, int]] = []
+        pending: list[tuple[str, int, int, bool]] = []
         for a, b in self._chunks(tokens, mentions):
             if predicate_after_subject(tokens, mentions, a):
                 continue
@@ -371,13 +371,12 @@ class Linker:
             if found is not None:
                 mentions.append(found)
             elif fallback and len(pending) < MAX_EMBEDDED_PHRASES:
-                pending.append((phrase, lo, hi))
+                pending.append((phrase, lo, hi, wording))
             elif not wording:
                 unlinked.append(phrase)
-        for (phrase, lo, hi), hits in zip(
-            pending, self._embeddings([p for p, _, _ in pending]), strict=True
+        for (phrase, lo, hi, wording), hits in zip(
+            pending, self._embeddings([p for p, _, _, _ in pending]), strict=True
         ):
-            wording = not self._name_like(tokens, lo, hi)
             ok = [(n, s) for n, s in hits if covers(phrase, self.store.name(n))]
             if ok and ok[0][1] >= self.embed_accept:
                 top_id, top = ok[0]
