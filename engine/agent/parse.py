@@ -52,6 +52,10 @@ class Features:
     target_pos: int
     named_kinds: frozenset[str]
     """Every kind the question names outside its mentions (the asked kind among them)."""
+    noun_chain: tuple[str, ...]
+    """The kinds of those nouns in the order they are said ("classes of drugs for diseases
+    like X" -> Pharmacologic Class, Compound, Disease): the answer first, then each kind the
+    question passes through on its way back to the entity it names."""
     yes_no: bool
     mechanism: bool
     share: bool
@@ -113,6 +117,27 @@ def target_kind(tokens: list[Token], nouns: list[tuple[str, int]]) -> tuple[str 
     return nouns[0] if nouns else (None, -1)
 
 
+def noun_chain(
+    question: str, nouns: list[tuple[str, int]], mentions: list[Mention]
+) -> tuple[str, ...]:
+    """Kinds of the nouns said before the first mention, in order; two nouns of one kind
+    written next to each other ("gene targets") count once. Nouns after a mention describe
+    it ("the SMPD1 gene product") rather than a hop towards the answer."""
+    first = min((m.start for m in mentions), default=len(question))
+    chain: list[str] = []
+    prev_end = -1
+    for kind, start in nouns:
+        if start >= first:
+            break
+        end = start + len(re.match(r"\S+", question[start:]).group(0))  # type: ignore[union-attr]
+        if chain and chain[-1] == kind and not question[prev_end:start].strip():
+            prev_end = end
+            continue
+        chain.append(kind)
+        prev_end = end
+    return tuple(chain)
+
+
 def features(question: str, tokens: list[Token], mentions: list[Mention]) -> Features:
     norm = normalize(question)
     # normalize() keeps offsets only when lengths match; fall back to the raw lower-case text
@@ -127,6 +152,7 @@ def features(question: str, tokens: list[Token], mentions: list[Mention]) -> Fea
         target_kind=kind,
         target_pos=pos,
         named_kinds=frozenset(k for k, _ in nouns),
+        noun_chain=noun_chain(question, nouns, mentions),
         yes_no=first in YES_NO_START,
         mechanism=bool(MECHANISM.search(norm)),
         share=bool(SHARE.search(norm)),

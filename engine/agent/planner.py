@@ -29,6 +29,7 @@ from engine.graph.walk import Budget
 from engine.result import Candidate, LinkedEntity
 from engine.understand.reading import (
     SEM_ACCEPT,
+    SEM_GRAPH,
     Reading,
     close_pair,
     phrase,
@@ -114,7 +115,7 @@ class Planner:
             (
                 (
                     mp,
-                    score_metapath(mp, cues, f.target_kind, f.share)
+                    score_metapath(mp, cues, f.target_kind, f.share, noun_chain=f.noun_chain)
                     + (reading.bonus(mp, hops) if reading is not None else 0.0),
                 )
                 for mp in enumerate_metapaths(kind, self.budget.max_depth)
@@ -302,8 +303,17 @@ class Planner:
             )
             if sure is not None and self._lexicon_defers(parses, sure):
                 parses = self._meaning_first(self.parses(e.kind, m, f, reading), sure)
-            elif not parses or parses[0][1] < LEXICON_CONFIDENT:
-                # the cue tables do not explain the question: let meaning weigh in
+            elif (
+                not parses
+                or parses[0][1] < LEXICON_CONFIDENT
+                or (
+                    len(parses[0][0]) == 1
+                    and reading is not None
+                    and reading.graph_mass(e.kind) >= SEM_ACCEPT
+                )
+            ):
+                # the cue tables do not explain the question, or they read one relation and
+                # the bank reads a relation of this entity: meaning weighs in with the cues
                 parses = self.parses(e.kind, m, f, reading)
             if parses and (best is None or parses[0][1] > best[0]):
                 best = (parses[0][1], e, parses)
@@ -340,7 +350,7 @@ class Planner:
         if reading is None:
             return False
         return any(
-            reading.confident_path(self.store.kind(ids[0]), f.named_kinds, f.target_kind)
+            reading.confident_path(self.store.kind(ids[0]), f.named_kinds, f.target_kind, SEM_GRAPH)
             is not None
             for _, ids in resolved
             if len(ids) == 1

@@ -280,6 +280,20 @@ class Linker:
             if not is_structural(tokens[i].norm)
         )
 
+    def _name_word(self, tokens: list[Token], a: int, b: int, m: Mention) -> bool:
+        """Some word of tokens a..b is written like a name or is a word of the names of
+        ``m``'s kinds. Without that evidence an unknown word next to a mention ("pls",
+        "AEs") is not read as part of a longer name the graph lacks: when the longer phrase
+        links to nothing, the mention stands."""
+        if self.vocabulary is None:
+            return True
+        kinds = {self.store.kind(n) for n in m.node_ids}
+        return any(
+            self.vocabulary.name_word(tokens[i].text, tokens[i].norm, i, kinds)
+            for i in range(a, b + 1)
+            if not is_structural(tokens[i].norm)
+        )
+
     def _chunks(self, tokens: list[Token], mentions: list[Mention]) -> list[tuple[int, int]]:
         covered = {i for m in mentions for i in range(m.first_token, m.last_token + 1)}
         chunks: list[tuple[int, int]] = []
@@ -347,7 +361,7 @@ class Linker:
         if any(not abbreviation_only(m) for m in mentions):
             mentions = [m for m in mentions if not abbreviation_only(m)]
         unlinked: list[str] = []
-        pending: list[tuple[str, int, int, bool]] = []
+        pending: list[tuple[str, int, int, bool, list[Mention]]] = []
         for a, b in self._chunks(tokens, mentions):
             if predicate_after_subject(tokens, mentions, a):
                 continue
@@ -366,16 +380,19 @@ class Linker:
             hi = max([b, *(m.last_token for m in touching)])
             for m in touching:
                 mentions.remove(m)
+            weak = [m for m in touching if not self._name_word(tokens, a, b, m)]
             phrase = self._text(tokens, lo, hi)
             found = self._fuzzy_mention(phrase, lo, hi, tokens) if fallback else None
             if found is not None:
                 mentions.append(found)
             elif fallback and len(pending) < MAX_EMBEDDED_PHRASES:
-                pending.append((phrase, lo, hi, wording))
+                pending.append((phrase, lo, hi, wording, weak))
+            elif weak:
+                mentions.extend(weak)
             elif not wording:
                 unlinked.append(phrase)
-        for (phrase, lo, hi, wording), hits in zip(
-            pending, self._embeddings([p for p, _, _, _ in pending]), strict=True
+        for (phrase, lo, hi, wording, weak), hits in zip(
+            pending, self._embeddings([p for p, _, _, _, _ in pending]), strict=True
         ):
             ok = [(n, s) for n, s in hits if covers(phrase, self.store.name(n))]
             if ok and ok[0][1] >= self.embed_accept:
@@ -391,6 +408,8 @@ class Linker:
                         phrase, tokens[lo].start, tokens[hi].end, lo, hi, cands, "embedding", top
                     )
                 )
+            elif weak:
+                mentions.extend(weak)
             elif not wording:
                 unlinked.append(phrase)
         mentions.sort(key=lambda m: m.first_token)

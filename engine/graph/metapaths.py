@@ -61,6 +61,9 @@ class CueWeights:
     unused_cue: float = -1.0
     wrong_target: float = -5.0
     per_hop: float = -0.3
+    noun_hop: float = 2.5
+    """Per hop beyond the answer whose kind the question names, in order, when its kind nouns
+    spell the whole chain (offsets an implicit hop: the noun says where the path goes)."""
 
 
 PREPOSITION_GAP = 5
@@ -99,8 +102,11 @@ def score_metapath(
     target_kind: str | None,
     share: bool = False,
     w: CueWeights = CueWeights(),
+    noun_chain: tuple[str, ...] = (),
 ) -> float:
     score = w.per_hop * len(mp)
+    if len(noun_chain) >= 2 and noun_chain == tuple(u.dst for u in reversed(mp.uses)):
+        score += w.noun_hop * (len(noun_chain) - 1)
     used: set[int] = set()
     next_cue = 0
     for h, use in enumerate(mp.uses):

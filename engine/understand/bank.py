@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 
 import yaml
 
+from engine.graph.lexicon import KIND_WORDS
 from engine.graph.relations import BY_ABBREV, DirectedRel, directed_uses
 
 SLOT_RELATION: dict[str, str] = {
@@ -81,6 +82,7 @@ PLACEHOLDER: dict[str, str] = {
 
 KIND_OF_PLACEHOLDER = {v: k for k, v in PLACEHOLDER.items()}
 _PLACEHOLDER_RX = re.compile(r"\[[A-Za-z]+\]")
+_WORD_RX = re.compile(r"[a-z]+")
 GRAPH_SECTIONS = ("one_hop", "intents")
 
 
@@ -111,6 +113,19 @@ class Slot:
     def kinds(self) -> frozenset[str]:
         """Kinds named by placeholders in any of the wordings."""
         return frozenset(k for w in self.wordings for k in placeholder_kinds(w))
+
+    @cached_property
+    def noun_kinds(self) -> frozenset[str]:
+        """Kinds the slot's own wordings name with a kind noun outside placeholders, in at
+        least two of them ("symptoms" in "drugs that only relieve the symptoms of [Disease]"):
+        in a question read as this slot, such a noun is part of how the relation is said,
+        not a further hop."""
+        counts: dict[str, int] = {}
+        for wording in self.wordings:
+            text = _PLACEHOLDER_RX.sub(" ", wording.lower())
+            for kind in {KIND_WORDS[w] for w in _WORD_RX.findall(text) if w in KIND_WORDS}:
+                counts[kind] = counts.get(kind, 0) + 1
+        return frozenset(k for k, n in counts.items() if n >= 2)
 
 
 def placeholder_kinds(wording: str) -> frozenset[str]:

@@ -27,6 +27,10 @@ SEM_ACCEPT = 0.5
 SEM_CONFIDENT = 0.8
 """A one-hop reading at least this probable names the relation asked, whatever the cue words
 suggest (when the kind the question asks for agrees with it)."""
+SEM_GRAPH = 0.6
+"""A question that says more than a graph question (words beyond its names and relation
+cues) is still read as a graph question when its top reading is a relation or chain of a
+linked entity at least this probable (the literature slot competes in the same softmax)."""
 CLOSE_RATIO = 0.6
 """Ask back when the runner-up relation is at least this fraction of the best one."""
 
@@ -91,7 +95,11 @@ class Reading:
         return SEM_WEIGHT * math.log(SEM_FLOOR + hops.get(mp.uses[0].key, 0.0))
 
     def confident_path(
-        self, kind: str, named: frozenset[str], asked: str | None = None
+        self,
+        kind: str,
+        named: frozenset[str],
+        asked: str | None = None,
+        threshold: float = SEM_CONFIDENT,
     ) -> tuple[DirectedRel, ...] | None:
         """The relation (or chain of relations) the question asks from an entity of ``kind``
         when the bank is sure of it: the top slot is a one-hop or multi-hop slot starting at
@@ -108,12 +116,12 @@ class Reading:
             return None
         slot, p = top
         path = slot_path(slot)
-        if path is None or path[0].src != kind or p < SEM_CONFIDENT:
+        if path is None or path[0].src != kind or p < threshold:
             return None
         if slot.intent not in {"one_hop", "multihop"}:
             return None
         on_path = {kind} | {u.dst for u in path}
-        if any(k not in on_path for k in named):
+        if any(k not in on_path and k not in slot.noun_kinds for k in named):
             return None
         last = path[-1].dst
         if len(path) == 1 and asked is not None and asked != last and last in named:

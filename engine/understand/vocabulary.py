@@ -90,6 +90,13 @@ class Vocabulary:
             w for k, ws in names.items() if k not in DESCRIPTIVE_KINDS for w in ws
         )
 
+    def name_word(self, text: str, norm: str, position: int, kinds: Iterable[str]) -> bool:
+        """The word is written like part of a name (capitalised inside the sentence) or is a
+        word of the names of ``kinds`` -- positive evidence, beyond being unknown language."""
+        if position > 0 and text[:1].isupper() and text[1:].islower():
+            return True
+        return any(norm in self.names.get(k, ()) for k in kinds)
+
     def name_like(self, text: str, norm: str, position: int, kinds: Iterable[str] = ()) -> bool:
         """Could this word belong to a name, next to a mention of ``kinds`` (or, with no
         kinds, to the name of any drug, disease, gene, body part, symptom ...)?"""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.agent.parse import features
+from engine.agent.parse import features, noun_chain
 from engine.graph.linking import (
     Candidate,
     Mention,
@@ -16,6 +16,7 @@ from engine.graph.linking import (
     tokenize,
 )
 from engine.result import Status
+from engine.graph.metapaths import enumerate_metapaths, score_metapath
 from engine.understand.bank import Bank
 from engine.understand.reading import Reading
 from engine.understand.semantic import SlotScores
@@ -109,6 +110,58 @@ def test_confident_chain_reading_names_the_whole_chain() -> None:
     assert r.confident_path("Disease", frozenset(), None) is None, "starts at another kind"
 
 
+def test_kind_nouns_a_slot_uses_in_its_own_wordings_are_not_a_chain() -> None:
+    bank = Bank.parse(
+        """
+one_hop:
+  palliates.drug->disease:
+    wordings:
+      - "Which diseases does [Compound] only relieve the symptoms of?"
+      - "[Compound]: symptom relief in which conditions?"
+      - "what does [Compound] palliate"
+"""
+    )
+    (slot,) = bank.slots
+    assert slot.noun_kinds == frozenset({"Symptom", "Disease"})
+    probs = {slot.id: 0.9}
+    r = Reading(SlotScores("", dict(probs), probs), {slot.id: slot})
+    path = r.confident_path("Compound", frozenset({"Symptom", "Disease"}), "Disease")
+    assert path is not None and path[0].rel == "CpD", "'symptoms' is how palliation is said"
+    assert r.confident_path("Compound", frozenset({"Gene"}), "Disease") is None
+
+
+def _mention(question: str, text: str) -> Mention:
+    start = question.index(text)
+    return Mention(text, start, start + len(text), 0, 0, [])
+
+
+def test_noun_chain_reads_the_kinds_said_before_the_entity() -> None:
+    q = "Which pharmacologic classes include drugs that treat diseases resembling asthma?"
+    tokens = tokenize(q)
+    m = _mention(q, "asthma")
+    f = features(q, tokens, [m])
+    assert f.noun_chain == ("Pharmacologic Class", "Compound", "Disease")
+    q2 = "List diseases for which drugs binding the SMPD1 gene product are indicated."
+    f2 = features(q2, tokenize(q2), [_mention(q2, "SMPD1")])
+    assert f2.noun_chain == ("Disease", "Compound"), "'gene product' describes the mention"
+    q3 = "List the gene targets of compounds that treat asthma."
+    f3 = features(q3, tokenize(q3), [_mention(q3, "asthma")])
+    assert f3.noun_chain == ("Gene", "Compound"), "'gene targets' is one noun"
+    assert noun_chain("drugs", [], []) == ()
+
+
+def test_a_chain_spelled_by_kind_nouns_outranks_shorter_paths_without_cues() -> None:
+    chain = ("Anatomy", "Disease", "Compound")
+    scored = sorted(
+        (
+            (score_metapath(mp, [], "Anatomy", noun_chain=chain), mp)
+            for mp in enumerate_metapaths("Compound", 3)
+        ),
+        key=lambda x: -x[0],
+    )
+    assert [u.dst for u in reversed(scored[0][1].uses)] == list(chain)
+
+
 # --- on the real engine slice -----------------------------------------------------------------
 @pytest.mark.integration
 def test_wording_next_to_a_name_is_not_a_missing_entity(helix) -> None:
@@ -155,3 +208,11 @@ def test_yes_no_question_about_three_things_is_not_a_claim(helix) -> None:
         "Is donepezil a better choice than memantine in Alzheimer's disease for daily use?"
     )
     assert plan.intent != "claim", "a comparison is not one edge of the graph"
+
+
+@pytest.mark.integration
+def test_a_stray_unknown_word_does_not_hide_a_known_name(helix) -> None:
+    for q in ("targets of donepezil pls", "donepezil AEs"):
+        plan = helix.c.planner.plan(q)
+        assert [m.text for m in plan.link.mentions] == ["donepezil"], q
+        assert plan.intent != "not_found" and not plan.link.unlinked, q
