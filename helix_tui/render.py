@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from engine.graph.relations import verb_phrase
+from engine.graph.relations import triple_text
 from engine.result import Result, Status
 
 STATUS_STYLE = {
@@ -51,7 +51,7 @@ def render_result(result: Result, name: Callable[[str], str | None]) -> Renderab
         }
         tree = Tree("Paths")
         for path in result.paths[:5]:
-            line = Text(" · ".join(f"{nm(s)} —{verb_phrase(r)}→ {nm(o)}" for s, r, o in path))
+            line = Text(" · ".join(triple_text(t, nm) for t in path))
             for label in dict.fromkeys(cite.get(tuple(t), "") for t in path):
                 if label:
                     line.append(f"  ({label})", style="dim")
