@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 import duckdb
 
+from engine.agent.dense import DenseBaseline
 from engine.agent.loop import AgentLoop, Components
 from engine.agent.planner import Planner
 from engine.agent.ports import MemoryPort
@@ -52,9 +53,17 @@ class Helix:
 
     @classmethod
     def open(
-        cls, settings: Settings, *, progress: Progress | None = None, auto_ingest: bool = True
+        cls,
+        settings: Settings,
+        *,
+        progress: Progress | None = None,
+        auto_ingest: bool = True,
+        modes: Collection[Mode] = (),
     ) -> Helix:
-        """Open the stores under ``settings.home``, running ingest first when they are missing."""
+        """Open the stores under ``settings.home``, running ingest first when they are missing.
+
+        ``modes``: the retrieval modes that will be asked for besides ``settings.mode``; the
+        dense baseline's triple index is made ready now when one is ``dense``."""
         timings: dict[str, float] = {}
         t = time.perf_counter()
         if not stores_ready(settings):
@@ -96,7 +105,7 @@ class Helix:
             embed_accept=settings.embed_accept,
             embed_reject=settings.embed_reject,
         )
-        budget = Budget(settings.max_depth, settings.max_nodes, settings.max_ms)
+        budget = Budget.of(settings)
         t = time.perf_counter()
         semantic = _semantic(settings, embedder, errors, degraded)
         if semantic is not None:
@@ -112,15 +121,20 @@ class Helix:
         calibration = Calibration.load(settings.stores_dir / "calibration.json")
         predictor = LocalEdgePredictor(calibration, top_k=settings.edge_top_k)
         llm = LLMProvider(settings) if settings.llm_base_url and settings.llm_model else None
+        dense = DenseBaseline(
+            store, dense_passages, embedder, settings.stores_dir, settings.dense_top_n
+        )
+        if "dense" in modes or settings.mode == "dense":
+            dense.prepare()
         comp = Components(
             settings=settings,
             store=store,
             planner=Planner(store, linker, budget, semantic),
             predictor=predictor,
-            walker=Walker(store, predictor),
+            walker=Walker(store, predictor, budget),
             embedder=embedder,
             passages=passages,
-            dense_passages=dense_passages,
+            dense=dense,
             errors=errors,
             degraded=degraded,
             llm=llm,
