@@ -183,6 +183,7 @@ class Helix:
             result = rolled or result
             result.degraded = list(dict.fromkeys([*self.c.degraded, *result.degraded]))
             self._cite_sources(result)
+            result.name_nodes(self.node_name)
             return trace.finish(result)
 
     def _roll_up(

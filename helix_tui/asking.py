@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from textual.message import Message
@@ -115,7 +115,7 @@ def answer(
             on_event=sink,
         )
         token.check()
-        post(AnswerReady(ask.id, result, resolve_names(engine, result)))
+        post(AnswerReady(ask.id, result, result.all_names()))
     except Cancelled:
         return
     except Exception as exc:
@@ -133,41 +133,3 @@ def noted_result(text: str, notes: list[str]) -> Result:
     return Result(
         question=text, status=Status.ANSWERED, text="Noted: " + "; ".join(notes), intent="statement"
     )
-
-
-def known_names(result: Result) -> dict[str, str]:
-    """Names the result already carries (answers, linked entities, candidates)."""
-    pairs = [(a.id, a.name) for a in result.answers]
-    pairs += [(e.id, e.name) for e in result.linked]
-    pairs += [(c.id, c.name) for c in result.candidates]
-    names: dict[str, str] = {}
-    for node_id, name in pairs:
-        if name:
-            names.setdefault(node_id, name)
-    return names
-
-
-def result_ids(result: Result) -> Iterable[str]:
-    for path in result.paths:
-        for subj, _, obj in path:
-            yield subj
-            yield obj
-    for triple in result.triples():
-        yield triple[0]
-        yield triple[2]
-
-
-def resolve_names(engine: EnginePort, result: Result, limit: int = 400) -> dict[str, str]:
-    names = known_names(result)
-    for node_id in dict.fromkeys(result_ids(result)):
-        if len(names) >= limit:
-            break
-        if node_id in names:
-            continue
-        try:
-            name = engine.node_name(node_id)
-        except Exception:
-            name = None
-        if name:
-            names[node_id] = name
-    return names

@@ -215,7 +215,7 @@ def ask(
         return
     from helix_tui.render import render_result
 
-    Console().print(render_result(result, helix.node_name))
+    Console().print(render_result(result))
 
 
 @cli.command("eval")

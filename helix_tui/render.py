@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from rich.console import Group, RenderableType
 from rich.markdown import Markdown
 from rich.panel import Panel
@@ -21,9 +19,13 @@ STATUS_STYLE = {
 }
 
 
-def render_result(result: Result, name: Callable[[str], str | None]) -> RenderableType:
+def render_result(result: Result) -> RenderableType:
+    """The answer panel, then candidates, answers, paths (node names from the result),
+    passages, timings and degradations."""
+    names = result.all_names()
+
     def nm(node: str) -> str:
-        return name(node) or node
+        return names.get(node) or node
 
     parts: list[RenderableType] = [
         Panel(

@@ -23,7 +23,7 @@ from engine.config import Mode, Settings
 from engine.events import StepEvent
 from engine.result import Candidate, Result, Status
 from helix_tui import commands
-from helix_tui.asking import ActiveAsk, AskRequest, Memories, answer, known_names
+from helix_tui.asking import ActiveAsk, AskRequest, Memories, answer
 from helix_tui.backend import Backend, Cancelled
 from helix_tui.clarify import match_candidate
 from helix_tui.export import export_session
@@ -529,7 +529,7 @@ class ChatScreen(Screen[None]):
             await conversation.add(UserTurn(old.question))
             last = AssistantTurn()
             await conversation.add(last)
-            await last.show_result(old.result, known_names(old.result))
+            await last.show_result(old.result, old.result.all_names())
         if last is not None:
             self.show_turn(last)
         self._show_status()
