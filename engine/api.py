@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 
 import duckdb
 
 from engine.agent.dense import DenseBaseline
 from engine.agent.loop import AgentLoop, Components
 from engine.agent.planner import Planner
-from engine.agent.ports import MemoryPort
 from engine.config import Mode, Settings
 from engine.events import EventSink
 from engine.graph.edges import Calibration, LocalEdgePredictor
@@ -25,6 +24,7 @@ from engine.index.dense import PassageRetriever
 from engine.index.lexical import LexicalIndex
 from engine.index.vectors import IndexMissing, VectorIndex
 from engine.ingest.build import Progress, ingest, stores_ready
+from engine.ports import Embed, MemoryPort
 from engine.providers.embedder.sentence import SentenceTransformerEmbedder
 from engine.providers.llm import LLMProvider
 from engine.result import Evidence, LinkedEntity, Result, Status, Triple
@@ -293,7 +293,7 @@ class Helix:
             for h in hits
         ]
 
-    def embed(self) -> Callable[[list[str]], object] | None:
+    def embed(self) -> Embed | None:
         """The embedding function (normalised vectors), for callers such as the answer cache."""
         return self.c.embedder.encode if self.c.embedder is not None else None
 

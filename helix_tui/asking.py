@@ -7,15 +7,15 @@ from dataclasses import dataclass, field
 
 from textual.message import Message
 
-from engine.agent.ports import EnginePort
 from engine.config import Mode, Settings
 from engine.events import StepEvent
+from engine.ports import EnginePort, UserMemoryPort
 from engine.result import Result, Status
 from engine.understand.form import split_turn
 from helix_tui.backend import Cancelled, CancelToken
 from helix_tui.facts import notes_of
 from helix_tui.messages import AnswerReady, AskFailed, FactsNoted, StepProgress
-from helix_tui.services import Services, UserMemoryPort
+from helix_tui.services import Services
 
 Post = Callable[[Message], object]
 
@@ -57,7 +57,7 @@ class Memories:
         if user not in self._open and user not in self.errors:
             try:
                 self._open[user] = self._services.open_memory(
-                    self._settings, user, self._services.clock, engine
+                    self._settings, user, engine, self._services.clock
                 )
             except Exception as exc:
                 self.errors[user] = f"{type(exc).__name__}: {exc}"
@@ -65,9 +65,7 @@ class Memories:
 
     def close(self) -> None:
         for memory in self._open.values():
-            close = getattr(memory, "close", None)
-            if callable(close):
-                close()
+            memory.close()
         self._open.clear()
 
 

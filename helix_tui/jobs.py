@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.agent.ports import EnginePort
+from engine.ports import EnginePort
 from helix_tui.asking import Memories, Post
 from helix_tui.facts import FactView
 from helix_tui.messages import MemoryFacts, Notice

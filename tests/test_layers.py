@@ -34,8 +34,8 @@ def test_the_import_contracts_hold() -> None:
 def test_no_package_but_the_app_loads_textual() -> None:
     code = (
         "import sys, importlib, pkgutil\n"
-        "import engine, memory, sessions, prompts, helix_mcp\n"
-        "for pkg in (engine, memory, sessions, prompts, helix_mcp):\n"
+        "import engine, memory, sessions, wiring, prompts, helix_mcp\n"
+        "for pkg in (engine, memory, sessions, wiring, prompts, helix_mcp):\n"
         "    for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + '.'):\n"
         "        importlib.import_module(m.name)\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in {'textual', 'helix_tui'})\n"
@@ -50,7 +50,8 @@ def test_the_app_module_loads_neither_the_engine_nor_the_stores_at_import() -> N
     code = (
         "import helix_tui.app; import sys; "
         "heavy = sorted(m for m in sys.modules if m in ('engine.api', 'torch', 'faiss', "
-        "'duckdb', 'sentence_transformers') or m.split('.')[0] in ('memory', 'sessions')); "
+        "'duckdb', 'sentence_transformers') "
+        "or m.split('.')[0] in ('memory', 'sessions', 'wiring')); "
         "assert not heavy, heavy"
     )
     done = _python(code)

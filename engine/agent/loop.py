@@ -13,7 +13,6 @@ from engine.agent.evidence import fill_from_paths, literature
 from engine.agent.llm_hooks import LLMSession
 from engine.agent.overview import overview_dist
 from engine.agent.planner import Plan, Planner
-from engine.agent.ports import MemoryPort
 from engine.agent.reviewer import (
     llm_vetoes,
     min_paths,
@@ -32,6 +31,7 @@ from engine.graph.relations import directed_uses, verb_phrase
 from engine.graph.store import KGStore
 from engine.graph.walk import Walker
 from engine.index.dense import PassageHit, PassageRetriever
+from engine.ports import MemoryPort
 from engine.providers.embedder.base import Embedder, Vectors
 from engine.providers.llm import LLMProvider
 from engine.ranking.answers import apply_boosts, rank_paths

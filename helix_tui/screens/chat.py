@@ -18,9 +18,9 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input
 from textual.worker import get_current_worker
 
-from engine.agent.ports import EnginePort
 from engine.config import Mode, Settings
 from engine.events import StepEvent
+from engine.ports import EnginePort
 from engine.result import Candidate, Result, Status
 from helix_tui import commands
 from helix_tui.asking import ActiveAsk, AskRequest, Memories, answer
@@ -153,9 +153,8 @@ class ChatScreen(Screen[None]):
 
         def close() -> None:
             memories.close()
-            close_engine = getattr(engine, "close", None)
-            if callable(close_engine):
-                close_engine()
+            if engine is not None:
+                engine.close()
 
         self.backend.close(close)
         if not self.backend.join(timeout=1.0):
