@@ -1,4 +1,7 @@
-"""Deterministic stand-ins for the engine and the user memory (sessions use the real store)."""
+"""Deterministic stand-ins for the engine and the user memory (sessions use the real store).
+
+Over 350 lines on purpose: the canned results, the fake memory and the harness that wires them
+into ``Services`` are read together by every chat-app test."""
 
 from __future__ import annotations
 
