@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 
 import duckdb
 
@@ -183,7 +183,7 @@ class Helix:
             result = rolled or result
             result.degraded = list(dict.fromkeys([*self.c.degraded, *result.degraded]))
             self._cite_sources(result)
-            result.name_nodes(self.node_name)
+            result.name_nodes(self.node_names)
             return trace.finish(result)
 
     def _roll_up(
@@ -265,6 +265,10 @@ class Helix:
 
     def node_name(self, node_id: str) -> str | None:
         return self.c.store.name(node_id) if self.c.store.has(node_id) else None
+
+    def node_names(self, node_ids: Iterable[str]) -> dict[str, str]:
+        store = self.c.store
+        return {n: store.name(n) for n in dict.fromkeys(node_ids) if store.has(n)}
 
     def node_kind(self, node_id: str) -> str | None:
         return self.c.store.kind(node_id) if self.c.store.has(node_id) else None

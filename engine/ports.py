@@ -12,7 +12,7 @@ engine never imports ``memory``: ``wiring.open`` opens both and hands the memory
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -135,6 +135,10 @@ class EnginePort(Protocol):
         ...
 
     def node_name(self, node_id: str) -> str | None: ...
+
+    def node_names(self, node_ids: Iterable[str]) -> dict[str, str]:
+        """The names of the graph nodes among ``node_ids`` (other ids are left out)."""
+        ...
 
     def node_kind(self, node_id: str) -> str | None: ...
 

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -119,12 +119,12 @@ class Result(BaseModel):
             yield triple[0]
             yield triple[2]
 
-    def name_nodes(self, name_of: Callable[[str], str | None]) -> None:
-        """Fill ``names``: the names carried, then ``name_of`` for the other nodes."""
+    def name_nodes(self, names_of: Callable[[list[str]], Mapping[str, str]]) -> None:
+        """Fill ``names``: the names carried, then ``names_of`` (one call) for the other nodes."""
         names = self.known_names()
-        for node_id in dict.fromkeys(self.node_ids()):
-            if node_id not in names and (name := name_of(node_id)):
-                names[node_id] = name
+        missing = [n for n in dict.fromkeys(self.node_ids()) if n not in names]
+        found = names_of(missing) if missing else {}
+        names.update((n, found[n]) for n in missing if found.get(n))
         self.names = names
 
     def to_contract(self) -> dict[str, Any]:

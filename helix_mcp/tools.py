@@ -137,15 +137,18 @@ class HelixTools:
         best = max(linked, key=lambda e: e.score)
         return NodeRef(id=best.id, name=best.name, kind=best.kind)
 
-    def _triple_out(self, t: Triple) -> TripleOut:
-        engine = self.engine()
-        return TripleOut(
-            subj=t[0],
-            rel=t[1],
-            obj=t[2],
-            subj_name=engine.node_name(t[0]),
-            obj_name=engine.node_name(t[2]),
-        )
+    def _paths_out(self, paths: Sequence[Sequence[Triple]]) -> list[list[TripleOut]]:
+        """Each path's triples with names (one look-up for all the paths)."""
+        flat = iter(self._triples_out([t for p in paths for t in p]))
+        return [[next(flat) for _ in p] for p in paths]
+
+    def _triples_out(self, triples: Sequence[Triple]) -> list[TripleOut]:
+        """The triples with the names of their ends (looked up in one call)."""
+        names = self.engine().node_names(n for t in triples for n in (t[0], t[2]))
+        return [
+            TripleOut(subj=s, rel=r, obj=o, subj_name=names.get(s), obj_name=names.get(o))
+            for s, r, o in triples
+        ]
 
     # --- tools ---------------------------------------------------------------------------
     def ask(
@@ -186,7 +189,7 @@ class HelixTools:
             triples = self.engine().triples(ref.id, rel, limit + 1)
             return TriplesOut(
                 node=ref,
-                triples=[self._triple_out(t) for t in triples[:limit]],
+                triples=self._triples_out(triples[:limit]),
                 truncated=len(triples) > limit,
             )
 
@@ -210,7 +213,7 @@ class HelixTools:
             return WalkOut(
                 start=ref,
                 relations=[h.code for h in hops],
-                paths=[[self._triple_out(t) for t in p] for p in outcome.paths],
+                paths=self._paths_out(outcome.paths),
                 expanded=outcome.expanded,
                 truncated=outcome.truncated,
             )
@@ -330,6 +333,6 @@ class HelixTools:
                 "description": engine.node_description(ref.id),
                 "relation_counts": counts,
                 "relation_counts_capped_at": 500,
-                "sample": [self._triple_out(t).model_dump() for t in triples[:sample]],
+                "sample": [t.model_dump() for t in self._triples_out(triples[:sample])],
             }
         return json.dumps(card, indent=1)

@@ -84,7 +84,7 @@ class FakeEngine:
 
     def ask(self, question: str, **options: Any) -> Result:
         result = self._ask(question, **options)
-        result.name_nodes(self.node_name)
+        result.name_nodes(self.node_names)
         return result
 
     def _ask(self, question: str, **options: Any) -> Result:
@@ -139,6 +139,9 @@ class FakeEngine:
 
     def node_name(self, node_id: str) -> str | None:
         return self.names.get(node_id)
+
+    def node_names(self, node_ids: Iterable[str]) -> dict[str, str]:
+        return {n: self.names[n] for n in node_ids if n in self.names}
 
     def node_kind(self, node_id: str) -> str | None:
         return node_id.split("::")[0] if node_id in NODES else None
