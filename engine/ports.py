@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
-from engine.config import Mode
+from engine.config import Mode, Settings
 from engine.events import EventSink
 from engine.result import Evidence, LinkedEntity, Result, Triple
 
@@ -153,3 +153,7 @@ class EnginePort(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+EngineFactory = Callable[[Settings], EnginePort]
+"""Opens the engine over a data home (``wiring.open.open_engine``, or a test's fake)."""

@@ -9,12 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.config import Settings
-from engine.ports import EnginePort, UserMemoryPort
+from engine.ports import EngineFactory, EnginePort, UserMemoryPort
 from wiring.open import StoresNotBuilt, open_engine, open_memory
 
 __all__ = ["EngineFactory", "MemoryFactory", "StoresNotBuilt", "open_helix", "open_user_memory"]
 
-EngineFactory = Callable[[Settings], EnginePort]
 MemoryFactory = Callable[[Settings, str, EnginePort], UserMemoryPort]
 
 

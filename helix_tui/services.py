@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Protocol
 
 from engine.config import Settings
-from engine.ports import Clock, EnginePort, UserMemoryPort
+from engine.ports import Clock, EngineFactory, EnginePort, UserMemoryPort
 from engine.result import Result
 
 
@@ -56,7 +56,6 @@ class SessionStorePort(Protocol):
     def close(self) -> None: ...
 
 
-EngineFactory = Callable[[Settings], EnginePort]
 SessionsFactory = Callable[[Settings, str, Clock | None], SessionStorePort]
 MemoryFactory = Callable[[Settings, str, EnginePort, Clock | None], UserMemoryPort]
 
