@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from engine.config import Mode, Settings
 from engine.ports import Clock, Embed, EnginePort
 
-if TYPE_CHECKING:  # the chat app imports this module before the engine has loaded
+if TYPE_CHECKING:  # importing this module loads neither the engine nor memory
     from engine.api import Helix
     from memory.asks import AskScorer
     from memory.linking import StatementLinker
