@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Collection, Iterable
 
 import duckdb
 
+from engine.agent.dense import DenseBaseline
 from engine.agent.loop import AgentLoop, Components
 from engine.agent.planner import Planner
-from engine.agent.ports import MemoryPort
 from engine.config import Mode, Settings
 from engine.events import EventSink
 from engine.graph.edges import Calibration, LocalEdgePredictor
@@ -24,6 +24,7 @@ from engine.index.dense import PassageRetriever
 from engine.index.lexical import LexicalIndex
 from engine.index.vectors import IndexMissing, VectorIndex
 from engine.ingest.build import Progress, ingest, stores_ready
+from engine.ports import Embed, MemoryPort
 from engine.providers.embedder.sentence import SentenceTransformerEmbedder
 from engine.providers.llm import LLMProvider
 from engine.result import Evidence, LinkedEntity, Result, Status, Triple
@@ -52,9 +53,17 @@ class Helix:
 
     @classmethod
     def open(
-        cls, settings: Settings, *, progress: Progress | None = None, auto_ingest: bool = True
+        cls,
+        settings: Settings,
+        *,
+        progress: Progress | None = None,
+        auto_ingest: bool = True,
+        modes: Collection[Mode] = (),
     ) -> Helix:
-        """Open the stores under ``settings.home``, running ingest first when they are missing."""
+        """Open the stores under ``settings.home``, running ingest first when they are missing.
+
+        ``modes``: the retrieval modes that will be asked for besides ``settings.mode``; the
+        dense baseline's triple index is made ready now when one is ``dense``."""
         timings: dict[str, float] = {}
         t = time.perf_counter()
         if not stores_ready(settings):
@@ -96,7 +105,7 @@ class Helix:
             embed_accept=settings.embed_accept,
             embed_reject=settings.embed_reject,
         )
-        budget = Budget(settings.max_depth, settings.max_nodes, settings.max_ms)
+        budget = Budget.of(settings)
         t = time.perf_counter()
         semantic = _semantic(settings, embedder, errors, degraded)
         if semantic is not None:
@@ -112,15 +121,20 @@ class Helix:
         calibration = Calibration.load(settings.stores_dir / "calibration.json")
         predictor = LocalEdgePredictor(calibration, top_k=settings.edge_top_k)
         llm = LLMProvider(settings) if settings.llm_base_url and settings.llm_model else None
+        dense = DenseBaseline(
+            store, dense_passages, embedder, settings.stores_dir, settings.dense_top_n
+        )
+        if "dense" in modes or settings.mode == "dense":
+            dense.prepare()
         comp = Components(
             settings=settings,
             store=store,
             planner=Planner(store, linker, budget, semantic),
             predictor=predictor,
-            walker=Walker(store, predictor),
+            walker=Walker(store, predictor, budget),
             embedder=embedder,
             passages=passages,
-            dense_passages=dense_passages,
+            dense=dense,
             errors=errors,
             degraded=degraded,
             llm=llm,
@@ -169,6 +183,7 @@ class Helix:
             result = rolled or result
             result.degraded = list(dict.fromkeys([*self.c.degraded, *result.degraded]))
             self._cite_sources(result)
+            result.name_nodes(self.node_names)
             return trace.finish(result)
 
     def _roll_up(
@@ -251,6 +266,10 @@ class Helix:
     def node_name(self, node_id: str) -> str | None:
         return self.c.store.name(node_id) if self.c.store.has(node_id) else None
 
+    def node_names(self, node_ids: Iterable[str]) -> dict[str, str]:
+        store = self.c.store
+        return {n: store.name(n) for n in dict.fromkeys(node_ids) if store.has(n)}
+
     def node_kind(self, node_id: str) -> str | None:
         return self.c.store.kind(node_id) if self.c.store.has(node_id) else None
 
@@ -278,7 +297,7 @@ class Helix:
             for h in hits
         ]
 
-    def embed(self) -> Callable[[list[str]], object] | None:
+    def embed(self) -> Embed | None:
         """The embedding function (normalised vectors), for callers such as the answer cache."""
         return self.c.embedder.encode if self.c.embedder is not None else None
 

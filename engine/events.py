@@ -32,6 +32,12 @@ class StepEvent:
 
 
 EventSink = Callable[[StepEvent], None]
+"""Told of every step; a sink stops the question by raising ``Cancelled``."""
+
+
+class Cancelled(Exception):
+    """Raised by an event sink (the chat app's, when the user cancels) to stop the question;
+    it propagates out of ``ask`` to the caller that set up the sink."""
 
 
 def null_sink(_: StepEvent) -> None:

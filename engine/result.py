@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -84,9 +85,47 @@ class Result(BaseModel):
     degraded: list[str] = Field(default_factory=list)
     memory_boosted: bool = False
     cached: bool = False
+    names: dict[str, str] = Field(default_factory=dict)
+    """Node id -> name for every node the result mentions (answers, linked entities,
+    candidates, path and evidence triples), filled by the engine so that front ends never
+    look names up one by one."""
 
     def triples(self) -> list[Triple]:
         return [e.triple for e in self.evidence if e.kind == "triple" and e.triple]
+
+    def known_names(self) -> dict[str, str]:
+        """Names the result carries on its own: answers, then linked entities, candidates."""
+        pairs = [(a.id, a.name) for a in self.answers]
+        pairs += [(e.id, e.name) for e in self.linked]
+        pairs += [(c.id, c.name) for c in self.candidates]
+        names: dict[str, str] = {}
+        for node_id, name in pairs:
+            if name:
+                names.setdefault(node_id, name)
+        return names
+
+    def all_names(self) -> dict[str, str]:
+        """``names`` with the names the result carries over them (all a result has that was
+        stored before the engine named its nodes)."""
+        return {**self.names, **self.known_names()}
+
+    def node_ids(self) -> Iterator[str]:
+        """Ids of the nodes on the result's paths and triple evidence (with repeats)."""
+        for path in self.paths:
+            for subj, _, obj in path:
+                yield subj
+                yield obj
+        for triple in self.triples():
+            yield triple[0]
+            yield triple[2]
+
+    def name_nodes(self, names_of: Callable[[list[str]], Mapping[str, str]]) -> None:
+        """Fill ``names``: the names carried, then ``names_of`` (one call) for the other nodes."""
+        names = self.known_names()
+        missing = [n for n in dict.fromkeys(self.node_ids()) if n not in names]
+        found = names_of(missing) if missing else {}
+        names.update((n, found[n]) for n in missing if found.get(n))
+        self.names = names
 
     def to_contract(self) -> dict[str, Any]:
         """The JSON object of the benchmark contract (plus extra keys)."""

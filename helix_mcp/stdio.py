@@ -19,6 +19,8 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
+from engine.util.text import has_lone_surrogate
+
 SURROGATE = (
     "the request holds text that is not valid Unicode (a lone surrogate such as \\ud800); "
     "send every argument as valid UTF-8 text"
@@ -35,7 +37,7 @@ def _raw_line(exc: Exception) -> str | None:
 
 def _has_surrogate(value: object) -> bool:
     if isinstance(value, str):
-        return any("\ud800" <= ch <= "\udfff" for ch in value)
+        return has_lone_surrogate(value)
     if isinstance(value, dict):
         return any(_has_surrogate(k) or _has_surrogate(v) for k, v in value.items())
     if isinstance(value, list):

@@ -14,11 +14,13 @@ from typing import Any
 
 from mcp.server.mcpserver.exceptions import ToolError
 
-from engine.agent.ports import EnginePort
 from engine.config import Mode, Settings
 from engine.graph.relations import BY_ABBREV, RELATIONS, directed_uses
+from engine.ports import EnginePort, FactPort, UserMemoryPort
 from engine.result import Result, Status, Triple
 from engine.understand.form import split_turn
+from engine.util.ids import kind_of
+from engine.util.text import question_problem
 from helix_mcp.models import (
     FactOut,
     FactsOut,
@@ -31,32 +33,27 @@ from helix_mcp.models import (
     TriplesOut,
     WalkOut,
 )
-from helix_mcp.ports import EngineFactory, MemoryFactory, MemoryToolsPort
+from helix_mcp.ports import EngineFactory, MemoryFactory
 from helix_mcp.walk import WalkError, parse_hops, walk
 
 
-def _kind_of(node_id: str) -> str:
-    return node_id.split("::", 1)[0] if "::" in node_id else "unknown"
-
-
-def fact_out(fact: object) -> FactOut:
-    """A vault fact (``memory.vault.Fact``) as tool output, read by attribute."""
-    g = getattr
+def fact_out(fact: FactPort) -> FactOut:
+    """A fact of the user's memory as tool output."""
     return FactOut(
-        subj=str(g(fact, "subj")),
-        rel=str(g(fact, "rel")),
-        obj=str(g(fact, "obj")),
-        subj_name=g(fact, "subj_name", None),
-        obj_name=g(fact, "obj_name", None),
-        current=bool(g(fact, "current", True)),
-        since=g(fact, "t_start", None),
-        until=g(fact, "t_end", None),
-        source=g(fact, "source", None),
-        quality=g(fact, "quality", None),
+        subj=fact.subj,
+        rel=fact.rel,
+        obj=fact.obj,
+        subj_name=fact.subj_name,
+        obj_name=fact.obj_name,
+        current=fact.t_end is None,
+        since=fact.t_start,
+        until=fact.t_end,
+        source=fact.source,
+        quality=fact.quality,
     )
 
 
-def _statement_contract(text: str, fact: object | None, memory_on: bool) -> dict[str, Any]:
+def _statement_contract(text: str, fact: FactPort | None, memory_on: bool) -> dict[str, Any]:
     """The answer to a turn that only states facts (noted in memory, nothing asked)."""
     if fact is not None:
         out = fact_out(fact)
@@ -85,7 +82,7 @@ class HelixTools:
         self._engine_factory = engine_factory
         self._memory_factory = memory_factory
         self._engine: EnginePort | None = None
-        self._memory: MemoryToolsPort | None = None
+        self._memory: UserMemoryPort | None = None
         self.lock = threading.RLock()
 
     # --- lazily opened resources ---------------------------------------------------------
@@ -99,7 +96,7 @@ class HelixTools:
                     raise ToolError(f"the Helix engine could not be opened: {reason}") from exc
             return self._engine
 
-    def memory(self) -> MemoryToolsPort:
+    def memory(self) -> UserMemoryPort:
         with self.lock:
             if self._memory is None:
                 engine = self.engine()
@@ -131,27 +128,27 @@ class HelixTools:
             raise ToolError("empty node reference: give a node id or a name")
         name = engine.node_name(ref)
         if name is not None:
-            return NodeRef(id=ref, name=name, kind=self._kind(ref))
+            return NodeRef(
+                id=ref, name=name, kind=engine.node_kind(ref) or kind_of(ref) or "unknown"
+            )
         linked = engine.link(ref)
         if not linked:
             raise ToolError(f"no knowledge-graph node matches {ref!r}")
         best = max(linked, key=lambda e: e.score)
         return NodeRef(id=best.id, name=best.name, kind=best.kind)
 
-    def _kind(self, node_id: str) -> str:
-        kind_of = getattr(self.engine(), "node_kind", None)
-        kind = kind_of(node_id) if callable(kind_of) else None
-        return str(kind) if kind else _kind_of(node_id)
+    def _paths_out(self, paths: Sequence[Sequence[Triple]]) -> list[list[TripleOut]]:
+        """Each path's triples with names (one look-up for all the paths)."""
+        flat = iter(self._triples_out([t for p in paths for t in p]))
+        return [[next(flat) for _ in p] for p in paths]
 
-    def _triple_out(self, t: Triple) -> TripleOut:
-        engine = self.engine()
-        return TripleOut(
-            subj=t[0],
-            rel=t[1],
-            obj=t[2],
-            subj_name=engine.node_name(t[0]),
-            obj_name=engine.node_name(t[2]),
-        )
+    def _triples_out(self, triples: Sequence[Triple]) -> list[TripleOut]:
+        """The triples with the names of their ends (looked up in one call)."""
+        names = self.engine().node_names(n for t in triples for n in (t[0], t[2]))
+        return [
+            TripleOut(subj=s, rel=r, obj=o, subj_name=names.get(s), obj_name=names.get(o))
+            for s, r, o in triples
+        ]
 
     # --- tools ---------------------------------------------------------------------------
     def ask(
@@ -162,13 +159,9 @@ class HelixTools:
         choice: str | None = None,
         use_memory: bool = True,
     ) -> dict[str, Any]:
-        if not question.strip():
-            raise ToolError("the question is empty")
-        if len(question) > self.settings.max_question_chars:
-            raise ToolError(
-                f"the question is {len(question)} characters long; the limit is "
-                f"{self.settings.max_question_chars}"
-            )
+        problem = question_problem(question, self.settings.max_question_chars)
+        if problem:
+            raise ToolError(problem)
         statement, asked = split_turn(question) if choice is None else ("", question)
         with self.lock:
             engine = self.engine()
@@ -196,7 +189,7 @@ class HelixTools:
             triples = self.engine().triples(ref.id, rel, limit + 1)
             return TriplesOut(
                 node=ref,
-                triples=[self._triple_out(t) for t in triples[:limit]],
+                triples=self._triples_out(triples[:limit]),
                 truncated=len(triples) > limit,
             )
 
@@ -220,7 +213,7 @@ class HelixTools:
             return WalkOut(
                 start=ref,
                 relations=[h.code for h in hops],
-                paths=[[self._triple_out(t) for t in p] for p in outcome.paths],
+                paths=self._paths_out(outcome.paths),
                 expanded=outcome.expanded,
                 truncated=outcome.truncated,
             )
@@ -335,12 +328,11 @@ class HelixTools:
             counts: dict[str, int] = {}
             for _, r, _ in triples:
                 counts[r] = counts.get(r, 0) + 1
-            describe = getattr(engine, "node_description", None)
             card: dict[str, Any] = {
                 **ref.model_dump(),
-                "description": describe(ref.id) if callable(describe) else None,
+                "description": engine.node_description(ref.id),
                 "relation_counts": counts,
                 "relation_counts_capped_at": 500,
-                "sample": [self._triple_out(t).model_dump() for t in triples[:sample]],
+                "sample": [t.model_dump() for t in self._triples_out(triples[:sample])],
             }
         return json.dumps(card, indent=1)

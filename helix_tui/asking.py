@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from textual.message import Message
 
-from engine.agent.ports import EnginePort
 from engine.config import Mode, Settings
 from engine.events import StepEvent
+from engine.ports import EnginePort, UserMemoryPort
 from engine.result import Result, Status
 from engine.understand.form import split_turn
 from helix_tui.backend import Cancelled, CancelToken
 from helix_tui.facts import notes_of
 from helix_tui.messages import AnswerReady, AskFailed, FactsNoted, StepProgress
-from helix_tui.services import Services, UserMemoryPort
+from helix_tui.services import Services
 
 Post = Callable[[Message], object]
 
@@ -57,7 +57,7 @@ class Memories:
         if user not in self._open and user not in self.errors:
             try:
                 self._open[user] = self._services.open_memory(
-                    self._settings, user, self._services.clock, engine
+                    self._settings, user, engine, self._services.clock
                 )
             except Exception as exc:
                 self.errors[user] = f"{type(exc).__name__}: {exc}"
@@ -65,9 +65,7 @@ class Memories:
 
     def close(self) -> None:
         for memory in self._open.values():
-            close = getattr(memory, "close", None)
-            if callable(close):
-                close()
+            memory.close()
         self._open.clear()
 
 
@@ -115,7 +113,7 @@ def answer(
             on_event=sink,
         )
         token.check()
-        post(AnswerReady(ask.id, result, resolve_names(engine, result)))
+        post(AnswerReady(ask.id, result, result.all_names()))
     except Cancelled:
         return
     except Exception as exc:
@@ -133,41 +131,3 @@ def noted_result(text: str, notes: list[str]) -> Result:
     return Result(
         question=text, status=Status.ANSWERED, text="Noted: " + "; ".join(notes), intent="statement"
     )
-
-
-def known_names(result: Result) -> dict[str, str]:
-    """Names the result already carries (answers, linked entities, candidates)."""
-    pairs = [(a.id, a.name) for a in result.answers]
-    pairs += [(e.id, e.name) for e in result.linked]
-    pairs += [(c.id, c.name) for c in result.candidates]
-    names: dict[str, str] = {}
-    for node_id, name in pairs:
-        if name:
-            names.setdefault(node_id, name)
-    return names
-
-
-def result_ids(result: Result) -> Iterable[str]:
-    for path in result.paths:
-        for subj, _, obj in path:
-            yield subj
-            yield obj
-    for triple in result.triples():
-        yield triple[0]
-        yield triple[2]
-
-
-def resolve_names(engine: EnginePort, result: Result, limit: int = 400) -> dict[str, str]:
-    names = known_names(result)
-    for node_id in dict.fromkeys(result_ids(result)):
-        if len(names) >= limit:
-            break
-        if node_id in names:
-            continue
-        try:
-            name = engine.node_name(node_id)
-        except Exception:
-            name = None
-        if name:
-            names[node_id] = name
-    return names

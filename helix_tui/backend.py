@@ -13,11 +13,11 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, TypeVar
 
+from engine.events import Cancelled
+
 T = TypeVar("T")
 
-
-class Cancelled(Exception):
-    """Raised inside a backend call whose question the user cancelled."""
+__all__ = ["Backend", "CancelToken", "Cancelled"]
 
 
 class CancelToken:

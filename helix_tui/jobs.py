@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from engine.agent.ports import EnginePort
+from engine.ports import EnginePort
 from helix_tui.asking import Memories, Post
 from helix_tui.facts import FactView
 from helix_tui.messages import MemoryFacts, Notice
-from helix_tui.relations import Namer, short_id
+from helix_tui.relations import Namer
 from helix_tui.widgets.detail_view import node_markdown
 
 
 def describe_node(engine: EnginePort, node_id: str, name: Namer, limit: int = 12) -> str:
     """A node's other edges, with names read from the engine."""
     triples = engine.triples(node_id, limit=limit)
-    names = {i: engine.node_name(i) or short_id(i) for t in triples for i in (t[0], t[2])}
+    names = engine.node_names(i for t in triples for i in (t[0], t[2]))
     return node_markdown(node_id, lambda i: names.get(i) or name(i), triples)
 
 
@@ -38,7 +38,7 @@ def read_memory(
             post(Notice(forgot(forget, outcome), reload=True))
     facts = [FactView.of(row) for row in memory.facts(include_superseded=True)]
     ids = {i for f in facts for i in (f.subj, f.obj) if "::" in i}
-    names = {i: n for i in ids if (n := engine.node_name(i))}
+    names = engine.node_names(ids)
     return MemoryFacts(user, facts, names)
 
 

@@ -7,8 +7,8 @@ from typing import Literal
 
 from textual.message import Message
 
-from engine.agent.ports import EnginePort
 from engine.events import StepEvent
+from engine.ports import EnginePort
 from engine.result import Result
 from helix_tui.facts import FactView
 

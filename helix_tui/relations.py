@@ -1,44 +1,18 @@
-"""Relation abbreviations as verbs, and triples and paths written as readable chains."""
+"""Relations and node ids as the chat app shows them: verbs, short ids, triples and paths as
+readable chains. The verbs and the triple form are the engine's (``engine.graph.relations``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-VERBS: dict[str, str] = {
-    "AdG": "downregulates",
-    "AeG": "expresses",
-    "AuG": "upregulates",
-    "CbG": "binds",
-    "CcSE": "causes",
-    "CdG": "downregulates",
-    "CpD": "palliates",
-    "CrC": "resembles",
-    "CtD": "treats",
-    "CuG": "upregulates",
-    "DaG": "associates",
-    "DdG": "downregulates",
-    "DlA": "localizes",
-    "DpS": "presents",
-    "DrD": "resembles",
-    "DuG": "upregulates",
-    "GcG": "covaries",
-    "GiG": "interacts",
-    "GpBP": "participates",
-    "GpCC": "participates",
-    "GpMF": "participates",
-    "GpPW": "participates",
-    "Gr>G": "regulates",
-    "PCiC": "includes",
-    "DsD": "is a subtype of",
-}
-"""Hetionet metaedge abbreviation -> verb. Other relations (memory facts) are shown as written."""
+from engine.graph.relations import backward_hop, forward_hop, triple_text
+from engine.graph.relations import verb_phrase as verb
+from engine.util.ids import kind_of
+
+__all__ = ["Namer", "TripleLike", "kind_of", "path_text", "short_id", "triple_text", "verb"]
 
 Namer = Callable[[str], str]
 TripleLike = Sequence[str]
-
-
-def verb(rel: str) -> str:
-    return VERBS.get(rel, rel.replace("_", " "))
 
 
 def short_id(node_id: str) -> str:
@@ -56,16 +30,6 @@ def short_id(node_id: str) -> str:
     return node_id
 
 
-def kind_of(node_id: str) -> str | None:
-    return node_id.split("::", 1)[0] if "::" in node_id else None
-
-
-def triple_text(triple: TripleLike, name: Namer) -> str:
-    """``Donepezil —treats→ Alzheimer's disease``."""
-    subj, rel, obj = triple
-    return f"{name(subj)} —{verb(rel)}→ {name(obj)}"
-
-
 def path_text(path: Sequence[TripleLike], name: Namer) -> str:
     """A path as one chain, each hop oriented the way it is walked.
 
@@ -77,10 +41,10 @@ def path_text(path: Sequence[TripleLike], name: Namer) -> str:
     parts = [name(node)]
     for subj, rel, obj in path:
         if subj == node:
-            parts.append(f"—{verb(rel)}→ {name(obj)}")
+            parts.append(f"{forward_hop(rel)} {name(obj)}")
             node = obj
         else:
-            parts.append(f"←{verb(rel)}— {name(subj)}")
+            parts.append(f"{backward_hop(rel)} {name(subj)}")
             node = subj
     return " ".join(parts)
 

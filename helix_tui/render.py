@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from rich.console import Group, RenderableType
 from rich.markdown import Markdown
 from rich.panel import Panel
@@ -11,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from engine.graph.relations import verb_phrase
+from engine.graph.relations import triple_text
 from engine.result import Result, Status
 
 STATUS_STYLE = {
@@ -21,9 +19,13 @@ STATUS_STYLE = {
 }
 
 
-def render_result(result: Result, name: Callable[[str], str | None]) -> RenderableType:
+def render_result(result: Result) -> RenderableType:
+    """The answer panel, then candidates, answers, paths (node names from the result),
+    passages, timings and degradations."""
+    names = result.all_names()
+
     def nm(node: str) -> str:
-        return name(node) or node
+        return names.get(node) or node
 
     parts: list[RenderableType] = [
         Panel(
@@ -51,7 +53,7 @@ def render_result(result: Result, name: Callable[[str], str | None]) -> Renderab
         }
         tree = Tree("Paths")
         for path in result.paths[:5]:
-            line = Text(" · ".join(f"{nm(s)} —{verb_phrase(r)}→ {nm(o)}" for s, r, o in path))
+            line = Text(" · ".join(triple_text(t, nm) for t in path))
             for label in dict.fromkeys(cite.get(tuple(t), "") for t in path):
                 if label:
                     line.append(f"  ({label})", style="dim")

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from engine.ports import StatementPort
 from engine.result import Result
 from memory.clock import SimulatedClock
-from memory.replay.events import Event, Extract, Statements, load_events, say
+from memory.replay.events import Event, Extract, load_events, say
 from memory.replay.score import ReplayScore
 
 
@@ -41,7 +42,7 @@ class ReplayPlayer:
         if event.type == "say":
             self.score.said(event)
 
-    def storer(self, event: Event) -> Callable[[Statements], object] | None:
+    def storer(self, event: Event) -> Callable[[StatementPort], object] | None:
         """For a ``say`` event, what stores it in a user's memory (it is never asked)."""
         if event.type != "say":
             return None

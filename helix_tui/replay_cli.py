@@ -4,20 +4,17 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rich.console import Console
 
 from engine.config import Settings
-
-if TYPE_CHECKING:
-    from engine.api import Helix
+from engine.ports import EnginePort
 
 err = Console(stderr=True)
 
 
 def run_headless_replay(
-    helix: Helix, settings: Settings, path: Path, out: Path | None, extract: str
+    engine: EnginePort, settings: Settings, path: Path, out: Path | None, extract: str
 ) -> int:
     """Returns the process exit code (2 for a malformed stream).
 
@@ -25,9 +22,9 @@ def run_headless_replay(
     replay never mixes with real users' memory or with an earlier replay.
     """
     from helix_tui.progress import RichProgress
-    from memory.linking import engine_linker
     from memory.replay.events import ReplayFormatError
     from memory.replay.run import format_report, run_replay
+    from wiring.open import memory_opener
 
     (settings.home / "replays").mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix=f"{path.stem}-", dir=settings.home / "replays"))
@@ -45,8 +42,7 @@ def run_headless_replay(
             report = run_replay(
                 path,
                 settings.model_copy(update={"home": scratch}),
-                linker=engine_linker(helix),
-                embed=helix.embed(),  # type: ignore[arg-type]
+                open_memory=memory_opener(engine),
                 out_path=out,
                 extract=extract,  # type: ignore[arg-type]
                 progress=advance,

@@ -1,28 +1,20 @@
-"""What the chat app needs from the rest of Helix, as Protocols, and their default wiring.
+"""What the chat app needs from the rest of Helix, as ports, and their default wiring.
 
-The app never imports ``engine.api``, ``sessions`` or ``memory`` at start-up: the default
-factories import them when called, so the first paint does not wait for the engine.
+The engine and memory ports are ``engine.ports``'; the default factories open them through
+``wiring.open`` (as every front end does) and import it when called, so the first paint does
+not wait for the engine.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from typing import Any, Protocol
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
 
-from engine.agent.ports import EnginePort, MemoryPort
 from engine.config import Settings
-from engine.result import Result, Triple
-
-
-class Clock(Protocol):
-    def now(self) -> datetime: ...
-
-
-class WallClock:
-    def now(self) -> datetime:
-        return datetime.now(UTC)
+from engine.ports import Clock, EngineFactory, EnginePort, UserMemoryPort
+from engine.result import Result
 
 
 class SessionInfoLike(Protocol):
@@ -64,27 +56,8 @@ class SessionStorePort(Protocol):
     def close(self) -> None: ...
 
 
-class UserMemoryPort(MemoryPort, Protocol):
-    """``memory.service.UserMemory`` for one user."""
-
-    def state(self, text: str, session: str | None) -> object: ...
-    def store_fact(
-        self,
-        subj: str,
-        rel: str,
-        obj: str,
-        supersedes: Triple | None = None,
-        evidence: str | None = None,
-        *,
-        session: str | None = None,
-    ) -> object: ...
-    def facts(self, include_superseded: bool = True) -> Sequence[object]: ...
-    def forget(self, fact_or_subject: Any) -> int: ...
-
-
-EngineFactory = Callable[[Settings], EnginePort]
-SessionsFactory = Callable[[Settings, str, Clock], SessionStorePort]
-MemoryFactory = Callable[[Settings, str, Clock, EnginePort], UserMemoryPort]
+SessionsFactory = Callable[[Settings, str, Clock | None], SessionStorePort]
+MemoryFactory = Callable[[Settings, str, EnginePort, Clock | None], UserMemoryPort]
 
 
 @dataclass(frozen=True)
@@ -97,42 +70,35 @@ class Services:
     """Called on the UI thread; must be quick."""
     open_memory: MemoryFactory
     """Called off the UI thread once the engine is open (memory links entities through it)."""
-    clock: Clock = field(default_factory=WallClock)
-    """The clock memory and sessions read (a simulated one during a replay)."""
+    clock: Clock | None = None
+    """The clock memory and sessions read: the wall clock when None (a simulated one during
+    a replay)."""
 
 
 def default_services() -> Services:
-    """The real Helix engine, ``sessions.store.SessionStore`` and ``memory.service.UserMemory``."""
-    return Services(open_engine=_open_helix, open_sessions=_open_sessions, open_memory=_open_memory)
+    """The real Helix engine, ``sessions.store.SessionStore`` and ``memory.service.UserMemory``,
+    opened by ``wiring.open``."""
+    return Services(
+        open_engine=_open_engine, open_sessions=_open_sessions, open_memory=_open_memory
+    )
 
 
-def _open_helix(settings: Settings) -> EnginePort:
-    from engine.api import Helix
+def _open_engine(settings: Settings) -> EnginePort:
+    from wiring.open import open_engine
 
-    helix = Helix.open(settings)
-    helix.warm()
-    return helix
+    return open_engine(settings)
 
 
-def _open_sessions(settings: Settings, user: str, clock: Clock) -> SessionStorePort:
+def _open_sessions(settings: Settings, user: str, clock: Clock | None) -> SessionStorePort:
     from sessions.store import SessionStore
 
     store: SessionStorePort = SessionStore(settings, user, clock=clock)
     return store
 
 
-def _open_memory(settings: Settings, user: str, clock: Clock, engine: EnginePort) -> UserMemoryPort:
-    from memory.linking import engine_linker
-    from memory.service import UserMemory
-    from sessions.store import mention_scrubber
+def _open_memory(
+    settings: Settings, user: str, engine: EnginePort, clock: Clock | None
+) -> UserMemoryPort:
+    from wiring.open import open_memory
 
-    embed = getattr(engine, "embed", None)
-    memory: UserMemoryPort = UserMemory(
-        settings,
-        user,
-        clock=clock,
-        linker=engine_linker(engine),
-        embed=embed() if callable(embed) else None,
-        forget_elsewhere=mention_scrubber(settings, user, clock),
-    )
-    return memory
+    return open_memory(settings, user, engine, clock)

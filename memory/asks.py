@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 import yaml
 
-from memory.cache import Embed
+from engine.ports import Embed
 from memory.router import Temporal
 from memory.timewords import TimeWords
 

@@ -9,13 +9,14 @@ vectors); without one, only the exact normalized question text hits.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from engine.ports import Embed
 from engine.result import Result, Status
 from engine.util.text import normalize
 from memory.clock import Clock, iso
@@ -24,7 +25,6 @@ from memory.sqlite import open_sqlite
 
 CACHE_FILE = "cache.sqlite"
 MIGRATIONS = Migrations("cache")
-Embed = Callable[[list[str]], np.ndarray]
 REVIEWED_STOPS = frozenset({"accepted", "reviewed", "review_accepted", "reviewer_accepted"})
 
 

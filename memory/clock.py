@@ -1,19 +1,15 @@
 """Clocks: every piece of memory code reads time from an injected ``Clock``.
 
-``SystemClock`` is the only place that touches the wall clock; replays and tests use
-``SimulatedClock`` so that TTLs, supersession times and cache expiry follow simulated time.
+``Clock`` is the port (``engine.ports``). ``SystemClock`` is the only place that touches the
+wall clock; replays and tests use ``SimulatedClock`` so that TTLs, supersession times and cache
+expiry follow simulated time.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Protocol
 
-
-class Clock(Protocol):
-    """A source of tz-aware UTC instants."""
-
-    def now(self) -> datetime: ...
+from engine.ports import Clock as Clock
 
 
 class SystemClock:

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
+from engine.ports import EnginePort
 from engine.result import LinkedEntity
 from engine.util.text import alias_key, normalize
 
@@ -234,11 +234,11 @@ def _single_hit_ok(token: str, hit: AliasHit) -> bool:
     return True
 
 
-def engine_linker(helix: Any) -> StatementLinker:
+def engine_linker(engine: EnginePort) -> StatementLinker:
     """The linker of every front end's memory (chat, MCP server, replay): exact alias n-grams
-    over an open ``engine.api.Helix``'s alias table, with its node names and kinds."""
+    over an open engine's alias table, with its node names and kinds."""
 
     def lookup(key: str) -> list[AliasHit]:
-        return [AliasHit(node, primary, source) for node, primary, source in helix.aliases(key)]
+        return [AliasHit(node, primary, source) for node, primary, source in engine.aliases(key)]
 
-    return StatementLinker(lookup, helix.node_name, helix.node_kind)
+    return StatementLinker(lookup, engine.node_name, engine.node_kind)

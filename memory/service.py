@@ -1,4 +1,4 @@
-"""``UserMemory``: one user's memory behind ``engine.agent.ports.MemoryPort``.
+"""``UserMemory``: one user's memory behind ``engine.ports.MemoryPort``.
 
 Stores (all under ``settings.user_dir(user)``): the DuckDB vault of facts and aliases, the
 episodic turn log (aiosqlite), the answer cache (SQLite); forgetting also reaches the session
@@ -13,11 +13,13 @@ from contextlib import contextmanager
 from typing import Any
 
 from engine.config import Settings
+from engine.ports import Embed
 from engine.result import LinkedEntity, Result, Triple
 from engine.understand.form import is_question
+from engine.util.text import has_lone_surrogate
 from memory.answer import Answerer
 from memory.asks import AskScorer
-from memory.cache import CACHE_FILE, AnswerCache, Embed, is_reviewed
+from memory.cache import CACHE_FILE, AnswerCache, is_reviewed
 from memory.clock import Clock
 from memory.episodic import EPISODIC_FILE, EpisodicStore
 from memory.extract import Extracted, Extractor
@@ -43,7 +45,7 @@ def check_text(*texts: str | None) -> None:
     """Raise ``InvalidText`` (one sentence with the fix) if any text holds a lone surrogate,
     which neither the DuckDB vault nor the SQLite logs can store."""
     for text in texts:
-        if text and any("\ud800" <= ch <= "\udfff" for ch in text):
+        if text and has_lone_surrogate(text):
             raise InvalidText(
                 "the text is not valid Unicode (it holds a lone surrogate such as \\ud800); "
                 "send it as UTF-8 text"

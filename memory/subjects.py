@@ -7,19 +7,23 @@ engine's linker. Aliases are per user: the same name or MRN may be someone else 
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol
 
 from engine.result import LinkedEntity
+from engine.util.ids import kind_of as graph_kind
 from engine.util.text import alias_key
 from memory.notes import find_notes, match_slug, phrase_key
 from memory.patients import find_intros, find_mrns, find_names, surname
 from memory.vault import Vault
 
-Linker = Callable[..., list[LinkedEntity]]
-"""``linker(text)`` (optionally ``linker(text, kinds={...})``) -> linked KG entities."""
+
+class Linker(Protocol):
+    """Links the KG entities a text mentions, of ``kinds`` only when given
+    (``memory.linking.StatementLinker``)."""
+
+    def __call__(self, text: str, kinds: set[str] | None = None) -> list[LinkedEntity]: ...
+
 
 PATIENT = "patient"
 NOTE = "note"
@@ -48,22 +52,15 @@ def kind_of(node_id: str) -> str:
         return PATIENT
     if node_id.startswith("note:"):
         return NOTE
-    return node_id.split("::", 1)[0] if "::" in node_id else "literal"
+    return graph_kind(node_id) or "literal"
 
 
 def link(linker: Linker | None, text: str, kinds: set[str] | None = None) -> list[LinkedEntity]:
-    """Call ``linker`` (passing ``kinds`` when it accepts them) and filter by kind."""
+    """``linker``'s entities in ``text``, of ``kinds`` only when given."""
     if linker is None or not text.strip():
         return []
-    found = linker(text, kinds=kinds) if kinds and _accepts_kinds(linker) else linker(text)
+    found = linker(text, kinds=kinds or None)
     return [e for e in found if not kinds or e.kind in kinds]
-
-
-def _accepts_kinds(fn: Any) -> bool:
-    try:
-        return "kinds" in inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return False
 
 
 class Resolver:

@@ -8,34 +8,63 @@ checks catch what a static graph cannot see (imports made by libraries or by ``i
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
+PACKAGES = ("engine", "memory", "sessions", "wiring", "prompts", "helix_tui", "helix_mcp")
+LINT = (
+    "import sys; from importlinter.cli import lint_imports; "
+    "sys.exit(lint_imports(no_cache=True, no_logo=True))"
+)
 
 
-def _python(code: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+def _python(code: str, root: Path = REPO) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(root)}
     return subprocess.run(
-        [sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True
+        [sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True
     )
 
 
 def test_the_import_contracts_hold() -> None:
-    done = _python(
-        "import sys; from importlinter.cli import lint_imports; "
-        "sys.exit(lint_imports(no_cache=True, no_logo=True))"
-    )
+    done = _python(LINT)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "0 broken" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "line", "chain"),
+    [
+        ("engine/graph/walk.py", "from engine.agent import loop", "engine.graph.walk -> "),
+        ("memory/service.py", "from sessions import store", "memory.service -> sessions.store"),
+        ("memory/service.py", "from wiring import open", "memory.service -> wiring.open"),
+    ],
+)
+def test_a_contract_breaks_when_a_layer_reaches_up(
+    tmp_path: Path, module: str, line: str, chain: str
+) -> None:
+    """The contracts are not vacuous: the graph importing the agent, or memory importing
+    sessions or the wiring, breaks one (checked on a copy of the tree)."""
+    for package in PACKAGES:
+        ignore = shutil.ignore_patterns("__pycache__")
+        shutil.copytree(REPO / package, tmp_path / package, ignore=ignore)
+    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    target = tmp_path / module
+    target.write_text(target.read_text(encoding="utf-8") + f"\n{line}  # noqa\n")
+    done = _python(LINT, tmp_path)
+    assert done.returncode != 0, done.stdout
+    assert "1 broken" in done.stdout and chain in done.stdout, done.stdout
 
 
 def test_no_package_but_the_app_loads_textual() -> None:
     code = (
         "import sys, importlib, pkgutil\n"
-        "import engine, memory, sessions, prompts, helix_mcp\n"
-        "for pkg in (engine, memory, sessions, prompts, helix_mcp):\n"
+        "import engine, memory, sessions, wiring, prompts, helix_mcp\n"
+        "for pkg in (engine, memory, sessions, wiring, prompts, helix_mcp):\n"
         "    for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + '.'):\n"
         "        importlib.import_module(m.name)\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in {'textual', 'helix_tui'})\n"
@@ -50,7 +79,8 @@ def test_the_app_module_loads_neither_the_engine_nor_the_stores_at_import() -> N
     code = (
         "import helix_tui.app; import sys; "
         "heavy = sorted(m for m in sys.modules if m in ('engine.api', 'torch', 'faiss', "
-        "'duckdb', 'sentence_transformers') or m.split('.')[0] in ('memory', 'sessions')); "
+        "'duckdb', 'sentence_transformers') "
+        "or m.split('.')[0] in ('memory', 'sessions', 'wiring')); "
         "assert not heavy, heavy"
     )
     done = _python(code)

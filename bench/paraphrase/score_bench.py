@@ -5,6 +5,11 @@ usage: score_bench.py --runs DIR [--generated DIR] TAG[=LABEL] [TAG ...]
 Reads DIR/TAG.results.jsonl and DIR/TAG.replay.results.jsonl (as written by ``run.sh``) and the
 generated bench files (default: ``generated/`` beside this script) and prints markdown tables:
 one row per file and run, one-hop by slot, and the memory replay.
+
+An independent scorer on purpose: it shares no code with the product, but its definitions are
+the product's. A cross-user **leak** is the one of ``memory/replay/score.py``: a null probe
+whose top-1 answer is a value (any member of a ``say`` event's fact) that another user stated
+earlier in the stream and the asking user has not stated.
 """
 
 from __future__ import annotations
@@ -141,13 +146,15 @@ def score_file(name, results):
     return out
 
 
+def stated_by_others(owners, user, top):
+    """A leak: ``top`` is a value another user stated earlier and ``user`` never did (the
+    definition of ``memory/replay/score.py``, ``ReplayScore.is_leak``)."""
+    return bool(owners.get(top)) and user not in owners[top]
+
+
 def score_replay(tag):
     events = jl(G / "paraphrase_memory.replay.jsonl")
     asks = [e for e in events if e["type"] == "ask"]
-    owners = defaultdict(set)  # value -> users who stated it (any time)
-    for e in events:
-        if e["type"] == "say":
-            owners[e["fact"][2]].add(e["user"])
     p = R / f"{tag}.replay.results.jsonl"
     if not p.exists():
         return None
@@ -157,7 +164,16 @@ def score_replay(tag):
     tallies = defaultdict(lambda: [0, 0])
     null_answered = leaks = nulls = 0
     lat = []
-    for e, r in zip(asks, res, strict=False):
+    owners = defaultdict(set)  # value -> users who stated it so far (any member of a fact)
+    results = iter(res)
+    for e in events:
+        if e["type"] == "say":
+            for value in e.get("fact") or ():
+                owners[value].add(e["user"])
+            continue
+        r = next(results, None)
+        if r is None:
+            break
         assert r.get("expect") == e["expect"] and r.get("user") == e["user"], (e, r)
         if isinstance(r.get("latency_ms"), int | float):
             lat.append(r["latency_ms"])
@@ -168,7 +184,7 @@ def score_replay(tag):
             if top is not None:
                 null_answered += 1
                 tallies[e["probe"]][1] += 1
-                if owners.get(top) and e["user"] not in owners[top]:
+                if stated_by_others(owners, e["user"], top):
                     leaks += 1
             continue
         grp = "current" if e["probe"] == "current" else "prevtype"

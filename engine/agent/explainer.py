@@ -1,18 +1,77 @@
-"""Explainer: answer text from the templates in ``prompts/`` (``answer_*.md``)."""
+"""Explainer: answer text from the templates in ``prompts/`` (``answer_*.md``), and the
+phrasing tables that headline a graph answer ("Compounds that treat X")."""
 
 from __future__ import annotations
 
 import prompts
-from engine.graph.relations import verb_phrase
+from engine.graph.metapaths import Metapath
+from engine.graph.relations import BY_ABBREV, triple_text, verb_phrase
 from engine.graph.store import KGStore
 from engine.result import Answer, Triple
 
 MAX_LISTED = 8
 
+PASSIVE = {
+    "treats": "treated by",
+    "palliates": "palliated by",
+    "binds": "bound by",
+    "presents": "presented by",
+    "associates": "associated with",
+    "localizes": "localized in",
+    "includes": "included in",
+    "causes": "caused by",
+    "expresses": "expressed in",
+    "upregulates": "upregulated by",
+    "downregulates": "downregulated by",
+    "participates": "with participating genes",
+    "regulates": "regulated by",
+}
+"""A relation's verb read backwards, for the hops of a longer chain."""
+
+PLURAL = {
+    "Compound": "Compounds",
+    "Disease": "Diseases",
+    "Gene": "Genes",
+    "Symptom": "Symptoms",
+    "Anatomy": "Anatomical structures",
+    "Pharmacologic Class": "Pharmacologic classes",
+    "Side Effect": "Side effects",
+    "Pathway": "Pathways",
+    "Biological Process": "Biological processes",
+    "Molecular Function": "Molecular functions",
+    "Cellular Component": "Cellular components",
+}
+"""Node kinds as the plural noun of a headline."""
+
+
+def describe_metapath(mp: Metapath, seed: str) -> str:
+    """'Compounds that treat X', 'Diseases that X treats', or the hops of a longer chain."""
+    dst = PLURAL.get(mp.dst, mp.dst)
+    first = mp.uses[0]
+    verb = BY_ABBREV[first.rel].verb
+    if len(mp) == 1:
+        if first.inverse or BY_ABBREV[first.rel].undirected:
+            return f"{dst} that {verb.removesuffix('s')} {seed}"
+        return f"{dst} that {seed} {verb}"
+    hops = []
+    for u in mp.uses:
+        v = BY_ABBREV[u.rel].verb
+        hops.append(PASSIVE.get(v, v) if u.inverse else v)
+    return f"{dst} reached from {seed} ({' → '.join(hops)})"
+
+
+def headline(intent: str | None, seed: str, top: Metapath | None, target: str | None) -> str:
+    """What a graph answer lists: mechanistic paths to ``target``, everything linked to the
+    seed (an overview, or no reading), or the most probable reading ``top`` in words."""
+    if intent == "mechanism":
+        return f"Mechanistic paths from {seed} to {target}"
+    if intent == "overview" or top is None:
+        return f"What the graph links to {seed}"
+    return describe_metapath(top, seed)
+
 
 def render_triple(store: KGStore, t: Triple) -> str:
-    s, rel, o = t
-    return f"{store.name(s)} —{verb_phrase(rel)}→ {store.name(o)}"
+    return triple_text(t, store.name)
 
 
 def render_path(store: KGStore, path: list[Triple]) -> str:

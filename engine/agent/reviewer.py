@@ -13,6 +13,28 @@ from engine.graph.metapaths import Metapath
 from engine.graph.walk import WalkPath
 from engine.result import Result, Status
 
+UNFLOORED_INTENTS = frozenset({"mechanism", "overview"})
+"""Questions answered with whatever paths the walk found: no confidence floor."""
+
+MECHANISM_MIN_PATHS = 5
+"""A mechanism question's walk goes on until it has found this many paths (others: one)."""
+
+LLM_VETO_CONFIDENCE = 0.7
+"""An LLM reviewer's 'not supported' withdraws the graph answer at this confidence or more."""
+
+
+def path_floor(intent: str | None, threshold: float) -> float:
+    """The confidence a best path needs for ``intent`` (``threshold``: the settings' tau)."""
+    return 0.0 if intent in UNFLOORED_INTENTS else threshold
+
+
+def min_paths(intent: str | None) -> int:
+    return MECHANISM_MIN_PATHS if intent == "mechanism" else 1
+
+
+def llm_vetoes(supported: bool, confidence: float) -> bool:
+    return not supported and confidence >= LLM_VETO_CONFIDENCE
+
 
 @dataclass(frozen=True)
 class Verdict:

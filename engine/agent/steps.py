@@ -10,10 +10,6 @@ from typing import Any
 from engine.events import EventSink, StepEvent, null_sink
 
 
-class Cancelled(Exception):
-    """Raised inside the pipeline when the caller's event sink asks to stop."""
-
-
 class Steps:
     def __init__(self, sink: EventSink | None) -> None:
         self.sink = sink or null_sink

@@ -7,6 +7,7 @@ under the plain name.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -327,3 +328,19 @@ def uses_from(kind: str) -> list[DirectedRel]:
 def verb_phrase(rel: str) -> str:
     r = BY_ABBREV.get(rel) or next((x for x in LAYER_RELATIONS if x.rel == rel), None)
     return r.verb if r else rel.replace("_", " ")
+
+
+def forward_hop(rel: str) -> str:
+    """A relation read from subject to object: ``—treats→``."""
+    return f"—{verb_phrase(rel)}→"
+
+
+def backward_hop(rel: str) -> str:
+    """A relation read from object back to subject: ``←treats—``."""
+    return f"←{verb_phrase(rel)}—"
+
+
+def triple_text(triple: Sequence[str], name: Callable[[str], str]) -> str:
+    """The one way a triple is written: ``Donepezil —treats→ Alzheimer's disease``."""
+    subj, rel, obj = triple
+    return f"{name(subj)} {forward_hop(rel)} {name(obj)}"

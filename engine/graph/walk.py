@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from engine.config import Settings
 from engine.graph.edges import LocalEdgePredictor
 from engine.graph.metapaths import Metapath
 from engine.graph.relations import UNDIRECTED, DirectedRel
@@ -27,11 +28,23 @@ MAX_FANOUT = 400
 """Neighbours followed per (node, relation); the least connected are followed first."""
 
 
+def _default(name: str) -> float:
+    default = Settings.model_fields[name].default
+    assert isinstance(default, int | float)
+    return default
+
+
 @dataclass(frozen=True)
 class Budget:
-    max_depth: int = 3
-    max_nodes: int = 300
-    max_ms: float = 800.0
+    """The hard caps of one walk; the defaults are the settings' (``HELIX_MAX_DEPTH`` ...)."""
+
+    max_depth: int = int(_default("max_depth"))
+    max_nodes: int = int(_default("max_nodes"))
+    max_ms: float = _default("max_ms")
+
+    @classmethod
+    def of(cls, settings: Settings) -> Budget:
+        return cls(settings.max_depth, settings.max_nodes, settings.max_ms)
 
 
 @dataclass(frozen=True)
@@ -99,9 +112,12 @@ def _cond(
 
 
 class Walker:
-    def __init__(self, store: KGStore, predictor: LocalEdgePredictor) -> None:
+    """Walks one store within ``budget`` (given once, at construction)."""
+
+    def __init__(self, store: KGStore, predictor: LocalEdgePredictor, budget: Budget) -> None:
         self.store = store
         self.predictor = predictor
+        self.budget = budget
 
     def walk(
         self,
@@ -109,7 +125,6 @@ class Walker:
         dist: Sequence[tuple[Metapath, float]],
         *,
         qhash: str,
-        budget: Budget,
         targets: set[int] | None = None,
         accept: Accept | None = None,
         on_depth: DepthHook | None = None,
@@ -117,7 +132,7 @@ class Walker:
     ) -> WalkResult:
         t0 = time.perf_counter()
         res = WalkResult()
-        store = self.store
+        store, budget = self.store, self.budget
         counter = 0
         heap: list[tuple[float, float, int, WalkPath]] = []
         deferred: list[tuple[float, float, int, WalkPath]] = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.graph.relations import BY_ABBREV
+from engine.graph.relations import verb_phrase
 from engine.graph.store import KGStore
 from engine.index.vectors import IndexMissing, VectorIndex
 from engine.providers.embedder.cache import CachedEmbedder
@@ -18,8 +18,7 @@ VERBALISED = ("CtD", "CpD", "DpS", "DlA", "DaG", "DrD", "PCiC", "CbG", "CrC", "C
 
 
 def verbalise(store: KGStore, s: str, rel: str, o: str) -> str:
-    verb = BY_ABBREV[rel].verb if rel in BY_ABBREV else rel
-    return f"{store.name(s)} {verb} {store.name(o)}"
+    return f"{store.name(s)} {verb_phrase(rel)} {store.name(o)}"
 
 
 def triple_key(s: str, rel: str, o: str) -> str:

@@ -31,6 +31,33 @@ def tokens(text: str) -> list[str]:
     return _TOKEN.findall(normalize(text))
 
 
+def has_lone_surrogate(text: str) -> bool:
+    """Whether ``text`` holds a lone surrogate (``\\ud800``): not valid Unicode, so neither
+    UTF-8 files nor DuckDB/SQLite can keep it."""
+    return any("\ud800" <= ch <= "\udfff" for ch in text)
+
+
+def question_problem(question: str, max_chars: int) -> str | None:
+    """Why ``question`` cannot be asked (one sentence with the fix), or None when it can:
+    empty, longer than ``max_chars``, not valid Unicode, or binary/control characters."""
+    if not question.strip():
+        return "The question is empty. Ask about a drug, disease, gene or symptom."
+    if len(question) > max_chars:
+        return (
+            f"The question is {len(question):,} characters long; the limit is "
+            f"{max_chars:,}. Please shorten it."
+        )
+    if has_lone_surrogate(question):
+        return (
+            "The question contains text that is not valid Unicode (a lone surrogate such as "
+            "\\ud800); please send it as UTF-8 text."
+        )
+    printable = sum(ch.isprintable() or ch in "\n\t" for ch in question)
+    if "\x00" in question or printable < 0.9 * len(question):
+        return "The question contains binary or control characters; please send plain text."
+    return None
+
+
 MAX_USER_CHARS = 200
 
 
@@ -39,7 +66,7 @@ def user_id_problem(user: str) -> str | None:
     fix = "give a name such as --user alice (or set HELIX_USER)"
     if not user.strip():
         return f"the user id is empty; {fix}"
-    if any("\ud800" <= ch <= "\udfff" for ch in user):
+    if has_lone_surrogate(user):
         return f"the user id {user!r} is not valid UTF-8; {fix}"
     if any(not ch.isprintable() for ch in user):
         return f"the user id {user!r} contains control characters; {fix}"

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from textual.widgets import Markdown
 
+from engine.graph.relations import backward_hop, forward_hop
 from engine.result import Evidence, Triple
-from helix_tui.relations import Namer, kind_of, verb
+from helix_tui.relations import Namer, kind_of, triple_text, verb
 
 HINT = "_Select an evidence row or a path hop to see its details._"
 
@@ -29,7 +30,7 @@ def triple_markdown(triple: Triple, name: Namer) -> str:
     subj, rel, obj = triple
     return "\n".join(
         [
-            f"**{name(subj)}** —{verb(rel)}→ **{name(obj)}**",
+            triple_text(triple, lambda node: f"**{name(node)}**"),
             "",
             f"- subject: {name(subj)} · {kind_of(subj) or 'entity'} · `{subj}`",
             f"- relation: {verb(rel)} · `{rel}`",
@@ -44,7 +45,7 @@ def node_markdown(node_id: str, name: Namer, triples: list[Triple]) -> str:
         lines.append("_No other edges found._")
     for subj, rel, obj in triples:
         if subj == node_id:
-            lines.append(f"- —{verb(rel)}→ {name(obj)}")
+            lines.append(f"- {forward_hop(rel)} {name(obj)}")
         else:
-            lines.append(f"- ←{verb(rel)}— {name(subj)}")
+            lines.append(f"- {backward_hop(rel)} {name(subj)}")
     return "\n".join(lines)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Literal
 
 from pydantic import BaseModel, ValidationError, model_validator
 
-from engine.result import Triple
+from engine.ports import StatementPort
 from memory.clock import parse_instant
 
 Extract = Literal["fact", "text"]
@@ -78,24 +78,7 @@ def load_events(path: Path) -> list[Event]:
     return events
 
 
-class Statements(Protocol):
-    """The part of a user's memory a ``say`` event writes to (``memory.service.UserMemory``)."""
-
-    def state(self, text: str, session: str | None) -> object: ...
-
-    def store_fact(
-        self,
-        subj: str,
-        rel: str,
-        obj: str,
-        supersedes: Triple | None = None,
-        evidence: str | None = None,
-        *,
-        session: str | None = None,
-    ) -> object: ...
-
-
-def say(memory: Statements, event: Event, extract: Extract) -> object:
+def say(memory: StatementPort, event: Event, extract: Extract) -> object | None:
     """Store what a ``say`` event states: its given ``fact`` (``extract="fact"``, when the line
     has one), else the fact extracted from its text. Returns the stored fact, or None."""
     if extract == "fact" and event.fact is not None:

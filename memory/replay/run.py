@@ -1,7 +1,8 @@
 """The headless replay (``helix-chat --replay FILE``): a stream played against ``UserMemory``.
 
 The clock follows each event's ``at`` (a ``SimulatedClock``); each user gets a ``UserMemory``
-under ``settings.home``. ``say`` events are stored by ``events.say``; ``ask`` events are
+under ``settings.home``, opened by the caller's ``open_memory`` (``wiring.open.memory_opener``
+in the product). ``say`` events are stored by ``events.say``; ``ask`` events are
 answered from that user's memory alone, scored by ``score.ReplayScore`` and written as contract
 result lines with ``user``, ``session``, ``at``, ``expect``. The whole file is validated before
 anything is stored.
@@ -20,15 +21,14 @@ from typing import Any
 
 from engine.config import Settings
 from engine.result import Result, Status
-from memory.asks import AskScorer
-from memory.cache import Embed
-from memory.clock import SimulatedClock
+from memory.clock import Clock, SimulatedClock
 from memory.replay.events import Event, Extract, load_events, say
 from memory.replay.score import ReplayScore
 from memory.service import UserMemory
-from memory.subjects import Linker
 
 Progress = Callable[[int, int], None]
+OpenMemory = Callable[[Settings, str, Clock], UserMemory]
+"""Opens one user's memory on the replay's clock."""
 
 
 @dataclass
@@ -69,17 +69,15 @@ def run_replay(
     path: Path,
     settings: Settings,
     *,
-    linker: Linker | None,
+    open_memory: OpenMemory,
     out_path: Path | None = None,
     extract: Extract = "fact",
     progress: Progress | None = None,
-    embed: Embed | None = None,
 ) -> ReplayReport:
     """Replay a memory stream headlessly and score it (Memory Recall@1, leaks, timings).
 
-    ``embed`` lets memory read questions by meaning (one exemplar bank shared by all users)."""
+    ``open_memory(settings, user, clock)`` opens each user's memory on the replay's clock."""
     events = load_events(path)
-    asks = AskScorer(embed) if embed is not None else None
     clock = SimulatedClock(events[0].instant if events else None)
     report = ReplayReport(extract=extract, events=len(events))
     memories: dict[str, UserMemory] = {}
@@ -91,9 +89,7 @@ def run_replay(
 
         def memory_of(user: str) -> UserMemory:
             if user not in memories:
-                mem = stack.enter_context(
-                    UserMemory(settings, user, clock=clock, linker=linker, asks=asks)
-                )
+                mem = stack.enter_context(open_memory(settings, user, clock))
                 stack.enter_context(mem.hold())
                 memories[user] = mem
             return memories[user]

@@ -43,29 +43,28 @@ def _dist(*keys: str) -> list[tuple[Metapath, float]]:
 
 
 def test_node_budget_caps_expansion(dense_gene_graph: KGStore) -> None:
-    walker = Walker(dense_gene_graph, LocalEdgePredictor())
-    res = walker.walk([0], _dist("GiG", "GiG", "GiG"), qhash="q", budget=Budget(3, 40, 10_000))
+    walker = Walker(dense_gene_graph, LocalEdgePredictor(), Budget(3, 40, 10_000))
+    res = walker.walk([0], _dist("GiG", "GiG", "GiG"), qhash="q")
     assert res.stop_reason == "budget: nodes"
     assert res.expanded == 40
 
 
 def test_time_budget_stops_the_walk(dense_gene_graph: KGStore) -> None:
-    walker = Walker(dense_gene_graph, LocalEdgePredictor())
-    res = walker.walk([0], _dist("GiG", "GiG", "GiG"), qhash="q2", budget=Budget(3, 10**6, 5.0))
+    walker = Walker(dense_gene_graph, LocalEdgePredictor(), Budget(3, 10**6, 5.0))
+    res = walker.walk([0], _dist("GiG", "GiG", "GiG"), qhash="q2")
     assert res.stop_reason == "budget: time"
     assert res.elapsed_ms < 500
 
 
 def test_depth_budget_and_progressive_depth(dense_gene_graph: KGStore) -> None:
-    walker = Walker(dense_gene_graph, LocalEdgePredictor())
-    res = walker.walk([0], _dist("GiG", "GiG", "GiG"), qhash="q3", budget=Budget(1, 10**6, 10_000))
+    walker = Walker(dense_gene_graph, LocalEdgePredictor(), Budget(1, 10**6, 10_000))
+    res = walker.walk([0], _dist("GiG", "GiG", "GiG"), qhash="q3")
     assert res.depth == 1
     assert all(len(p.uses) == 1 for p in res.paths)
-    accepted = walker.walk(
+    accepted = Walker(dense_gene_graph, LocalEdgePredictor(), Budget(3, 10**6, 10_000)).walk(
         [0],
         _dist("GiG") + _dist("GiG", "GiG"),
         qhash="q4",
-        budget=Budget(3, 10**6, 10_000),
         accept=lambda paths, d: bool(paths),
     )
     assert accepted.stop_reason == "answered"
@@ -73,8 +72,15 @@ def test_depth_budget_and_progressive_depth(dense_gene_graph: KGStore) -> None:
 
 
 def test_paths_never_revisit_a_node(dense_gene_graph: KGStore) -> None:
-    walker = Walker(dense_gene_graph, LocalEdgePredictor())
-    res = walker.walk([0], _dist("GiG", "GiG"), qhash="q5", budget=Budget(2, 30, 10_000))
+    walker = Walker(dense_gene_graph, LocalEdgePredictor(), Budget(2, 30, 10_000))
+    res = walker.walk([0], _dist("GiG", "GiG"), qhash="q5")
     assert res.paths
     for p in res.paths:
         assert len(set(p.nodes)) == len(p.nodes)
+
+
+def test_the_budget_defaults_are_the_settings_defaults() -> None:
+    from engine.config import Settings
+
+    defaults = Settings(_env_file=None)  # type: ignore[call-arg]
+    assert Budget() == Budget.of(defaults)

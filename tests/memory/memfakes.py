@@ -1,8 +1,13 @@
-"""A small deterministic linker over a handful of names (for memory tests)."""
+"""A small deterministic linker over a handful of names (for memory tests), and memories
+opened over it for replays."""
 
 from __future__ import annotations
 
+from engine.config import Settings
+from memory.clock import Clock
 from memory.linking import AliasHit, StatementLinker
+from memory.replay.run import OpenMemory
+from memory.service import UserMemory
 
 NODES: dict[str, tuple[str, str]] = {
     "Compound::DB00331": ("Metformin", "Compound"),
@@ -57,3 +62,12 @@ def fake_linker() -> StatementLinker:
         lambda node: NODES[node][0] if node in NODES else None,
         lambda node: NODES[node][1] if node in NODES else None,
     )
+
+
+def plain_memory(linker: StatementLinker) -> OpenMemory:
+    """Opens each user's memory over ``linker`` alone (no embedder, no sessions), for replays."""
+
+    def open_one(settings: Settings, user: str, clock: Clock) -> UserMemory:
+        return UserMemory(settings, user, clock=clock, linker=linker)
+
+    return open_one

@@ -17,6 +17,7 @@ from memory.linking import StatementLinker
 from memory.replay.run import run_replay
 from memory.router import Router, Temporal
 from memory.service import UserMemory
+from tests.memory.memfakes import plain_memory
 
 NOW = datetime(2026, 3, 9, 10, 0, tzinfo=UTC)
 
@@ -141,6 +142,6 @@ def test_replay_reads_dates_on_its_own_clock(tmp_path: Path, linker: StatementLi
     stream = tmp_path / "dated.replay.jsonl"
     stream.write_text("\n".join(lines) + "\n", encoding="utf-8")
     settings = Settings(home=tmp_path / "home", trace_exporter="none")
-    report = run_replay(stream, settings, linker=linker)
+    report = run_replay(stream, settings, open_memory=plain_memory(linker))
     score = report.score
     assert score.probes == 2 and score.recall == 1.0, score.misses

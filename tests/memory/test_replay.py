@@ -10,10 +10,11 @@ import pytest
 
 from engine.config import Settings
 from engine.result import Answer, Result, Status
-from memory.linking import StatementLinker, engine_linker
+from memory.linking import StatementLinker
 from memory.replay.events import Event, ReplayFormatError, load_events
 from memory.replay.run import format_report, run_replay
 from memory.replay.score import ReplayScore
+from tests.memory.memfakes import plain_memory
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 DEV_STREAM = SHARED / "bench" / "memory_dev.replay.jsonl"
@@ -131,7 +132,7 @@ def test_replay_scores_a_small_stream(
     report = run_replay(
         stream,
         settings,
-        linker=linker,
+        open_memory=plain_memory(linker),
         out_path=out,
         extract=extract,  # type: ignore[arg-type]
         progress=lambda done, total: seen.append(done),
@@ -176,7 +177,7 @@ def test_malformed_lines_are_reported_with_line_numbers(
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     settings = Settings(home=tmp_path / "home", trace_exporter="none")
     with pytest.raises(ReplayFormatError) as err:
-        run_replay(path, settings, linker=linker)
+        run_replay(path, settings, open_memory=plain_memory(linker))
     assert [n for n, _ in err.value.errors] == [2, 3]
     assert "line 2" in str(err.value)
     assert not settings.users_dir.exists()  # validated before anything was stored
@@ -193,17 +194,21 @@ def test_time_must_not_go_backwards(tmp_path: Path) -> None:
 def test_full_dev_replay_meets_the_targets(tmp_path: Path) -> None:
     if not DEV_STREAM.exists():
         pytest.skip("../shared/bench is not available")
-    from engine.api import Helix
     from engine.ingest.build import stores_ready
+    from wiring.open import memory_opener, open_engine
 
     engine_settings = Settings(trace_exporter="none")  # HELIX_HOME: an ingested data home
     if not stores_ready(engine_settings):
         pytest.skip("no ingested HELIX_HOME to link entities with")
-    helix = Helix.open(engine_settings, auto_ingest=False)
-    linker = engine_linker(helix)
+    helix = open_engine(engine_settings)
     for extract, current, previous in (("fact", 0.95, 0.90), ("text", 0.85, 0.85)):
         settings = Settings(home=tmp_path / extract, trace_exporter="none")
-        report = run_replay(DEV_STREAM, settings, linker=linker, extract=extract)  # type: ignore[arg-type]
+        report = run_replay(
+            DEV_STREAM,
+            settings,
+            open_memory=memory_opener(helix),
+            extract=extract,  # type: ignore[arg-type]
+        )
         print(format_report(report))
         assert report.score.current.recall >= current
         assert report.score.previous.recall >= previous

@@ -1,12 +1,13 @@
 """The one deterministic stand-in for ``engine.api.Helix``, shared by every test that needs one.
 
 A small built-in graph (``NODES``, ``ALIASES``, ``TRIPLES``, ``PASSAGES``) serves ``link``,
-``node_name``, ``triples`` and ``dense_search``. ``ask`` records each call (question and the
-keyword arguments as passed) in ``calls``, then, in order: raises for a question in ``fail_on``;
-for the ``slow`` question, sets ``started`` and emits walk steps until ``release`` is set; emits
-``steps``; lets the caller's memory answer; answers from ``answers`` (a ``Result``, or a function
-of the question and ``choice``); else asks ``fallback`` (by default: the treatments of the first
-disease named, from ``TRIPLES``).
+``node_name``, ``triples`` and ``dense_search``; it has no embedder (``embed`` is None).
+``ask`` records each call (question and the keyword arguments as passed) in ``calls``, then, in
+order: raises for a question in ``fail_on``; for the ``slow`` question, sets ``started`` and
+emits walk steps until ``release`` is set; emits ``steps``; lets the caller's memory answer;
+answers from ``answers`` (a ``Result``, or a function of the question and ``choice``); else
+asks ``fallback`` (by default: the treatments of the first disease named, from ``TRIPLES``).
+Like the engine, it names every node of the answer it returns (``Result.names``).
 
 Self-contained, so a server subprocess can load it by path:
 ``--engine-factory tests/support/fake_engine.py:make_engine``.
@@ -82,6 +83,11 @@ class FakeEngine:
         self.closed = False
 
     def ask(self, question: str, **options: Any) -> Result:
+        result = self._ask(question, **options)
+        result.name_nodes(self.node_names)
+        return result
+
+    def _ask(self, question: str, **options: Any) -> Result:
         self.calls.append({"question": question, **options})
         if question in self.fail_on:
             raise RuntimeError("boom")
@@ -134,8 +140,17 @@ class FakeEngine:
     def node_name(self, node_id: str) -> str | None:
         return self.names.get(node_id)
 
+    def node_names(self, node_ids: Iterable[str]) -> dict[str, str]:
+        return {n: self.names[n] for n in node_ids if n in self.names}
+
     def node_kind(self, node_id: str) -> str | None:
         return node_id.split("::")[0] if node_id in NODES else None
+
+    def node_description(self, node_id: str) -> str | None:
+        return None
+
+    def embed(self) -> None:
+        return None
 
     def aliases(self, key: str) -> list[tuple[str, bool, str]]:
         """Exact alias hits for a normalised key (what the memory's statement linker reads)."""

@@ -1,4 +1,7 @@
-"""Deterministic stand-ins for the engine and the user memory (sessions use the real store)."""
+"""Deterministic stand-ins for the engine and the user memory (sessions use the real store).
+
+Over 350 lines on purpose: the canned results, the fake memory and the harness that wires them
+into ``Services`` are read together by every chat-app test."""
 
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ from engine.result import (
     Triple,
 )
 from helix_tui.services import Services
+from memory.clock import SimulatedClock
 from sessions.store import SessionStore
 from tests.support.fake_engine import FakeEngine
 
@@ -50,15 +54,7 @@ AMBIGUOUS_QUESTION = "What genes are linked to MS?"
 SLOW_QUESTION = "slow question"
 
 
-class FixedClock:
-    def __init__(self, now: datetime | None = None) -> None:
-        self._now = now or datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
-
-    def now(self) -> datetime:
-        return self._now
-
-    def set(self, instant: datetime) -> None:
-        self._now = instant
+START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
 def alzheimer_result(question: str = ALZ_QUESTION, *, boosted: bool = False) -> Result:
@@ -253,7 +249,7 @@ _DRUGS = {"metformin": METFORMIN, "sitagliptin": SITAGLIPTIN}
 class FakeMemory:
     """A user's vault in a list; understands "started on X" and "from X to Y" about an MRN."""
 
-    def __init__(self, user: str, clock: FixedClock) -> None:
+    def __init__(self, user: str, clock: SimulatedClock) -> None:
         self.user = user
         self.clock = clock
         self.rows: list[FakeFact] = []
@@ -347,6 +343,12 @@ class FakeMemory:
     def facts(self, include_superseded: bool = True) -> list[FakeFact]:
         return [f for f in self.rows if include_superseded or f.t_end is None]
 
+    def search(self, query: str, limit: int = 50) -> list[FakeFact]:
+        return [f for f in self.rows if query in (f.subj, f.obj)][:limit]
+
+    def close(self) -> None:
+        return None
+
     def forget(self, fact_or_subject: object) -> int:
         if isinstance(fact_or_subject, FakeFact):
             before = len(self.rows)
@@ -371,16 +373,16 @@ class Harness:
     services: Services
     engine: FakeEngine
     memories: dict[str, FakeMemory]
-    clock: FixedClock
+    clock: SimulatedClock
 
 
 def make_harness(home: Path, user: str = "alice") -> Harness:
     settings = Settings(home=home, user=user, _env_file=None)  # type: ignore[call-arg]
     engine = make_engine()
-    clock = FixedClock()
+    clock = SimulatedClock(START)
     memories: dict[str, FakeMemory] = {}
 
-    def open_memory(_s: Settings, who: str, clk: FixedClock, _e: object) -> FakeMemory:
+    def open_memory(_s: Settings, who: str, _e: object, clk: SimulatedClock) -> FakeMemory:
         return memories.setdefault(who, FakeMemory(who, clk))
 
     services = Services(

@@ -10,7 +10,7 @@ from engine.result import Candidate, Result, Status
 from helix_tui.clarify import match_candidate
 from helix_tui.facts import FactView, notes_of
 from helix_tui.present import result_markdown, step_line
-from helix_tui.relations import VERBS, path_text, short_id, triple_text
+from helix_tui.relations import path_text, short_id, triple_text, verb
 
 NAMES = {"C": "Donepezil", "D": "Alzheimer's disease", "G": "ACHE"}
 
@@ -20,8 +20,10 @@ def name(node_id: str) -> str:
 
 
 def test_relation_verbs() -> None:
-    assert VERBS["CtD"] == "treats"
-    assert VERBS["PCiC"] == "includes"
+    assert verb("CtD") == "treats"
+    assert verb("PCiC") == "includes"
+    assert verb("DsD") == "is a subtype of"
+    assert verb("allergic_to") == "allergic to"
     assert triple_text(("C", "CtD", "D"), name) == "Donepezil —treats→ Alzheimer's disease"
     assert triple_text(("patient:1", "takes", "C"), name) == "patient:1 —takes→ Donepezil"
     assert short_id("patient:4471") == "MRN 4471"

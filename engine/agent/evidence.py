@@ -1,0 +1,126 @@
+"""Putting an answer's evidence on the result: graph answers and triples from the kept paths,
+passages (marked relevant or not), and the literature answer when the graph has none."""
+
+from __future__ import annotations
+
+from engine.agent import explainer
+from engine.config import Settings
+from engine.graph.store import KGStore
+from engine.graph.walk import WalkPath
+from engine.index.dense import PassageHit, doc_of
+from engine.ranking.answers import graph_scores
+from engine.ranking.fusion import fuse
+from engine.result import Answer, Evidence, Result, Status, Triple
+from engine.understand.relevance import relevant
+
+MAX_PATHS = 20
+"""Paths listed on a result."""
+MAX_TRIPLE_EVIDENCE = 30
+"""Distinct triples listed as evidence, those of the best answers' paths first."""
+SNIPPET_CHARS = 400
+"""Length of the passage quoted by a literature answer."""
+
+
+def fill_from_paths(
+    result: Result,
+    store: KGStore,
+    settings: Settings,
+    paths: list[WalkPath],
+    target: str | None,
+    hits: list[PassageHit],
+) -> None:
+    """Answers (graph scores fused with passage mentions), paths and triple evidence from the
+    kept ``paths``; ``target`` is the answer a mechanism question names."""
+    scores = graph_scores(paths, lambda p: store.ids[p.end], target)
+    dense_scores = dense_mentions(store, list(scores), hits)
+    fused = (
+        fuse(scores, dense_scores, settings.fusion, settings.graph_weight)
+        if dense_scores
+        else sorted(scores.items(), key=lambda kv: -kv[1])
+    )
+    result.answers = [
+        Answer(id=n, name=store.name(n), score=round(sc, 4), kind=store.kind(n)) for n, sc in fused
+    ]
+    result.paths = [p.triples(store) for p in paths[:MAX_PATHS]]
+    seen: set[Triple] = set()
+    order = {a.id: i for i, a in enumerate(result.answers)}
+    ranked_paths = sorted(paths, key=lambda p: order.get(store.ids[p.end], 1 << 30))
+    for p in ranked_paths:
+        for t in p.triples(store):
+            if t not in seen and len(seen) < MAX_TRIPLE_EVIDENCE:
+                seen.add(t)
+                result.evidence.append(
+                    Evidence(kind="triple", triple=t, source="hetionet", score=round(p.conf, 4))
+                )
+    attach_passages(result, store, hits)
+
+
+def dense_mentions(store: KGStore, nodes: list[str], hits: list[PassageHit]) -> dict[str, float]:
+    """Dense support for graph answers: the best passage score among passages naming them."""
+    if not hits or not nodes:
+        return {}
+    texts = store.passages([h.id for h in hits])
+    out: dict[str, float] = {}
+    for h in hits:
+        body = (texts.get(h.id, ("", "", ""))[1] or "").lower()
+        for n in nodes:
+            name = store.name(n).lower()
+            if len(name) > 3 and name in body:
+                out[n] = max(out.get(n, 0.0), h.dense)
+    return out
+
+
+def attach_passages(
+    result: Result, store: KGStore, hits: list[PassageHit], good: set[str] | None = None
+) -> None:
+    """Every retrieved passage as evidence, ``relevant`` when in ``good`` (by default: when it
+    passes the relevance floor)."""
+    if not hits:
+        return
+    texts = store.passages([h.id for h in hits])
+    if good is None:
+        good = {h.id for h in relevant(hits)}
+    for h in hits:
+        _title, text, corpus = texts.get(h.id, ("", "", ""))
+        result.evidence.append(
+            Evidence(
+                kind="passage",
+                id=h.id,
+                score=round(h.score, 4),
+                text=text,
+                source=corpus or "passages",
+                relevant=h.id in good,
+            )
+        )
+
+
+def literature(
+    result: Result,
+    store: KGStore,
+    hits: list[PassageHit],
+    kg_note: str = "",
+    naming: list[str] | None = None,
+    otherwise: str | None = None,
+) -> Result:
+    """Answer from passages that pass the relevance floor, labelled as literature after
+    what the graph could not say (``kg_note``); else NOT_ANSWERED saying so
+    (``otherwise``, by default the note itself)."""
+    texts = store.passages([h.id for h in hits]) if hits else {}
+    good = relevant(hits, texts={k: v[1] or "" for k, v in texts.items()}, naming=naming or ())
+    attach_passages(result, store, hits, {h.id for h in good})
+    if not good:
+        result.text = otherwise or kg_note or explainer.nothing()
+        result.stop_reason = result.stop_reason or (
+            "no relevant passage" if hits else "nothing retrieved"
+        )
+        return result
+    top = texts.get(good[0].id)
+    title, text = (top[0], top[1]) if top else ("", "")
+    snippet = text if len(text) < SNIPPET_CHARS else text[:SNIPPET_CHARS].rsplit(" ", 1)[0] + " …"
+    docs = list(dict.fromkeys(doc_of(h.id) for h in good))
+    answer = explainer.literature(title or good[0].id, snippet, len(good), docs)
+    result.text = f"{kg_note}\n\n{answer}" if kg_note else answer
+    result.status = Status.ANSWERED
+    result.intent = "literature" if kg_note else result.intent
+    result.stop_reason = "answered from passages"
+    return result

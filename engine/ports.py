@@ -1,0 +1,159 @@
+"""The ports between Helix's packages, in one place.
+
+What the agent loop needs from one user's memory (``MemoryPort``); what every front end (chat
+app, MCP server, eval, replay) uses of the engine (``EnginePort``) and of a user's memory
+(``UserMemoryPort``, of which a replay's ``say`` events use ``StatementPort``); the clock that
+memory and sessions read. Every capability is declared here, so callers never probe for one:
+an optional one says so in its type (``EnginePort.embed`` may return None).
+
+Implemented by ``engine.api.Helix``, ``memory.service.UserMemory`` and ``memory.clock``; the
+engine never imports ``memory``: ``wiring.open`` opens both and hands the memory to the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Protocol
+
+from engine.config import Mode, Settings
+from engine.events import EventSink
+from engine.result import Evidence, LinkedEntity, Result, Triple
+
+if TYPE_CHECKING:  # numpy stays out of the chat app's start-up
+    from engine.providers.embedder.base import Vectors
+
+Embed = Callable[[list[str]], "Vectors"]
+"""Texts -> L2-normalised vectors (the engine's embedding model)."""
+
+
+class Clock(Protocol):
+    """A source of tz-aware UTC instants (``memory.clock``: the wall clock or a simulated one)."""
+
+    def now(self) -> datetime: ...
+
+
+class MemoryPort(Protocol):
+    """What the agent loop needs from one user's memory."""
+
+    def answer(self, question: str, linked: list[LinkedEntity]) -> Result | None:
+        """Answer from this user's own memory (patients, notes, stated facts), or None."""
+        ...
+
+    def boosts(self, triples: list[Triple]) -> dict[Triple, float]:
+        """Multipliers (e.g. 1.15) for triples backed by a verified (quality-1) vault fact."""
+        ...
+
+    def cached(self, question: str, mode: str) -> Result | None:
+        """A cached reviewed answer for this (or a near-identical) question, or None."""
+        ...
+
+    def record(self, question: str, result: Result, session: str | None) -> None:
+        """Store the turn (episodic), and verified triples (vault) when the Reviewer accepted."""
+        ...
+
+
+class FactPort(Protocol):
+    """A fact of a user's memory as front ends read it (``memory.vault.Fact``): a triple, the
+    names of its ends, and its validity from ``t_start`` until ``t_end`` (None: current)."""
+
+    @property
+    def subj(self) -> str: ...
+    @property
+    def rel(self) -> str: ...
+    @property
+    def obj(self) -> str: ...
+    @property
+    def subj_name(self) -> str | None: ...
+    @property
+    def obj_name(self) -> str | None: ...
+    @property
+    def t_start(self) -> datetime: ...
+    @property
+    def t_end(self) -> datetime | None: ...
+    @property
+    def source(self) -> str:
+        """'stated' by the user, or 'reviewed' KG evidence."""
+        ...
+
+    @property
+    def quality(self) -> float: ...
+
+
+class StatementPort(Protocol):
+    """What a user states: a fact extracted from text, or one given in structured form.
+    Both return the stored fact, or None when nothing was stored."""
+
+    def state(self, text: str, session: str | None = None) -> FactPort | None: ...
+
+    def store_fact(
+        self,
+        subj: str,
+        rel: str,
+        obj: str,
+        supersedes: Triple | None = None,
+        evidence: str | None = None,
+        *,
+        session: str | None = None,
+    ) -> FactPort | None: ...
+
+
+class UserMemoryPort(MemoryPort, StatementPort, Protocol):
+    """One user's memory as the front ends use it (``memory.service.UserMemory``)."""
+
+    def facts(self, include_superseded: bool = True) -> Sequence[FactPort]: ...
+
+    def search(self, query: str, limit: int = 50) -> Sequence[FactPort]: ...
+
+    def forget(self, target: Any) -> int:
+        """Forget a fact (as returned by ``facts``, or a triple) or a whole subject (an id or a
+        mention); returns the number of facts removed."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class EnginePort(Protocol):
+    """The engine (``engine.api.Helix``) as front ends and memory use it."""
+
+    def ask(
+        self,
+        question: str,
+        *,
+        mode: Mode | None = None,
+        memory: MemoryPort | None = None,
+        session: str | None = None,
+        choice: str | None = None,
+        qid: str | None = None,
+        on_event: EventSink | None = None,
+    ) -> Result: ...
+
+    def link(self, text: str, kinds: set[str] | None = None) -> list[LinkedEntity]: ...
+
+    def aliases(self, key: str) -> list[tuple[str, bool, str]]:
+        """Exact alias-table hits ``(node_id, primary, source)`` for a normalised key."""
+        ...
+
+    def node_name(self, node_id: str) -> str | None: ...
+
+    def node_names(self, node_ids: Iterable[str]) -> dict[str, str]:
+        """The names of the graph nodes among ``node_ids`` (other ids are left out)."""
+        ...
+
+    def node_kind(self, node_id: str) -> str | None: ...
+
+    def node_description(self, node_id: str) -> str | None: ...
+
+    def triples(self, node_id: str, rel: str | None = None, limit: int = 50) -> list[Triple]: ...
+
+    def dense_search(self, text: str, k: int = 10) -> list[Evidence]: ...
+
+    def embed(self) -> Embed | None:
+        """The embedding function, or None when the model could not be loaded."""
+        ...
+
+    def close(self) -> None: ...
+
+
+EngineFactory = Callable[[Settings], EnginePort]
+"""Opens the engine over a data home (``wiring.open.open_engine``, or a test's fake)."""

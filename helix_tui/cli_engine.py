@@ -1,0 +1,114 @@
+"""What the ``helix-chat`` commands share: settings from the options, the stores made ready on
+first use, and the engine opened through ``wiring.open`` with its problems said in one line."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+from rich.console import Console
+from rich.text import Text
+
+from engine.config import Mode, Settings
+from helix_tui.cli_trace import checked_settings
+
+if TYPE_CHECKING:
+    from engine.api import Helix
+    from engine.ingest.build import IngestReport
+
+err = Console(stderr=True)
+MODES = click.Choice(["hybrid", "graph", "dense"])
+
+
+def settings_for(home: Path | None, user: str | None, layers: str | None = None) -> Settings:
+    """The environment's settings with the command line's home, user and layers over them."""
+    overrides: dict[str, Any] = {}
+    if home is not None:
+        overrides["home"] = home
+    if user is not None:
+        overrides["user"] = user
+    if layers is not None:
+        overrides["layers"] = layers
+    return checked_settings(Settings(**overrides))
+
+
+def layers_option() -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """``--layers a,b``: answer from these graph layers only (default: every built layer)."""
+    return click.option(
+        "--layers",
+        help="Comma-separated graph layers to answer from, e.g. hetionet "
+        "(default: $HELIX_LAYERS or every built layer).",
+    )
+
+
+def bench_option(help_text: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """``--bench FILE`` (repeatable), for the commands that read bench question files."""
+    return click.option(
+        "--bench",
+        "benches",
+        multiple=True,
+        required=True,
+        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        help=help_text,
+    )
+
+
+def ensure_stores(settings: Settings) -> None:
+    """On first use: find the source data (or download it), then build the stores."""
+    from engine.ingest.build import stores_ready
+
+    if not stores_ready(settings):
+        _ensure_data(settings)
+        err.print(f"First run: building the stores under {settings.stores_dir} (a few minutes).")
+        ingest_or_fail(settings)
+
+
+def _ensure_data(settings: Settings) -> None:
+    """Pull missing source files, unless offline (then name them and the command)."""
+    from engine.ingest.defaults import DataMissing, resolve_default
+    from engine.ingest.download import DownloadError
+    from engine.ingest.manifest import default_manifest
+    from helix_tui.cli_data import pull_missing
+
+    try:
+        resolve_default(settings)
+        return
+    except DataMissing as exc:
+        if settings.offline:
+            raise click.ClickException(
+                f"{exc} HELIX_OFFLINE is set, so nothing is downloaded."
+            ) from None
+    try:
+        pull_missing(settings, default_manifest().for_layers(["hetionet"]))
+    except DownloadError as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+def ingest_or_fail(settings: Settings, **kwargs: Any) -> IngestReport:
+    from engine.ingest.build import ingest as run_ingest
+    from engine.ingest.sources import DataError
+    from helix_tui.progress import RichProgress
+
+    try:
+        with RichProgress(err) as progress:
+            return run_ingest(settings, progress=progress, **kwargs)
+    except DataError as exc:
+        raise click.ClickException(f"cannot build the stores: {exc}") from exc
+
+
+def open_engine(settings: Settings, *, modes: Collection[Mode] = ()) -> Helix:
+    """The engine (``wiring.open.open_engine``), building the stores first when missing; a
+    store that cannot be read is a one-line error, a part that could not load a warning."""
+    from engine.graph.store import StoreUnreadable, UnknownLayer
+    from wiring.open import open_engine as wired
+
+    ensure_stores(settings)
+    try:
+        helix = wired(settings, modes=modes)
+    except (UnknownLayer, StoreUnreadable) as exc:
+        raise click.ClickException(str(exc)) from None
+    for problem in helix.c.errors:
+        err.print(Text.assemble(("warning: ", "yellow"), problem), highlight=False, soft_wrap=True)
+    return helix

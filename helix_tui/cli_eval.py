@@ -1,0 +1,121 @@
+"""``helix-chat eval`` (bench questions in one warm process, scored) and ``calibrate``."""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+from pathlib import Path
+
+import click
+from rich.console import Console
+
+from helix_tui.cli_engine import MODES, bench_option, err, layers_option, open_engine, settings_for
+
+
+@click.command("eval")
+@bench_option("Question file(s) in the bench format; repeat for several.")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write one result line per question here (one file per mode with --compare).",
+)
+@click.option("--mode", type=MODES, help="Retrieval mode to evaluate (default hybrid).")
+@click.option("--compare", help="Comma-separated modes to run side by side, e.g. hybrid,dense.")
+@click.option("--no-calibration", is_flag=True, help="Ablation: raw edge-predictor probabilities.")
+@click.option(
+    "--report-json",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the metrics as JSON here.",
+)
+@layers_option()
+@click.pass_context
+def eval_cmd(
+    ctx: click.Context,
+    benches: tuple[Path, ...],
+    out: Path | None,
+    mode: str | None,
+    compare: str | None,
+    no_calibration: bool,
+    report_json: Path | None,
+    layers: str | None,
+) -> None:
+    """Run bench questions in one warm process and print the metrics table."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from engine.eval import (
+        BenchFileError,
+        load_questions,
+        out_path_for,
+        render_report,
+        run_eval,
+        score,
+    )
+
+    modes = [m.strip() for m in compare.split(",")] if compare else [mode or "hybrid"]
+    bad = [m for m in modes if m not in {"hybrid", "graph", "dense"}]
+    if bad:
+        raise click.UsageError(f"unknown mode(s): {', '.join(bad)}")
+    settings = settings_for(ctx.obj["home"], ctx.obj["user"], layers)
+    if no_calibration:
+        settings = settings.model_copy(update={"calibration": False})
+    try:
+        questions = [q for b in benches for q in load_questions(b)]
+    except BenchFileError as exc:
+        raise click.ClickException(str(exc)) from None
+    helix = open_engine(settings, modes=modes)  # type: ignore[arg-type]
+    reports = {}
+    try:
+        for m in modes:
+            target = out_path_for(out, m) if out and len(modes) > 1 else out
+            with Progress(
+                "[progress.description]{task.description}",
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=err,
+            ) as prog:
+                task = prog.add_task(f"eval {m}", total=len(questions))
+                results = run_eval(
+                    helix,
+                    questions,
+                    mode=m,  # type: ignore[arg-type]
+                    out_path=target,
+                    progress=partial(prog.advance, task),
+                    warmup=[questions[0]["question"]] if questions else [],
+                )
+            reports[m] = score(questions, results)
+    finally:
+        helix.close()
+    Console(width=max(100, Console().width)).print(render_report(reports))
+    if report_json:
+        report_json.write_text(json.dumps({m: r.to_dict() for m, r in reports.items()}, indent=2))
+
+
+@click.command()
+@bench_option("Dev question files with gold triples (>= 200 questions).")
+@click.option(
+    "--provider",
+    type=click.Choice(["local", "llm"]),
+    default="local",
+    show_default=True,
+    help="Which edge predictor to calibrate (llm needs HELIX_LLM_BASE_URL and HELIX_LLM_MODEL).",
+)
+@click.pass_context
+def calibrate(ctx: click.Context, benches: tuple[Path, ...], provider: str) -> None:
+    """Fit the edge predictor's temperature on dev questions and store it with the stores."""
+    from engine.eval.calibration import fit_from_bench_provider
+
+    settings = settings_for(ctx.obj["home"], ctx.obj["user"])
+    helix = open_engine(settings)
+    try:
+        cal = fit_from_bench_provider(helix, list(benches), provider)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from exc
+    finally:
+        helix.close()
+    name = "calibration.json" if provider == "local" else "calibration-llm.json"
+    cal.save(settings.stores_dir / name)
+    err.print(
+        f"{provider}: T = {cal.temperature:.3f} on {cal.n} questions; "
+        f"ECE {cal.ece_before:.3f} -> {cal.ece_after:.3f}"
+    )
