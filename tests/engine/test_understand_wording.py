@@ -15,8 +15,8 @@ from engine.graph.linking import (
     abbreviation_only,
     tokenize,
 )
-from engine.result import Status
 from engine.graph.metapaths import enumerate_metapaths, score_metapath
+from engine.result import Status
 from engine.understand.bank import Bank
 from engine.understand.reading import Reading
 from engine.understand.semantic import SlotScores
