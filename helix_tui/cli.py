@@ -318,7 +318,7 @@ def eval_cmd(
     "layers",
     multiple=True,
     metavar="NAME",
-    help="Add a data layer built from manifest files: disease-pack (repeatable).",
+    help="Add a data layer built from manifest files: disease-pack, orphanet (repeatable).",
 )
 @click.option(
     "--kgx",

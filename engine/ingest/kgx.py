@@ -135,7 +135,7 @@ class KGXInput:
 
 def layer_name(text: str) -> str:
     name = _LAYER_NAME.sub("-", text.lower()).strip("-")
-    if not name or name in {"hetionet", "disease-pack"}:
+    if not name or name in {"hetionet", "disease-pack", "orphanet"}:
         raise DataError(f"{text!r} cannot name a KGX layer")
     return name
 
