@@ -112,10 +112,13 @@ class Helix:
         calibration = Calibration.load(settings.stores_dir / "calibration.json")
         predictor = LocalEdgePredictor(calibration, top_k=settings.edge_top_k)
         llm = LLMProvider(settings) if settings.llm_base_url and settings.llm_model else None
+        planner = Planner(store, linker, budget, semantic)
+        # words of the data's relations and action types ask, they never name
+        linker.relation_words |= planner.data.words
         comp = Components(
             settings=settings,
             store=store,
-            planner=Planner(store, linker, budget, semantic),
+            planner=planner,
             predictor=predictor,
             walker=Walker(store, predictor),
             embedder=embedder,

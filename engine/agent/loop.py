@@ -18,7 +18,7 @@ from engine.config import Mode, Settings
 from engine.events import EventSink
 from engine.graph.edges import Calibration, LocalEdgePredictor
 from engine.graph.metapaths import Metapath
-from engine.graph.relations import BY_ABBREV, directed_uses, verb_phrase
+from engine.graph.relations import directed_uses, use_phrase, verb_phrase
 from engine.graph.store import KGStore
 from engine.graph.walk import Walker, WalkPath, WalkResult
 from engine.index.dense import PassageHit, PassageRetriever, doc_of
@@ -97,15 +97,11 @@ PLURAL = {
 def describe_metapath(mp: Metapath, seed: str) -> str:
     """'Compounds that treat X', 'Diseases that X treats', or the hops of a longer chain."""
     dst = PLURAL.get(mp.dst, mp.dst)
-    first = mp.uses[0]
-    verb = BY_ABBREV[first.rel].verb
     if len(mp) == 1:
-        if first.inverse or BY_ABBREV[first.rel].undirected:
-            return f"{dst} that {verb.removesuffix('s')} {seed}"
-        return f"{dst} that {seed} {verb}"
+        return use_phrase(mp.uses[0], seed, dst)
     hops = []
     for u in mp.uses:
-        v = BY_ABBREV[u.rel].verb
+        v = u.verb
         hops.append(PASSIVE.get(v, v) if u.inverse else v)
     return f"{dst} reached from {seed} ({' → '.join(hops)})"
 
@@ -616,7 +612,8 @@ class AgentLoop:
             return f"Mechanistic paths from {seed} to {plan.targets[0].name}"
         if plan.intent == "overview" or not plan.dist:
             return f"What the graph links to {seed}"
-        return describe_metapath(plan.dist[0][0], seed)
+        what = describe_metapath(plan.dist[0][0], seed)
+        return f"{what} ({plan.note})" if plan.note else what
 
     def _finish(
         self, result: Result, steps: Steps, *, memory: MemoryPort | None, session: str | None
