@@ -34,6 +34,9 @@ from helix_mcp.models import (
 from helix_mcp.ports import EngineFactory, MemoryFactory, MemoryToolsPort
 from helix_mcp.walk import WalkError, parse_hops, walk
 
+MAX_LAYERED = 2
+"""Engines kept open for layer sets asked by ``ask(layers=...)`` besides the server's own."""
+
 
 def _kind_of(node_id: str) -> str:
     return node_id.split("::", 1)[0] if "::" in node_id else "unknown"
@@ -86,6 +89,8 @@ class HelixTools:
         self._memory_factory = memory_factory
         self._engine: EnginePort | None = None
         self._memory: MemoryToolsPort | None = None
+        self._layered: dict[frozenset[str], EnginePort] = {}
+        """Engines restricted to other layer sets than the server's (``ask(layers=...)``)."""
         self.lock = threading.RLock()
 
     # --- lazily opened resources ---------------------------------------------------------
@@ -98,6 +103,27 @@ class HelixTools:
                     reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
                     raise ToolError(f"the Helix engine could not be opened: {reason}") from exc
             return self._engine
+
+    def engine_for(self, layers: Sequence[str] | None) -> EnginePort:
+        """The engine answering from ``layers``: the server's own when they are its layers,
+        else one opened for them (the last ``MAX_LAYERED`` kept open)."""
+        engine = self.engine()
+        wanted = frozenset(layers or ())
+        if not wanted or wanted == frozenset(getattr(engine, "layers", ())):
+            return engine
+        with self.lock:
+            found = self._layered.pop(wanted, None)
+            if found is None:
+                settings = self.settings.model_copy(update={"layers": ",".join(sorted(wanted))})
+                try:
+                    found = self._engine_factory(settings)
+                except Exception as exc:
+                    reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+                    raise ToolError(f"argument 'layers': {reason}") from exc
+            self._layered[wanted] = found
+            while len(self._layered) > MAX_LAYERED:
+                self._layered.pop(next(iter(self._layered))).close()
+            return found
 
     def memory(self) -> MemoryToolsPort:
         with self.lock:
@@ -120,7 +146,10 @@ class HelixTools:
                 self._memory.close()
             if self._engine is not None:
                 self._engine.close()
+            for engine in self._layered.values():
+                engine.close()
             self._memory = self._engine = None
+            self._layered.clear()
 
     # --- helpers -------------------------------------------------------------------------
     def node(self, ref: str) -> NodeRef:
@@ -161,6 +190,7 @@ class HelixTools:
         session: str | None = None,
         choice: str | None = None,
         use_memory: bool = True,
+        layers: Sequence[str] | None = None,
     ) -> dict[str, Any]:
         if not question.strip():
             raise ToolError("the question is empty")
@@ -171,7 +201,7 @@ class HelixTools:
             )
         statement, asked = split_turn(question) if choice is None else ("", question)
         with self.lock:
-            engine = self.engine()
+            engine = self.engine_for(layers)
             memory = self.memory() if use_memory else None
             noted = memory.state(statement, session) if memory is not None and statement else None
             if not asked:
