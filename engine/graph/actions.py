@@ -100,8 +100,9 @@ class ActionVocabulary:
 
     @property
     def words(self) -> frozenset[str]:
-        """Single words that ask for an action: never part of a name."""
-        return frozenset(w for f in self._by_form for w in f.split())
+        """One-word forms that ask for an action ('inhibit', 'agonists'): never part of a
+        name. The modifiers of a multi-word type ('positive', 'partial') are not among them."""
+        return frozenset(f for f in self._by_form if " " not in f)
 
     def find(self, norm: str, spans: Sequence[tuple[int, int]] = ()) -> ActionMatch | None:
         """The longest action form in the normalised question outside the mention spans."""

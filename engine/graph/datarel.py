@@ -179,7 +179,7 @@ class DataVocabulary:
     @property
     def words(self) -> frozenset[str]:
         """Words that ask for a relation or an action (never part of a name)."""
-        nouns = {w for n in self.kinds for w in n.split()}
+        nouns = {n for n in self.kinds if " " not in n}
         return frozenset(c.word for c in self.cues) | self.actions.words | nouns
 
     def asked_kind(self, norm: str, spans: Sequence[tuple[int, int]]) -> tuple[str, int] | None:

@@ -50,7 +50,8 @@ def test_the_longest_action_outside_the_names_is_found() -> None:
     assert hit is not None and (hit.action.name, hit.text) == ("inhibitor", "inhibit")
     assert vocab.find("agonist x", spans=[(0, 9)]) is None  # inside a mention
     assert vocab.find("what treats asthma?") is None
-    assert {"inhibit", "agonize", "blockers", "allosteric"} <= vocab.words
+    assert {"inhibit", "agonize", "blockers", "substrates"} <= vocab.words
+    assert not {"positive", "allosteric", "partial"} & vocab.words  # modifiers may name
 
 
 def test_predicate_words_become_cues_for_what_they_became() -> None:
