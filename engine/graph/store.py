@@ -284,7 +284,11 @@ class KGStore:
 
     def has_edge(self, i: int, use: DirectedRel, j: int) -> bool:
         csr = self._csr(use)
-        row = csr.row(i) if csr is not None else np.zeros(0, dtype=np.int32)
+        if csr is None:
+            return False
+        if use.rel not in FIXED_RELS and self._kind_of[j] != self._kind_code.get(use.dst, -1):
+            return False
+        row = csr.row(i)
         k = int(np.searchsorted(row, j))
         return k < len(row) and int(row[k]) == j
 
