@@ -126,10 +126,13 @@ class Helix:
         )
         if "dense" in modes or settings.mode == "dense":
             dense.prepare()
+        planner = Planner(store, linker, budget, semantic)
+        # words of the data's relations and action types ask, they never name
+        linker.relation_words |= planner.data.words
         comp = Components(
             settings=settings,
             store=store,
-            planner=Planner(store, linker, budget, semantic),
+            planner=planner,
             predictor=predictor,
             walker=Walker(store, predictor, budget),
             embedder=embedder,

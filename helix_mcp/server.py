@@ -51,6 +51,8 @@ NodeArg = Annotated[
     ),
 ]
 FactPart = Annotated[str | None, Field(max_length=300)]
+LayerName = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9._-]{0,62}$")]
+MAX_LAYERS = 16
 
 
 async def _in_thread(fn: Callable[..., R], *args: Any, **kwargs: Any) -> R:
@@ -108,8 +110,17 @@ def build_server(
         use_memory: Annotated[
             bool, Field(description="Consult and update this user's memory.")
         ] = True,
+        layers: Annotated[
+            list[LayerName] | None,
+            Field(
+                description="Graph layers to answer from, e.g. ['hetionet'] or ['hetionet', "
+                "'disease-pack']; default: the server's HELIX_LAYERS, else every built layer.",
+                min_length=1,
+                max_length=MAX_LAYERS,
+            ),
+        ] = None,
     ) -> dict[str, Any]:
-        return await _in_thread(tools.ask, question, mode, session, choice, use_memory)
+        return await _in_thread(tools.ask, question, mode, session, choice, use_memory, layers)
 
     @registry.tool(
         title="Knowledge-graph triples of a node",

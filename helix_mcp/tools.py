@@ -36,6 +36,9 @@ from helix_mcp.models import (
 from helix_mcp.ports import EngineFactory, MemoryFactory
 from helix_mcp.walk import WalkError, parse_hops, walk
 
+MAX_LAYERED = 2
+"""Engines kept open for layer sets asked by ``ask(layers=...)`` besides the server's own."""
+
 
 def fact_out(fact: FactPort) -> FactOut:
     """A fact of the user's memory as tool output."""
@@ -83,6 +86,8 @@ class HelixTools:
         self._memory_factory = memory_factory
         self._engine: EnginePort | None = None
         self._memory: UserMemoryPort | None = None
+        self._layered: dict[frozenset[str], EnginePort] = {}
+        """Engines restricted to other layer sets than the server's (``ask(layers=...)``)."""
         self.lock = threading.RLock()
 
     # --- lazily opened resources ---------------------------------------------------------
@@ -95,6 +100,27 @@ class HelixTools:
                     reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
                     raise ToolError(f"the Helix engine could not be opened: {reason}") from exc
             return self._engine
+
+    def engine_for(self, layers: Sequence[str] | None) -> EnginePort:
+        """The engine answering from ``layers``: the server's own when they are its layers,
+        else one opened for them (the last ``MAX_LAYERED`` kept open)."""
+        engine = self.engine()
+        wanted = frozenset(layers or ())
+        if not wanted or wanted == frozenset(getattr(engine, "layers", ())):
+            return engine
+        with self.lock:
+            found = self._layered.pop(wanted, None)
+            if found is None:
+                settings = self.settings.model_copy(update={"layers": ",".join(sorted(wanted))})
+                try:
+                    found = self._engine_factory(settings)
+                except Exception as exc:
+                    reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+                    raise ToolError(f"argument 'layers': {reason}") from exc
+            self._layered[wanted] = found
+            while len(self._layered) > MAX_LAYERED:
+                self._layered.pop(next(iter(self._layered))).close()
+            return found
 
     def memory(self) -> UserMemoryPort:
         with self.lock:
@@ -117,7 +143,10 @@ class HelixTools:
                 self._memory.close()
             if self._engine is not None:
                 self._engine.close()
+            for engine in self._layered.values():
+                engine.close()
             self._memory = self._engine = None
+            self._layered.clear()
 
     # --- helpers -------------------------------------------------------------------------
     def node(self, ref: str) -> NodeRef:
@@ -158,13 +187,14 @@ class HelixTools:
         session: str | None = None,
         choice: str | None = None,
         use_memory: bool = True,
+        layers: Sequence[str] | None = None,
     ) -> dict[str, Any]:
         problem = question_problem(question, self.settings.max_question_chars)
         if problem:
             raise ToolError(problem)
         statement, asked = split_turn(question) if choice is None else ("", question)
         with self.lock:
-            engine = self.engine()
+            engine = self.engine_for(layers)
             memory = self.memory() if use_memory else None
             noted = memory.state(statement, session) if memory is not None and statement else None
             if not asked:

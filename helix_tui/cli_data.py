@@ -100,7 +100,7 @@ def data() -> None:
 
 
 @data.command()
-@layer_option("Only the files of this layer (hetionet, disease-pack); repeatable.")
+@layer_option("Only the files of this layer (hetionet, disease-pack, orphanet); repeatable.")
 @click.pass_context
 def status(ctx: click.Context, layers: tuple[str, ...]) -> None:
     """Where each source file is found and whether it verifies."""
@@ -108,7 +108,7 @@ def status(ctx: click.Context, layers: tuple[str, ...]) -> None:
 
 
 @data.command()
-@layer_option("Only the files of this layer (hetionet, disease-pack); repeatable.")
+@layer_option("Only the files of this layer (hetionet, disease-pack, orphanet); repeatable.")
 @click.pass_context
 def verify(ctx: click.Context, layers: tuple[str, ...]) -> None:
     """Re-hash every found file; exit 1 if any is missing or differs from the manifest."""

@@ -30,7 +30,7 @@ from helix_tui.cli_engine import err, ingest_or_fail, settings_for
     "layers",
     multiple=True,
     metavar="NAME",
-    help="Add a data layer built from manifest files: disease-pack (repeatable).",
+    help="Add a data layer built from manifest files: disease-pack, orphanet (repeatable).",
 )
 @click.option(
     "--kgx",

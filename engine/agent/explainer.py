@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import prompts
 from engine.graph.metapaths import Metapath
-from engine.graph.relations import BY_ABBREV, triple_text, verb_phrase
+from engine.graph.relations import triple_text, use_phrase, verb_phrase
 from engine.graph.store import KGStore
 from engine.result import Answer, Triple
 
@@ -47,27 +47,31 @@ PLURAL = {
 def describe_metapath(mp: Metapath, seed: str) -> str:
     """'Compounds that treat X', 'Diseases that X treats', or the hops of a longer chain."""
     dst = PLURAL.get(mp.dst, mp.dst)
-    first = mp.uses[0]
-    verb = BY_ABBREV[first.rel].verb
     if len(mp) == 1:
-        if first.inverse or BY_ABBREV[first.rel].undirected:
-            return f"{dst} that {verb.removesuffix('s')} {seed}"
-        return f"{dst} that {seed} {verb}"
+        return use_phrase(mp.uses[0], seed, dst)
     hops = []
     for u in mp.uses:
-        v = BY_ABBREV[u.rel].verb
+        v = u.verb
         hops.append(PASSIVE.get(v, v) if u.inverse else v)
     return f"{dst} reached from {seed} ({' → '.join(hops)})"
 
 
-def headline(intent: str | None, seed: str, top: Metapath | None, target: str | None) -> str:
+def headline(
+    intent: str | None,
+    seed: str,
+    top: Metapath | None,
+    target: str | None,
+    note: str | None = None,
+) -> str:
     """What a graph answer lists: mechanistic paths to ``target``, everything linked to the
-    seed (an overview, or no reading), or the most probable reading ``top`` in words."""
+    seed (an overview, or no reading), or the most probable reading ``top`` in words, with
+    the plan's ``note`` after it when it has one."""
     if intent == "mechanism":
         return f"Mechanistic paths from {seed} to {target}"
     if intent == "overview" or top is None:
         return f"What the graph links to {seed}"
-    return describe_metapath(top, seed)
+    what = describe_metapath(top, seed)
+    return f"{what} ({note})" if note else what
 
 
 def render_triple(store: KGStore, t: Triple) -> str:

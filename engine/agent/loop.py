@@ -281,6 +281,7 @@ class AgentLoop:
                 plan.seeds[0].name,
                 plan.dist[0][0] if plan.dist else None,
                 plan.targets[0].name if plan.intent == "mechanism" else None,
+                plan.note,
             )
             result.text = explainer.kg_answer(store, result.answers, result.paths, what)
             phrased = llm.explain(result.question, store.name) if llm.enabled("explain") else None

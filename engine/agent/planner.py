@@ -10,10 +10,11 @@ left with several candidates becomes a clarifying question.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from engine.agent.parse import YES_NO_START, Features, features
+from engine.graph.datarel import DataVocabulary
 from engine.graph.lexicon import is_structural
 from engine.graph.linking import Linker, LinkResult, Mention, same_concept_kinds
 from engine.graph.metapaths import (
@@ -71,6 +72,9 @@ class Plan:
     uncovered: list[str] = field(default_factory=list)
     reading: Reading | None = None
     """What the question means by the exemplar bank (None without an embedder)."""
+    action: str | None = None
+    """The drug-target action type asked ('inhibitor'), whose edges the walk keeps when the
+    seed has any (``note`` says which)."""
 
 
 class Planner:
@@ -87,6 +91,8 @@ class Planner:
         self.semantic = semantic
         self.mechanisms = mechanism_metapaths(store.rephetio_metapaths())
         """Rephetio's Compound->Disease metapaths with their (positive) model weights."""
+        self.data = DataVocabulary.of(store)
+        """Relations, relation words and action types the store's layers bring."""
 
     def entity(self, m: Mention, node_id: str) -> LinkedEntity:
         method: Literal["exact", "fuzzy", "embedding"] = (
@@ -118,7 +124,7 @@ class Planner:
                     score_metapath(mp, cues, f.target_kind, f.share, noun_chain=f.noun_chain)
                     + (reading.bonus(mp, hops) if reading is not None else 0.0),
                 )
-                for mp in enumerate_metapaths(kind, self.budget.max_depth)
+                for mp in enumerate_metapaths(kind, self.budget.max_depth, self.data.uses)
             ),
             key=lambda x: -x[1],
         )
@@ -215,6 +221,13 @@ class Planner:
         if choice and choice.startswith(RELATION_CHOICE):
             relation_choice, choice = choice[len(RELATION_CHOICE) :], None
         f = features(question, link.tokens, link.mentions)
+        spans = [(m.start, m.end) for m in link.mentions]
+        if self.data:
+            f = replace(f, cues=self.data.find_cues(f.norm, f.cues, spans))
+            asked = self.data.asked_kind(f.norm, spans) if f.target_kind is None else None
+            if asked is not None:
+                named = f.named_kinds | {asked[0]}
+                f = replace(f, target_kind=asked[0], target_pos=asked[1], named_kinds=named)
         qhash = hashlib.sha1(question.encode("utf-8")).hexdigest()[:16]
         plan = Plan(
             question,
@@ -331,6 +344,12 @@ class Planner:
         probs = softmax([s for _, s in top], PARSE_TEMPERATURE)
         plan.dist = [(mp, p) for (mp, _), p in zip(top, probs, strict=True) if p > 1e-4]
         plan.intent = "one_hop" if len(plan.dist[0][0]) == 1 else "multi_hop"
+        i = self.store.index[seed.id]
+        typed = self.data.typed(
+            plan.dist, f.norm, spans, seed.name, lambda u: self.store.degree(i, u)
+        )
+        if typed is not None:
+            plan.dist, plan.action, plan.note = typed.dist, typed.action, typed.note
         pair = close_pair(plan.dist) if reading is not None else None
         if pair is not None:
             plan.intent = "clarify"
@@ -397,7 +416,7 @@ class Planner:
     def _chosen_relation(self, plan: Plan, ents: list[LinkedEntity], key: str) -> Plan:
         """Resume a relation clarification: walk the chosen relation from the seed."""
         for e in ents:
-            for mp in enumerate_metapaths(e.kind, 1):
+            for mp in enumerate_metapaths(e.kind, 1, self.data.uses):
                 if mp.uses[0].key == key:
                     plan.seeds, plan.dist, plan.intent = [e], [(mp, 1.0)], "one_hop"
                     return plan

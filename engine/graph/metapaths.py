@@ -37,17 +37,30 @@ class Metapath:
         return len(self.uses)
 
 
+DATA_MAX_LEN = 2
+"""Longest metapath through a relation the data brings (a KGX predicate): such relations are
+asked by their own words, one hop or two, not chained into every long reading."""
+
+
 @lru_cache(maxsize=64)
-def enumerate_metapaths(src_kind: str, max_len: int = 3) -> tuple[Metapath, ...]:
+def enumerate_metapaths(
+    src_kind: str, max_len: int = 3, extra: tuple[DirectedRel, ...] = ()
+) -> tuple[Metapath, ...]:
+    """Relation sequences from ``src_kind`` over the schema, breadth first; ``extra`` uses
+    (a store's data relations) appear in paths of at most ``DATA_MAX_LEN`` hops."""
     out: list[Metapath] = []
     frontier: list[tuple[DirectedRel, ...]] = [(u,) for u in uses_from(src_kind)]
+    frontier += [(u,) for u in extra if u.src == src_kind]
+    plain = set(directed_uses())
     while frontier:
         nxt: list[tuple[DirectedRel, ...]] = []
         for seq in frontier:
             out.append(Metapath(seq))
-            if len(seq) < max_len:
-                nxt.extend((*seq, u) for u in uses_from(seq[-1].dst))
-        frontier = nxt
+            if len(seq) >= max_len:
+                continue
+            nxt.extend((*seq, u) for u in uses_from(seq[-1].dst))
+            nxt.extend((*seq, u) for u in extra if u.src == seq[-1].dst)
+        frontier = [s for s in nxt if len(s) <= DATA_MAX_LEN or all(u in plain for u in s)]
     return tuple(out)
 
 

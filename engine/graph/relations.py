@@ -7,9 +7,12 @@ under the plain name.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+
+from engine.graph.actions import action_of
 
 
 @dataclass(frozen=True)
@@ -295,16 +298,28 @@ KIND_ABBREV = {
 
 @dataclass(frozen=True)
 class DirectedRel:
-    """A relation used from one node kind to another."""
+    """A relation used from one node kind to another; ``detail`` restricts it to the edges
+    whose detail names that action type (``CbG`` edges DrugCentral types 'inhibitor')."""
 
     rel: str
     inverse: bool
     src: str
     dst: str
+    detail: str | None = None
 
     @property
     def key(self) -> str:
-        return f"{self.rel}^-1" if self.inverse else self.rel
+        name = f"{self.rel}[{self.detail}]" if self.detail else self.rel
+        return f"{name}^-1" if self.inverse else name
+
+    @property
+    def verb(self) -> str:
+        """'inhibits' for a typed use whose action has a verb, else the relation's verb."""
+        if self.detail:
+            action = action_of(self.detail)
+            if action.third:
+                return action.third
+        return verb_phrase(self.rel)
 
     def orient(self, node: str, other: str) -> tuple[str, str, str]:
         """The stored triple for a step from ``node`` to ``other`` along this use."""
@@ -344,3 +359,34 @@ def triple_text(triple: Sequence[str], name: Callable[[str], str]) -> str:
     """The one way a triple is written: ``Donepezil —treats→ Alzheimer's disease``."""
     subj, rel, obj = triple
     return f"{name(subj)} {forward_hop(rel)} {name(obj)}"
+
+
+_THIRD_PERSON = re.compile(r"^[a-z]+[^s]s$")
+
+
+def use_phrase(use: DirectedRel, seed: str, dst: str) -> str:
+    """What a one-hop question asks, for an answer's summary: 'Compounds that treat X',
+    'Genes that X inhibits', 'Mode of inheritance of X' (a KGX predicate read from its
+    words), 'Genotypes that are model of X'."""
+    undirected = use.rel in UNDIRECTED
+    if use.detail:
+        action = action_of(use.detail)
+        if action.verb is None:
+            if use.inverse:
+                return f"{dst} that are {action.plural} of {seed}"
+            article = "an" if action.noun[:1] in "aeiou" else "a"
+            return f"{dst} of which {seed} is {article} {action.noun}"
+    known = use.rel in BY_ABBREV or any(x.rel == use.rel for x in LAYER_RELATIONS)
+    verb = use.verb
+    if known or use.detail:
+        if use.inverse or undirected:
+            return f"{dst} that {verb.removesuffix('s')} {seed}"
+        return f"{dst} that {seed} {verb}"
+    first, _, rest = verb.partition(" ")
+    if first == "has" and rest:
+        return f"{dst} that have {rest} {seed}" if use.inverse else f"{rest.capitalize()} of {seed}"
+    if _THIRD_PERSON.match(first) and first not in {"is", "was"}:
+        if use.inverse:
+            return f"{dst} that {' '.join([first[:-1], rest]).strip()} {seed}"
+        return f"{dst} that {seed} {verb}"
+    return f"{dst} that are {verb} {seed}" if use.inverse else f"{dst} that {seed} is {verb}"

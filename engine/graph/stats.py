@@ -34,7 +34,8 @@ class KGStats:
     edges_by_source: dict[str, dict[str, int]] = field(default_factory=dict)
     """layer -> source -> distinct triples."""
     coverage: dict[str, Coverage] = field(default_factory=dict)
-    """Per layer set: each layer alone is not meaningful, so: 'hetionet' and 'all'."""
+    """Per layer set: each layer alone is not meaningful, so the base layer ('hetionet'), the
+    layers in build order added one at a time ('hetionet+disease-pack'), and 'all'."""
     total_nodes: int = 0
     total_edges: int = 0
     """Distinct (subj, rel, obj) over every layer."""
@@ -96,8 +97,8 @@ def kg_stats(path: Path) -> KGStats:
         ).fetchone()
         st.total_edges = int(row[0]) if row else 0
         base = st.layers[:1]
-        st.coverage = {
-            base[0] if base else "base": _coverage(con, base),
-            "all": _coverage(con, st.layers),
-        }
+        st.coverage = {base[0] if base else "base": _coverage(con, base)}
+        for k in range(2, len(st.layers)):
+            st.coverage["+".join(st.layers[:k])] = _coverage(con, st.layers[:k])
+        st.coverage["all"] = _coverage(con, st.layers)
         return st

@@ -20,10 +20,18 @@ import duckdb
 import numpy as np
 import numpy.typing as npt
 
-from engine.graph.relations import UNDIRECTED, DirectedRel, directed_uses
+from engine.graph.relations import (
+    BY_ABBREV,
+    LAYER_RELATIONS,
+    UNDIRECTED,
+    DirectedRel,
+    directed_uses,
+)
 
 IntArray = npt.NDArray[np.int32]
 BASE_LAYER = "hetionet"
+FIXED_RELS = frozenset(BY_ABBREV) | {r.rel for r in LAYER_RELATIONS}
+"""Relations of the code's schema; any other relation comes from a KGX layer's data."""
 
 
 class StoreMissing(FileNotFoundError):
@@ -115,6 +123,11 @@ class KGStore:
         self._adj: dict[str, CSR] = {}
         self._stored: dict[str, set[int]] = {}
         self._load_adjacency()
+        kind_names = sorted(set(self.kinds))
+        self._kind_code = {k: c for c, k in enumerate(kind_names)}
+        self._kind_of = np.asarray([self._kind_code[k] for k in self.kinds], dtype=np.int32)
+        self.predicates: list[tuple[str, str, str, str]] = self._predicates()
+        """(predicate, relation, subject kind, object kind) of the active KGX layers."""
         self.load_ms = (time.perf_counter() - t0) * 1000
 
     def _built_layers(self) -> list[str]:
@@ -199,17 +212,83 @@ class KGStore:
 
     # --- adjacency -----------------------------------------------------------------------
     def neighbors(self, i: int, use: DirectedRel) -> IntArray:
-        csr = self._adj.get(use.key)
+        """Nodes one ``use`` step from node i: for a typed use only edges of its action
+        type, for a relation the data brings only nodes of the use's target kind (one KGX
+        predicate may join several pairs of kinds)."""
+        csr = self._csr(use)
         if csr is None:
             return np.zeros(0, dtype=np.int32)
-        return csr.row(i)
+        row = csr.row(i)
+        if use.rel not in FIXED_RELS and len(row):
+            row = row[self._kind_of[row] == self._kind_code.get(use.dst, -1)]
+        return row
 
     def degree(self, i: int, use: DirectedRel) -> int:
+        csr = self._csr(use)
+        if csr is None:
+            return 0
+        if use.rel not in FIXED_RELS:
+            return len(self.neighbors(i, use))
+        return csr.degree(i)
+
+    def _csr(self, use: DirectedRel) -> CSR | None:
         csr = self._adj.get(use.key)
-        return csr.degree(i) if csr is not None else 0
+        if csr is None and use.detail and use.rel in self._adj:
+            self._typed(use.rel, use.detail)
+            csr = self._adj.get(use.key)
+        return csr
+
+    def _typed(self, rel: str, detail: str) -> None:
+        """Adjacency of the ``rel`` edges whose detail names ``detail`` (an action type),
+        in the active layers, built on first use."""
+        rows = self.con.execute(
+            "SELECT DISTINCT subj, obj FROM triples WHERE rel = ? AND list_contains(?, layer)"
+            " AND list_contains(string_split(detail, ', '), ?)",
+            [rel, list(self.layers), detail],
+        ).fetchall()
+        index = self.index
+        pairs = [(index[a], index[b]) for a, b in rows if a in index and b in index]
+        s = np.asarray([a for a, _ in pairs], dtype=np.int32)
+        o = np.asarray([b for _, b in pairs], dtype=np.int32)
+        n = len(self.ids)
+        self._adj[f"{rel}[{detail}]"] = _csr(s, o, n)
+        self._adj[f"{rel}[{detail}]^-1"] = _csr(o, s, n)
+
+    def details(self, rel: str, source: str) -> list[str]:
+        """The distinct detail values ``source`` gives ``rel`` edges in the active layers
+        (DrugCentral's action types on ``CbG``: 'inhibitor', 'agonist' ...)."""
+        if not self.layered:
+            return []
+        rows = self.con.execute(
+            "SELECT DISTINCT unnest(string_split(detail, ', ')) FROM triples WHERE rel = ?"
+            " AND source = ? AND detail IS NOT NULL AND list_contains(?, layer)",
+            [rel, source, list(self.layers)],
+        ).fetchall()
+        return sorted(str(r[0]) for r in rows if r[0])
+
+    def _predicates(self) -> list[tuple[str, str, str, str]]:
+        if not self.layered or not self._has_table("predicates"):
+            return []
+        rows = self.con.execute(
+            "SELECT DISTINCT predicate, rel, source_kind, target_kind FROM predicates"
+            " WHERE list_contains(?, layer) ORDER BY ALL",
+            [list(self.layers)],
+        ).fetchall()
+        return [(str(a), str(b), str(c), str(d)) for a, b, c, d in rows if str(b) in self._adj]
+
+    def _has_table(self, table: str) -> bool:
+        row = self.con.execute(
+            "SELECT count(*) FROM information_schema.tables WHERE table_name = ?", [table]
+        ).fetchone()
+        return bool(row and row[0])
 
     def has_edge(self, i: int, use: DirectedRel, j: int) -> bool:
-        row = self.neighbors(i, use)
+        csr = self._csr(use)
+        if csr is None:
+            return False
+        if use.rel not in FIXED_RELS and self._kind_of[j] != self._kind_code.get(use.dst, -1):
+            return False
+        row = csr.row(i)
         k = int(np.searchsorted(row, j))
         return k < len(row) and int(row[k]) == j
 

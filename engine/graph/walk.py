@@ -98,7 +98,7 @@ def _extensions(
 def reverse(use: DirectedRel) -> DirectedRel:
     if use.rel in UNDIRECTED:
         return use
-    return DirectedRel(use.rel, not use.inverse, use.dst, use.src)
+    return DirectedRel(use.rel, not use.inverse, use.dst, use.src, use.detail)
 
 
 def _cond(

@@ -31,6 +31,7 @@ import duckdb
 from engine.config import Settings
 from engine.index.vectors import VectorIndex
 from engine.ingest import kg as kgload
+from engine.ingest import orphanet
 from engine.ingest.defaults import DefaultData, resolve_default, resolve_layer
 from engine.ingest.kgx import KGXInput, load_kgx
 from engine.ingest.pack import LAYER as PACK_LAYER
@@ -52,8 +53,10 @@ EMBED_KINDS = (
 )
 """Kinds whose names are embedded for linking; genes and GO terms link by symbol/alias only."""
 
-PACKS = {PACK_LAYER: load_pack}
+PACKS = {PACK_LAYER: load_pack, orphanet.LAYER: orphanet.load_orphanet}
 """Layers built from manifest files (``helix-chat ingest --layer NAME``)."""
+PACK_NEEDS: dict[str, tuple[str, ...]] = {orphanet.LAYER: orphanet.NEEDS}
+"""Other layers whose manifest files a layer also reads (not that it builds them)."""
 
 
 class Progress(Protocol):
@@ -285,7 +288,9 @@ def ingest(
     for name in wanted:
         if name not in PACKS:
             raise DataError(f"unknown layer {name!r}; known: {', '.join(PACKS)}")
-        files = resolve_layer(settings, name)
+        files: dict[str, Path] = {}
+        for part in (*PACK_NEEDS.get(name, ()), name):
+            files.update(resolve_layer(settings, part))
         fp = _fingerprint(list(files.values()))
         if fresh or built.get(name) != fp:
             loaders.append((name, _pack_loader(name, files, data.aliases, fp, report)))

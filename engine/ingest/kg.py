@@ -47,6 +47,14 @@ CREATE TABLE IF NOT EXISTS node_details (node_id VARCHAR PRIMARY KEY, descriptio
 CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR);
 CREATE TABLE IF NOT EXISTS metapaths (abbrev VARCHAR, length INTEGER, coef DOUBLE);
 """
+PREDICATES = """
+CREATE TABLE IF NOT EXISTS predicates (
+    predicate VARCHAR, rel VARCHAR, source_kind VARCHAR, target_kind VARCHAR, edges INTEGER,
+    layer VARCHAR);
+"""
+"""Which relation each predicate of a KGX layer became, between which kinds (its triples are
+stored under ``rel``, subject first): how the predicate's own words reach the relation. Made
+by the first KGX load, so stores built before it simply have none."""
 
 _TSV_BAD = re.compile(r"[\t\r\n]")
 

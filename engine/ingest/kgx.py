@@ -3,16 +3,21 @@
 Nodes: ``id`` (CURIE) and ``category`` (``biolink:`` classes, ``|``-separated) are required;
 ``name``, ``synonym``, ``xref`` are used when present. Categories map to Helix kinds (Disease,
 Gene, Compound, Symptom for phenotypic features, Anatomy, Pathway; any other class is kept as
-its own kind). A CURIE joins an existing node when it names one directly (``NCBIGene:``,
-``HGNC:`` through NCBI gene_info, ``DRUGBANK:``, ``DOID:``) or through the store's
-cross-references (MONDO, OMIM, Orphanet, UMLS, MeSH -> DOID, from the disease pack); otherwise
-the node is new (``Kind::CURIE``).
+its own kind). A CURIE joins an existing node of the same kind when it names one directly
+(``NCBIGene:``, ``HGNC:`` through NCBI gene_info, ``DRUGBANK:``, ``DOID:``, MeSH for symptoms,
+``UBERON:``, ``GO:``) or through the store's cross-references (MONDO, OMIM, Orphanet, UMLS,
+MeSH -> DOID, from the disease pack); otherwise the node is new (``Kind::CURIE``). A synonym
+that is another node's name (HGNC lists 'Marfan syndrome' for FBN1) is left out, and classes
+that only hold the hierarchy (``subclass_of`` edges and nothing else: 'phenotype', 'Mode of
+inheritance') get no name to link, so question wording is not read as them.
 
 Edges: ``subject``, ``predicate``, ``object`` are required. A predicate between kinds that a
 Hetionet relation already connects becomes that relation (``gene_associated_with_condition``
 Gene -> Disease is ``DaG``, ``has_phenotype`` Disease -> Symptom is ``DpS`` ...), so existing
 questions reach it; any other predicate is its own relation, named by the predicate, with a
-relations row giving its verb. Each edge cites the layer and its ``primary_knowledge_source``.
+relations row giving its verb. The ``predicates`` table records what each predicate became
+between which kinds, so its words ask for it (``engine/graph/datarel.py``). Each edge cites
+the layer and its ``primary_knowledge_source``.
 
 Missing columns or an unreadable file reject the graph with the reason; rows that cannot be
 used (unknown category, dangling edge, duplicate id) are skipped and counted per reason.
@@ -23,10 +28,12 @@ from __future__ import annotations
 
 import csv
 import gzip
+import json
 import re
 import sys
 import tarfile
 import tempfile
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,6 +43,7 @@ from engine.graph.relations import Relation
 from engine.ingest import kg as kgload
 from engine.ingest.layers import LayerReport, TripleRow, add_nodes, add_triples
 from engine.ingest.sources import DataError
+from engine.util.text import alias_key
 
 NODE_COLUMNS = ("id", "category")
 EDGE_COLUMNS = ("subject", "predicate", "object")
@@ -93,6 +101,9 @@ HETIONET_PREDICATES: dict[tuple[str, str, str], tuple[str, bool]] = {
 }
 """(predicate, subject kind, object kind) -> (Helix relation, swap subject and object)."""
 
+SUBCLASS = "subclass_of"
+"""The Biolink predicate of a class hierarchy."""
+
 _LAYER_NAME = re.compile(r"[^a-z0-9._-]+")
 
 
@@ -135,7 +146,7 @@ class KGXInput:
 
 def layer_name(text: str) -> str:
     name = _LAYER_NAME.sub("-", text.lower()).strip("-")
-    if not name or name in {"hetionet", "disease-pack"}:
+    if not name or name in {"hetionet", "disease-pack", "orphanet"}:
         raise DataError(f"{text!r} cannot name a KGX layer")
     return name
 
@@ -177,30 +188,44 @@ def kind_of(category: str) -> str | None:
     return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", (specific or classes)[0])
 
 
+ID_PATTERNS: dict[str, tuple[str, ...]] = {
+    "NCBIGENE": ("Gene::{}",),
+    "DRUGBANK": ("Compound::{}",),
+    "DOID": ("Disease::DOID:{}",),
+    "MESH": ("Symptom::{}",),
+    "MSH": ("Symptom::{}",),
+    "UBERON": ("Anatomy::UBERON:{}",),
+    "GO": (
+        "Biological Process::GO:{}",
+        "Molecular Function::GO:{}",
+        "Cellular Component::GO:{}",
+    ),
+}
+"""CURIE prefix -> the ids Hetionet gives such nodes."""
+
+
 class Resolver:
-    """CURIE -> existing node id, through id patterns and the store's cross-references."""
+    """CURIE -> existing node id of the same kind, through id patterns and the store's
+    cross-references. A node of another kind is never joined: a phenotype whose UMLS xref DO
+    also gives a disease stays a phenotype."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, hgnc: dict[str, str]) -> None:
-        self.known = {str(r[0]) for r in con.execute("SELECT id FROM nodes").fetchall()}
+        rows = con.execute("SELECT id, kind FROM nodes").fetchall()
+        self.kinds = {str(i): str(k) for i, k in rows}
         refs: dict[str, set[str]] = {}
         for curie, node in con.execute("SELECT curie, node_id FROM xrefs").fetchall():
             refs.setdefault(str(curie).upper(), set()).add(str(node))
         self.xrefs = {c: next(iter(n)) for c, n in refs.items() if len(n) == 1}
         self.hgnc = hgnc
 
-    def resolve(self, curie: str) -> str | None:
+    def resolve(self, curie: str, kind: str) -> str | None:
         prefix, _, local = curie.partition(":")
         p = prefix.upper()
-        cand = {
-            "NCBIGENE": f"Gene::{local}",
-            "DRUGBANK": f"Compound::{local}",
-            "DOID": f"Disease::DOID:{local}",
-        }.get(p)
+        cands = [c.format(local) for c in ID_PATTERNS.get(p, ())]
         if p == "HGNC" and local in self.hgnc:
-            cand = f"Gene::{self.hgnc[local]}"
-        if cand in self.known:
-            return cand
-        return self.xrefs.get(curie.upper())
+            cands.append(f"Gene::{self.hgnc[local]}")
+        cands.append(self.xrefs.get(curie.upper(), ""))
+        return next((c for c in cands if c and self.kinds.get(c) == kind), None)
 
 
 def hgnc_to_entrez(gene_info: Path | None) -> dict[str, str]:
@@ -225,10 +250,13 @@ def load_kgx(
     report = LayerReport(item.layer)
     nodes = _read(item.nodes, NODE_COLUMNS)
     edges = _read(item.edges, EDGE_COLUMNS)
-    for table in ("triples", "aliases", "relations", "xrefs"):
+    con.execute(kgload.PREDICATES)
+    for table in ("triples", "aliases", "relations", "xrefs", "predicates"):
         con.execute(f"DELETE FROM {table} WHERE layer = ?", [item.layer])
     con.execute("DELETE FROM nodes WHERE layer = ?", [item.layer])
     resolver = Resolver(con, hgnc_to_entrez(gene_info))
+    names = "SELECT key, min(node_id) FROM aliases WHERE is_primary GROUP BY key"
+    primary = {str(k): str(n) for k, n in con.execute(names).fetchall()}
     ids: dict[str, tuple[str, str]] = {}
     """CURIE -> (node id, kind)"""
     joined = 0
@@ -248,7 +276,7 @@ def load_kgx(
             report.skipped["node category missing or not biolink:"] += 1
             continue
         refs = [curie, *(x for x in (row.get("xref") or "").split("|") if x)]
-        node = next((n for n in map(resolver.resolve, refs) if n), None)
+        node = next((n for r in refs if (n := resolver.resolve(r, kind))), None)
         if node is None:
             node = f"{kind}::{curie}"
             new_nodes.append((node, row.get("name") or curie, kind))
@@ -256,12 +284,25 @@ def load_kgx(
             joined += 1
         ids[curie] = (node, kind)
         xrefs.append((curie, node, item.layer))
-        names = [row.get("name") or "", *(row.get("synonym") or "").split("|")]
-        aliases += [(n, node, item.layer) for n in names if n.strip()]
+        aliases += [(n, node, item.layer) for n in [row.get("name") or ""] if n.strip()]
+        for syn in (row.get("synonym") or "").split("|"):
+            if not syn.strip():
+                continue
+            if primary.get(alias_key(syn), node) != node:
+                # HGNC lists 'Marfan syndrome' among FBN1's synonyms: it would make the
+                # disease's own name ambiguous
+                report.skipped["synonym that is another node's name"] += 1
+                continue
+            aliases.append((syn, node, item.layer))
     if not ids:
         raise DataError(f"{item.nodes.name}: no usable node (see the categories and ids)")
     triples: list[TripleRow] = []
     custom: dict[str, tuple[str, str]] = {}
+    used: Counter[tuple[str, str, str, str]] = Counter()
+    """(predicate, relation, subject kind, object kind) as stored -> edges"""
+    classes: set[str] = set()
+    """Nodes in a ``subclass_of`` edge; those with no other edge only hold the hierarchy."""
+    stated: set[str] = set()
     for row in edges:
         s, p, o = (row.get(k, "").strip() for k in EDGE_COLUMNS)
         if s not in ids or o not in ids:
@@ -276,10 +317,12 @@ def load_kgx(
         if rel == pred:
             custom.setdefault(pred, (sk, ok))
         if swap:
-            sn, on = on, sn
+            sn, on, sk, ok = on, sn, ok, sk
         if sn == on:
             report.skipped["edge joins a node to itself"] += 1
             continue
+        used[(pred, rel, sk, ok)] += 1
+        (classes if pred == SUBCLASS else stated).update((sn, on))
         src = (row.get("primary_knowledge_source") or "").removeprefix("infores:") or None
         triples.append((sn, rel, on, item.layer, src, None))
     add_nodes(con, new_nodes, item.layer, report)
@@ -293,7 +336,21 @@ def load_kgx(
         item.layer,
     )
     kgload.add_aliases(con, aliases, item.layer, primary_source=item.layer)
+    grouping = sorted((classes - stated) & {n for n, _, _ in new_nodes})
+    if grouping:
+        # 'phenotype', 'Mode of inheritance': upper classes brought in for the hierarchy would
+        # otherwise be read as the entity of 'What phenotypes does X have?'
+        con.execute(
+            "DELETE FROM aliases WHERE layer = ? AND list_contains(?, node_id)",
+            [item.layer, grouping],
+        )
+        report.skipped["class that only holds the hierarchy: no name to link"] += len(grouping)
+    kgload.bulk_insert(
+        con, "predicates", [(*key, str(n), item.layer) for key, n in sorted(used.items())]
+    )
     kgload.bulk_insert(con, "xrefs", xrefs)
     report.joined = joined
-    kgload.record_layer(con, item.layer, f"KGX graph {item.nodes.name}", "", "{}")
+    kgload.record_layer(
+        con, item.layer, f"KGX graph {item.nodes.name}", "", json.dumps(report.to_dict())
+    )
     return report

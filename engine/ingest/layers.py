@@ -33,6 +33,8 @@ class LayerReport:
     """Triples stored per source."""
     skipped: Counter[str] = field(default_factory=Counter)
     """Rows left out, per reason."""
+    remapped: Counter[str] = field(default_factory=Counter)
+    """Rows kept through a second mapping (an obsolete id by name ...), per reason."""
     joined: int = 0
     """Nodes of the source that joined an existing node (same id or a cross-reference)."""
 
@@ -43,6 +45,7 @@ class LayerReport:
             "nodes": dict(self.nodes),
             "triples": dict(self.triples),
             "skipped": dict(self.skipped),
+            "remapped": dict(self.remapped),
         }
 
 
@@ -115,7 +118,9 @@ def add_triples(
 
 @dataclass(frozen=True)
 class GeneInfo:
-    """NCBI gene_info, human: Entrez id by symbol (unambiguous synonyms too), symbol by id."""
+    """NCBI gene_info, human: Entrez id by symbol (the NCBI symbol, the nomenclature
+    authority's symbol such as ``MT-ATP6`` for NCBI's ``ATP6``, and unambiguous synonyms),
+    symbol by id."""
 
     by_symbol: dict[str, str]
     symbol: dict[str, str]
@@ -124,6 +129,7 @@ class GeneInfo:
     def read(cls, path: Path) -> GeneInfo:
         opener = gzip.open if path.suffix == ".gz" else open
         primary: dict[str, str] = {}
+        authority: dict[str, str] = {}
         synonyms: dict[str, set[str]] = {}
         symbol: dict[str, str] = {}
         with opener(path, "rt", encoding="utf-8") as fh:  # type: ignore[operator]
@@ -135,10 +141,13 @@ class GeneInfo:
                     continue
                 symbol[p[1]] = p[2]
                 primary.setdefault(p[2].upper(), p[1])
+                if len(p) > 10 and p[10] not in {"", "-"}:
+                    authority.setdefault(p[10].upper(), p[1])
                 for syn in p[4].split("|"):
                     if syn and syn != "-":
                         synonyms.setdefault(syn.upper(), set()).add(p[1])
         by_symbol = {s: ids.pop() for s, ids in synonyms.items() if len(ids) == 1}
+        by_symbol.update(authority)
         by_symbol.update(primary)
         return cls(by_symbol, symbol)
 

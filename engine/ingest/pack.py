@@ -9,7 +9,8 @@
 - the full pathway-gene table behind Hetionet's 5k GpPW sample;
 - cross-references (DO xrefs, MONDO exact matches) that later layers join through.
 
-Orphanet is not part of the pack: its license is not stated in the files at hand.
+Orphanet is a layer of its own (``engine/ingest/orphanet.py``), built on request: its 2017
+files carry a no-derivatives license.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from __future__ import annotations
 import csv
 import gzip
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
@@ -77,15 +79,67 @@ def do_terms(path: Path, report: LayerReport) -> tuple[list[tuple[str, str, str]
     return nodes, triples
 
 
+def jensen_rows(path: Path) -> list[list[str]]:
+    """DISEASES rows: protein, symbol, DOID, disease, channel, evidence, score."""
+    return list(_tsv_rows(path))
+
+
+def protein_genes(tables: list[list[list[str]]], genes: GeneInfo) -> dict[str, str]:
+    """Ensembl protein id -> Entrez id, from DISEASES rows whose symbol maps unambiguously;
+    rows that name the same protein by an Ensembl or UniProt id instead of a symbol
+    (``ENSP00000377747``, ``B7Z8C9_HUMAN``) are mapped through it."""
+    seen: dict[str, set[str]] = {}
+    for rows in tables:
+        for p in rows:
+            if len(p) >= 2 and (entrez := genes.entrez(p[1])) is not None:
+                seen.setdefault(p[0], set()).add(entrez)
+    return {prot: next(iter(ids)) for prot, ids in seen.items() if len(ids) == 1}
+
+
+@dataclass(frozen=True)
+class DOTerms:
+    """The Disease Ontology's current terms: ids, and ids by (unique) lower-case label."""
+
+    ids: frozenset[str]
+    by_label: dict[str, str]
+
+    @classmethod
+    def of(cls, nodes: list[tuple[str, str, str]], known: Iterable[str] = ()) -> DOTerms:
+        """From DO's Disease nodes; ``known``: disease node ids the store already has."""
+        labels: dict[str, set[str]] = {}
+        for nid, label, _ in nodes:
+            labels.setdefault(label.lower(), set()).add(nid.removeprefix("Disease::"))
+        ids = {n.removeprefix("Disease::") for n, _, _ in nodes}
+        ids |= {n.removeprefix("Disease::") for n in known}
+        return cls(frozenset(ids), {k: next(iter(v)) for k, v in labels.items() if len(v) == 1})
+
+    def current(self, doid: str, name: str) -> str | None:
+        """``doid`` when DO has it; else the term labelled ``name`` (an obsolete or merged
+        DOID that a source still uses, e.g. DISEASES' DOID:12252 'Cushing's syndrome')."""
+        return doid if doid in self.ids else self.by_label.get(name.strip().lower())
+
+
 def diseases_jensen(
-    path: Path, source: str, genes: GeneInfo, report: LayerReport
+    rows: list[list[str]],
+    source: str,
+    genes: GeneInfo,
+    proteins: dict[str, str],
+    terms: DOTerms,
+    report: LayerReport,
 ) -> Iterator[TripleRow]:
-    """DISEASES rows (protein, symbol, DOID, disease, channel, evidence, score) as DaG."""
-    for p in _tsv_rows(path):
+    """DISEASES rows as DaG; the gene by symbol through NCBI gene_info, else by the row's
+    protein id (``protein_genes``); a DOID that DO no longer has by the row's disease name."""
+    for p in rows:
         if len(p) < 7 or not p[2].startswith("DOID:"):
             report.skipped[f"{source}: no DOID"] += 1
             continue
-        entrez = genes.entrez(p[1])
+        doid = terms.current(p[2], p[3])
+        if doid is None:
+            report.skipped[f"{source}: DOID not in the Disease Ontology"] += 1
+            continue
+        if doid != p[2]:
+            report.remapped[f"{source}: obsolete DOID, by disease name"] += 1
+        entrez = genes.entrez(p[1]) or proteins.get(p[0])
         if entrez is None:
             report.skipped[f"{source}: symbol not in NCBI gene_info"] += 1
             continue
@@ -93,7 +147,7 @@ def diseases_jensen(
             score = float(p[6])
         except ValueError:
             score = None
-        yield f"Disease::{p[2]}", "DaG", f"Gene::{entrez}", source, p[4] or None, score
+        yield f"Disease::{doid}", "DaG", f"Gene::{entrez}", source, p[4] or None, score
 
 
 def drugbank_ids(path: Path) -> dict[str, list[str]]:
@@ -197,8 +251,15 @@ def load_pack(
         raise DataError("the disease pack needs NCBI gene_info to map gene symbols")
     genes = GeneInfo.read(genes_path)
     nodes, triples = do_terms(_need(files, "do_terms"), report)
-    for role, source in (("diseases_2022", "DISEASES 2022"), ("diseases_2015", "DISEASES 2015")):
-        triples += diseases_jensen(_need(files, role), source, genes, report)
+    known = con.execute("SELECT id FROM nodes WHERE kind = 'Disease'").fetchall()
+    terms = DOTerms.of(nodes, (str(r[0]) for r in known))
+    channels = [
+        (jensen_rows(_need(files, role)), source)
+        for role, source in (("diseases_2022", "DISEASES 2022"), ("diseases_2015", "DISEASES 2015"))
+    ]
+    proteins = protein_genes([rows for rows, _ in channels], genes)
+    for rows, source in channels:
+        triples += diseases_jensen(rows, source, genes, proteins, terms, report)
     db = drugbank_ids(_need(files, "drugcentral_identifiers"))
     n, t = drugcentral_indications(_need(files, "drugcentral_indications"), db, report)
     nodes, triples = nodes + n, triples + t

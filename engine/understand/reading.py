@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 
 from engine.graph.metapaths import Metapath
-from engine.graph.relations import BY_ABBREV, DirectedRel, directed_uses
+from engine.graph.relations import UNDIRECTED, DirectedRel, directed_uses
 from engine.providers.embedder.base import Vectors
 from engine.understand.bank import Slot
 from engine.understand.semantic import SlotScores
@@ -181,10 +181,9 @@ GLOSS: dict[str, tuple[str, str]] = {
 
 def phrase(use: DirectedRel, seed: str) -> str:
     """'drugs that treat asthma', 'genes that Clozapine binds'."""
-    rel = BY_ABBREV[use.rel]
     dst = PLURAL.get(use.dst, use.dst.lower())
-    plural, singular = GLOSS.get(use.rel, (rel.verb.removesuffix("s"), rel.verb))
-    if use.inverse or rel.undirected:
+    plural, singular = GLOSS.get(use.rel, (use.verb.removesuffix("s"), use.verb))
+    if use.inverse or use.rel in UNDIRECTED:
         return f"{dst} that {plural} {seed}"
     return f"{dst} that {seed} {singular}"
 

@@ -181,4 +181,8 @@ def test_manifest_layers_keep_the_default_build_to_hetionet() -> None:
     assert len(manifest.for_layers(["hetionet"]).files) == 25
     pack = manifest.for_layers(["disease-pack"]).files
     assert pack and all(f.path.startswith("kg_extra/") for f in pack)
-    assert not any("orphanet" in f.path for f in pack)  # license not confirmed
+    assert not any("orphanet" in f.path for f in pack)  # a layer of its own, opt-in
+    assert {f.role for f in manifest.for_layers(["orphanet"]).files} == {
+        "orphanet_genes",
+        "mondo_orphanet",
+    }

@@ -24,7 +24,7 @@ FUZZ = settings(
     database=None,
 )
 ARGS = {
-    "ask": ["question", "mode", "session", "choice", "use_memory"],
+    "ask": ["question", "mode", "session", "choice", "use_memory", "layers"],
     "kg_get_triples": ["node", "rel", "limit"],
     "kg_walk": ["start", "relations", "max_paths", "fanout"],
     "dense_search": ["text", "k"],
