@@ -117,6 +117,9 @@ def target_kind(tokens: list[Token], nouns: list[tuple[str, int]]) -> tuple[str 
     return nouns[0] if nouns else (None, -1)
 
 
+ANAPHORA = re.compile(r"\b(?:those|ones)\b", re.IGNORECASE)
+
+
 def noun_chain(
     question: str, nouns: list[tuple[str, int]], mentions: list[Mention]
 ) -> tuple[str, ...]:
@@ -124,6 +127,12 @@ def noun_chain(
     written next to each other ("gene targets") count once. Nouns after a mention describe
     it ("the SMPD1 gene product") rather than a hop towards the answer."""
     first = min((m.start for m in mentions), default=len(question))
+    # "those" / "ones" after a noun stands for another thing of that noun's kind
+    # ("diseases resembling those treated by ...")
+    for rx in ANAPHORA.finditer(question[:first]):
+        before = [k for k, s in nouns if s < rx.start()]
+        if before:
+            nouns = sorted([*nouns, (before[-1], rx.start())], key=lambda n: n[1])
     chain: list[str] = []
     prev_end = -1
     for kind, start in nouns:

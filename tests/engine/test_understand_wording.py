@@ -147,6 +147,9 @@ def test_noun_chain_reads_the_kinds_said_before_the_entity() -> None:
     q3 = "List the gene targets of compounds that treat asthma."
     f3 = features(q3, tokenize(q3), [_mention(q3, "asthma")])
     assert f3.noun_chain == ("Gene", "Compound"), "'gene targets' is one noun"
+    q4 = "Which diseases resemble those treated by drugs that bind HRH3?"
+    f4 = features(q4, tokenize(q4), [_mention(q4, "HRH3")])
+    assert f4.noun_chain == ("Disease", "Disease", "Compound"), "'those' repeats diseases"
     assert noun_chain("drugs", [], []) == ()
 
 
