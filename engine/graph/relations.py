@@ -369,6 +369,8 @@ def use_phrase(use: DirectedRel, seed: str, dst: str) -> str:
     'Genes that X inhibits', 'Mode of inheritance of X' (a KGX predicate read from its
     words), 'Genotypes that are model of X'."""
     undirected = use.rel in UNDIRECTED
+    if dst == use.dst:  # a kind the caller has no plural for (a KGX kind)
+        dst = dst[:-1] + "ies" if dst.endswith("y") else dst + "s"
     if use.detail:
         action = action_of(use.detail)
         if action.verb is None:

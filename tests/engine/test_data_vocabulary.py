@@ -105,7 +105,7 @@ def test_answers_read_from_the_data() -> None:
         use_phrase(moi, "Marfan syndrome", "Symptoms") == "Mode of inheritance of Marfan syndrome"
     )
     model = DirectedRel("model_of", True, "Disease", "Genotype")
-    assert use_phrase(model, "X", "Genotypes") == "Genotypes that are model of X"
+    assert use_phrase(model, "X", "Genotype") == "Genotypes that are model of X"
     assert use_phrase(DirectedRel("CtD", True, "Disease", "Compound"), "X", "Compounds") == (
         "Compounds that treat X"
     )
