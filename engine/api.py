@@ -17,13 +17,15 @@ from engine.agent.planner import Planner
 from engine.config import Mode, Settings
 from engine.events import EventSink
 from engine.graph.edges import Calibration, LocalEdgePredictor
-from engine.graph.linking import AliasIndex, Linker
+from engine.graph.linking import Linker
+from engine.graph.mentions import AliasIndex
 from engine.graph.store import KGStore
 from engine.graph.walk import Budget, Walker
 from engine.index.dense import PassageRetriever
 from engine.index.lexical import LexicalIndex
 from engine.index.vectors import IndexMissing, VectorIndex
-from engine.ingest.build import Progress, ingest, stores_ready
+from engine.ingest.build import ingest, stores_ready
+from engine.ingest.report import Progress
 from engine.ports import Embed, MemoryPort
 from engine.providers.embedder.sentence import SentenceTransformerEmbedder
 from engine.providers.llm import LLMProvider

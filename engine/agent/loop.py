@@ -12,7 +12,8 @@ from engine.agent.dense import DenseBaseline
 from engine.agent.evidence import fill_from_paths, literature
 from engine.agent.llm_hooks import LLMSession
 from engine.agent.overview import overview_dist
-from engine.agent.planner import Plan, Planner
+from engine.agent.plan import Plan
+from engine.agent.planner import Planner
 from engine.agent.reviewer import (
     llm_vetoes,
     min_paths,

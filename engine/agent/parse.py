@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 
 from engine.graph.lexicon import COMPILED_CUES, KIND_WORDS, Cue
-from engine.graph.linking import Mention, Token
+from engine.graph.mentions import Mention, Token
 from engine.util.text import normalize
 
 YES_NO_START = frozenset(

@@ -1,22 +1,22 @@
 """Planner: link entities, read the question's form, choose seeds and a metapath distribution.
 
-Senses are resolved by structure, not by string: each candidate node of a mention is scored by
-how well the best metapath from its kind explains the question's relation cues and answer kind.
-Candidates that name one concept in two vocabularies (a disease and the side effect of the same
-name; a compound and the class named after it) collapse to the best-fitting one. Anything else
-left with several candidates becomes a clarifying question.
+Senses are resolved by structure, not by string (``senses``): a mention left with several
+candidates after that becomes a clarifying question.
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Literal
 
+from engine.agent import senses
 from engine.agent.parse import YES_NO_START, Features, features
+from engine.agent.plan import Plan
 from engine.graph.datarel import DataVocabulary
 from engine.graph.lexicon import is_structural
-from engine.graph.linking import Linker, LinkResult, Mention, same_concept_kinds
+from engine.graph.linking import Linker
+from engine.graph.mentions import LinkResult, Mention
 from engine.graph.metapaths import (
     Metapath,
     enumerate_metapaths,
@@ -39,7 +39,6 @@ from engine.understand.reading import (
 from engine.understand.semantic import SemanticScorer, masked
 from engine.util.numeric import softmax
 
-SENSE_MARGIN = 0.5
 PARSE_TEMPERATURE = 0.5
 MIN_PARSE_SCORE = -1.5
 MAX_UNCOVERED = 2
@@ -51,30 +50,6 @@ SEM_LIFT = 1.0
 """How far a confidently read relation is put above the best lexicon parse."""
 RELATION_CHOICE = "relation:"
 """Prefix of a ``choice`` that answers a relation clarification ("relation:CpD^-1")."""
-
-
-@dataclass
-class Plan:
-    question: str
-    qhash: str
-    intent: str
-    features: Features
-    link: LinkResult
-    seeds: list[LinkedEntity] = field(default_factory=list)
-    targets: list[LinkedEntity] = field(default_factory=list)
-    dist: list[tuple[Metapath, float]] = field(default_factory=list)
-    parse_score: float | None = None
-    clarification: str | None = None
-    candidates: list[Candidate] = field(default_factory=list)
-    unlinked: list[str] = field(default_factory=list)
-    budget: Budget = field(default_factory=Budget)
-    note: str = ""
-    uncovered: list[str] = field(default_factory=list)
-    reading: Reading | None = None
-    """What the question means by the exemplar bank (None without an embedder)."""
-    action: str | None = None
-    """The drug-target action type asked ('inhibitor'), whose edges the walk keeps when the
-    seed has any (``note`` says which)."""
 
 
 class Planner:
@@ -129,69 +104,9 @@ class Planner:
             key=lambda x: -x[1],
         )
 
-    def _sense_scores(self, m: Mention, f: Features) -> dict[str, float]:
-        scores: dict[str, float] = {}
-        for nid in m.node_ids:
-            kind = self.store.kind(nid)
-            if f.generic or (not f.cues and f.target_kind is None):
-                scores[nid] = 0.0
-            else:
-                best = self.parses(kind, m, f)
-                scores[nid] = best[0][1] if best else -99.0
-        return scores
-
-    def resolve(self, m: Mention, f: Features, choice: str | None) -> list[str]:
-        """Node ids the mention may mean after structural resolution and concept collapse."""
-        ids = m.node_ids
-        if choice and choice in ids:
-            return [choice]
-        if len(ids) == 1:
-            return ids
-        if f.mechanism or f.yes_no:
-            focused = [n for n in ids if self.store.kind(n) in {"Compound", "Disease"}]
-            ids = focused or ids
-            if len(ids) == 1:
-                return ids
-        scores = self._sense_scores(m, f)
-        top = max(scores.values())
-        kept = [n for n in ids if scores[n] >= top - SENSE_MARGIN]
-        by_group: dict[tuple[str, ...], list[str]] = {}
-        out: list[str] = []
-        for n in kept:
-            group = same_concept_kinds(self.store.kind(n))
-            if len(group) == 1:
-                out.append(n)
-            else:
-                by_group.setdefault(group, []).append(n)
-        for order, nodes in by_group.items():
-            kinds = {self.store.kind(n) for n in nodes}
-            if len(kinds) == len(nodes):
-                out.append(max(nodes, key=lambda n: (scores[n], -order.index(self.store.kind(n)))))
-            else:
-                out.extend(nodes)
-        return out
-
-    def clarify(self, m: Mention, ids: list[str]) -> tuple[str, list[Candidate]]:
-        cands = [
-            Candidate(
-                id=n,
-                name=self.store.name(n),
-                kind=self.store.kind(n),
-                detail=self.store.description(n),
-            )
-            for n in ids
-        ]
-
-        def label(c: Candidate) -> str:
-            detail = f", {c.detail}" if c.detail and c.kind == "Gene" else ""
-            return f"{c.name} ({c.kind}{detail}, {c.id})"
-
-        listing = "; ".join(label(c) for c in cands)
-        return (
-            f"'{m.text}' can mean several things in the knowledge graph: {listing}. "
-            "Which one do you mean?",
-            cands,
-        )
+    def _best_parse(self, kind: str, m: Mention, f: Features) -> float | None:
+        best = self.parses(kind, m, f)
+        return best[0][1] if best else None
 
     def dist_for(self, kind: str, plan: Plan) -> list[tuple[Metapath, float]]:
         """Metapath distribution for a seed of ``kind`` injected after planning."""
@@ -239,7 +154,7 @@ class Planner:
             budget=self.budget,
         )
         resolved: list[tuple[Mention, list[str]]] = [
-            (m, self.resolve(m, f, choice)) for m in link.mentions
+            (m, senses.resolve(self.store, m, f, choice, self._best_parse)) for m in link.mentions
         ]
         plan.reading = reading = self.read(question, resolved)
         covered = {i for m in link.mentions for i in range(m.first_token, m.last_token + 1)}
@@ -260,7 +175,7 @@ class Planner:
         if ambiguous and focused:
             m, ids = ambiguous[0]
             plan.intent = "clarify"
-            plan.clarification, plan.candidates = self.clarify(m, ids)
+            plan.clarification, plan.candidates = senses.clarify(self.store, m, ids)
             return plan
         ents = [self.entity(m, ids[0]) for m, ids in resolved if len(ids) == 1]
         kinds = {e.kind for e in ents}

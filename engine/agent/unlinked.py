@@ -3,7 +3,8 @@ not-found note), and seeds found among the entities of the top passages."""
 
 from __future__ import annotations
 
-from engine.agent.planner import Plan, Planner
+from engine.agent.plan import Plan
+from engine.agent.planner import Planner
 from engine.agent.steps import Steps
 from engine.config import Settings
 from engine.graph.store import KGStore

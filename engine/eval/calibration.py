@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from engine.agent.planner import Plan, Planner
+from engine.agent.plan import Plan
+from engine.agent.planner import Planner
 from engine.eval.runner import load_questions
 from engine.graph.edges import Calibration, LocalEdgePredictor, calibrate, ece, fit_temperature
 from engine.graph.relations import UNDIRECTED

@@ -8,161 +8,30 @@ said plainly instead of guessing.
 
 from __future__ import annotations
 
-import re
-from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
 
 from engine.graph.lexicon import is_cue_word, is_structural, verb_like
+from engine.graph.mentions import (
+    TOKEN,
+    AliasIndex,
+    Candidate,
+    LinkResult,
+    Mention,
+    Token,
+    abbreviation_only,
+    tokenize,
+)
 from engine.graph.store import KGStore
 from engine.index.vectors import VectorIndex
 from engine.providers.embedder.base import Embedder
 from engine.understand.bank import is_relation_word
-from engine.understand.spans import SpanMatcher
 from engine.understand.vocabulary import Vocabulary
-from engine.util.text import alias_key, normalize
+from engine.util.text import alias_key
 
-_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 MAX_EMBEDDED_PHRASES = 4
 """Unlinked phrases tried by embedding per question; more means a literature question."""
-SOURCE_RANK = {"hetionet": 0, "disease-ontology": 1, "drugbank": 1, "ncbi-gene": 2}
-
-
-@dataclass(frozen=True)
-class Token:
-    text: str
-    norm: str
-    start: int
-    end: int
-    joined: bool = False
-    """Attached to the previous token by a hyphen ("vaccine-induced")."""
-
-
-@dataclass(frozen=True)
-class Candidate:
-    node_id: str
-    alias: str
-    source: str
-    primary: bool
-
-
-@dataclass
-class Mention:
-    text: str
-    start: int
-    end: int
-    first_token: int
-    last_token: int
-    candidates: list[Candidate]
-    method: str = "exact"
-    score: float = 1.0
-
-    @property
-    def node_ids(self) -> list[str]:
-        seen: dict[str, None] = {}
-        for c in self.candidates:
-            seen.setdefault(c.node_id, None)
-        return list(seen)
-
-    @property
-    def ambiguous(self) -> bool:
-        return len(self.node_ids) > 1
-
-
-@dataclass
-class LinkResult:
-    tokens: list[Token]
-    mentions: list[Mention]
-    unlinked: list[str] = field(default_factory=list)
-    """Content chunks that matched nothing, e.g. a drug absent from the graph."""
-
-
-def tokenize(text: str) -> list[Token]:
-    return [
-        Token(
-            m.group(),
-            normalize(m.group()),
-            m.start(),
-            m.end(),
-            m.start() > 0 and text[m.start() - 1] == "-",
-        )
-        for m in _TOKEN.finditer(text)
-    ]
-
-
-class AliasIndex:
-    def __init__(self, store: KGStore) -> None:
-        self.by_key: dict[str, list[Candidate]] = defaultdict(list)
-        rows = store.alias_rows()  # the aliases of the store's active layers
-        for key, node_id, alias, source, primary in rows:
-            self.by_key[key].append(Candidate(node_id, alias, source, bool(primary)))
-        for key, cands in self.by_key.items():
-            cands.sort(key=lambda c: (not c.primary, SOURCE_RANK.get(c.source, 3), c.node_id))
-            self.by_key[key] = cands
-        self.keys = list(self.by_key)
-        self.matcher = SpanMatcher(self.keys)
-        self.common = self._common_words(store)
-        self.by_length: dict[int, list[str]] = defaultdict(list)
-        for k in self.keys:
-            self.by_length[len(k)].append(k)
-
-    def near_length(self, n: int, slack: float = 0.2) -> list[str]:
-        """Keys whose length is within ``slack`` of n (a fuzzy ratio >= 90 needs that)."""
-        lo, hi = int(n * (1 - slack)), int(n * (1 + slack)) + 1
-        return [k for length in range(lo, hi + 1) for k in self.by_length.get(length, ())]
-
-    def get(self, key: str) -> list[Candidate]:
-        return self.by_key.get(key, [])
-
-    @staticmethod
-    def _common_words(store: KGStore, min_count: int = 3) -> frozenset[str]:
-        """Everyday lower-case words of the passage corpus ("today", "focus"): a brand name
-        spelled like one is only linked when the user capitalises it."""
-        counts: dict[str, int] = defaultdict(int)
-        for (text,) in store.con.execute("SELECT text FROM passages").fetchall():
-            for w in re.findall(r"\b[a-z]{3,}\b", text or ""):
-                counts[w] += 1
-        return frozenset(w for w, c in counts.items() if c >= min_count)
-
-    def plausible(self, cands: list[Candidate], tok: Token, position: int) -> list[Candidate]:
-        """Filter candidates for a one-word mention by how the word is written."""
-        if not any(ch.isalpha() for ch in tok.text):
-            return []
-        out = []
-        for c in cands:
-            if c.node_id.startswith("Gene::") and not _gene_token_ok(tok, position):
-                continue
-            if not c.primary and tok.text.islower() and tok.norm in self.common:
-                continue
-            out.append(c)
-        return out
-
-
-def _gene_token_ok(tok: Token, position: int) -> bool:
-    """A one-word gene symbol must look like one: case or digits, and not sentence-initial;
-    an upper-case abbreviation in the plural ("AEs", "SNPs") is not a symbol."""
-    t = tok.text
-    if position == 0 and not (t.isupper() or any(c.isdigit() for c in t)):
-        return False
-    if len(t) >= 3 and t.endswith("s") and t[:-1].isupper() and t[:-1].isalpha():
-        return False
-    return t != t.lower() or any(c.isdigit() for c in t)
-
-
-SHORT_SYNONYM = 3
-"""Letters-only synonyms this short ("GO", "KO", "KD") are also everyday abbreviations."""
-
-
-def abbreviation_only(m: Mention) -> bool:
-    """The mention matches nothing but short letters-only synonyms (never a primary name):
-    in a question that names something else, it is more likely an abbreviation ("GO terms",
-    "KO mice") than the gene that has it as an alias."""
-    return all(
-        not c.primary and len(alias_key(c.alias)) <= SHORT_SYNONYM and alias_key(c.alias).isalpha()
-        for c in m.candidates
-    )
 
 
 def _adjacent(text: str, end: int, start: int) -> bool:
@@ -198,8 +67,8 @@ def covers(mention: str, name: str) -> bool:
     An embedding match alone would link "idiopathic hypersomnia" to "Hypersomnia" or
     "lorlatinib" to "Lapatinib"; this lexical check keeps such near misses out.
     """
-    name_tokens = [alias_key(t) for t in _TOKEN.findall(name)]
-    for tok in (alias_key(t) for t in _TOKEN.findall(mention)):
+    name_tokens = [alias_key(t) for t in TOKEN.findall(name)]
+    for tok in (alias_key(t) for t in TOKEN.findall(mention)):
         if len(tok) < 3 or is_structural(tok):
             continue
         if not any(

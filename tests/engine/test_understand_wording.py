@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine.agent.parse import features, noun_chain
-from engine.graph.linking import (
+from engine.graph.mentions import (
     Candidate,
     Mention,
     Token,

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from engine.config import Settings
-from engine.graph.linking import AliasIndex
+from engine.graph.mentions import AliasIndex
 from engine.graph.stats import kg_stats
 from engine.graph.store import KGStore, UnknownLayer
 from engine.ingest.build import ingest

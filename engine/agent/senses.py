@@ -1,0 +1,91 @@
+"""Which node a mention means: senses resolved by structure, then concept collapse, else a
+clarifying question listing the candidates.
+
+Each candidate node is scored by how well the best metapath from its kind explains the
+question's cues and answer kind (``best_parse``, the planner's lexicon parse). Candidates that
+name one concept in two vocabularies (a disease and the side effect of the same name; a
+compound and the class named after it) collapse to the best-fitting one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.agent.parse import Features
+from engine.graph.linking import same_concept_kinds
+from engine.graph.mentions import Mention
+from engine.graph.store import KGStore
+from engine.result import Candidate
+
+SENSE_MARGIN = 0.5
+"""Candidates whose best parse is within this of the top one stay in the running."""
+
+BestParse = Callable[[str, Mention, Features], float | None]
+"""The best lexicon parse score from a kind for this mention (None: no metapath)."""
+
+
+def sense_scores(
+    store: KGStore, m: Mention, f: Features, best_parse: BestParse
+) -> dict[str, float]:
+    scores: dict[str, float] = {}
+    for nid in m.node_ids:
+        kind = store.kind(nid)
+        if f.generic or (not f.cues and f.target_kind is None):
+            scores[nid] = 0.0
+        else:
+            best = best_parse(kind, m, f)
+            scores[nid] = best if best is not None else -99.0
+    return scores
+
+
+def resolve(
+    store: KGStore, m: Mention, f: Features, choice: str | None, best_parse: BestParse
+) -> list[str]:
+    """Node ids the mention may mean after structural resolution and concept collapse."""
+    ids = m.node_ids
+    if choice and choice in ids:
+        return [choice]
+    if len(ids) == 1:
+        return ids
+    if f.mechanism or f.yes_no:
+        focused = [n for n in ids if store.kind(n) in {"Compound", "Disease"}]
+        ids = focused or ids
+        if len(ids) == 1:
+            return ids
+    scores = sense_scores(store, m, f, best_parse)
+    top = max(scores.values())
+    kept = [n for n in ids if scores[n] >= top - SENSE_MARGIN]
+    by_group: dict[tuple[str, ...], list[str]] = {}
+    out: list[str] = []
+    for n in kept:
+        group = same_concept_kinds(store.kind(n))
+        if len(group) == 1:
+            out.append(n)
+        else:
+            by_group.setdefault(group, []).append(n)
+    for order, nodes in by_group.items():
+        kinds = {store.kind(n) for n in nodes}
+        if len(kinds) == len(nodes):
+            out.append(max(nodes, key=lambda n: (scores[n], -order.index(store.kind(n)))))
+        else:
+            out.extend(nodes)
+    return out
+
+
+def clarify(store: KGStore, m: Mention, ids: list[str]) -> tuple[str, list[Candidate]]:
+    """The clarifying question for an ambiguous mention, with its candidates."""
+    cands = [
+        Candidate(id=n, name=store.name(n), kind=store.kind(n), detail=store.description(n))
+        for n in ids
+    ]
+
+    def label(c: Candidate) -> str:
+        detail = f", {c.detail}" if c.detail and c.kind == "Gene" else ""
+        return f"{c.name} ({c.kind}{detail}, {c.id})"
+
+    listing = "; ".join(label(c) for c in cands)
+    return (
+        f"'{m.text}' can mean several things in the knowledge graph: {listing}. "
+        "Which one do you mean?",
+        cands,
+    )
