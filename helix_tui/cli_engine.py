@@ -16,7 +16,7 @@ from helix_tui.cli_trace import checked_settings
 
 if TYPE_CHECKING:
     from engine.api import Helix
-    from engine.ingest.build import IngestReport
+    from engine.ingest.report import IngestReport
 
 err = Console(stderr=True)
 MODES = click.Choice(["hybrid", "graph", "dense"])

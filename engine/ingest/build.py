@@ -16,32 +16,38 @@ file only embeds new text. Extra ``--passages`` files and ``--kg`` directories a
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import shutil
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
 
 import duckdb
 
 from engine.config import Settings
 from engine.index.vectors import VectorIndex
 from engine.ingest import kg as kgload
-from engine.ingest import orphanet
 from engine.ingest.defaults import DefaultData, resolve_default, resolve_layer
-from engine.ingest.kgx import KGXInput, load_kgx
-from engine.ingest.pack import LAYER as PACK_LAYER
-from engine.ingest.pack import load_pack
+from engine.ingest.extras import (
+    PACK_NEEDS,
+    PACKS,
+    SCHEMA_VERSION,
+    LayerLoader,
+    add_extras,
+    extras_pending,
+    fingerprint,
+    kgx_loader,
+    meta,
+    pack_loader,
+    set_meta,
+)
+from engine.ingest.kgx import KGXInput
 from engine.ingest.passages import disease_definitions, pubmedqa_passages
-from engine.ingest.sources import AliasSource, DataError, KGSource
+from engine.ingest.report import IngestReport, Progress, SilentProgress
+from engine.ingest.sources import DataError
 from engine.providers.embedder.cache import CachedEmbedder
 from engine.providers.embedder.sentence import SentenceTransformerEmbedder
 
-SCHEMA_VERSION = "4"
 EMBED_KINDS = (
     "Compound",
     "Disease",
@@ -52,48 +58,6 @@ EMBED_KINDS = (
     "Pathway",
 )
 """Kinds whose names are embedded for linking; genes and GO terms link by symbol/alias only."""
-
-PACKS = {PACK_LAYER: load_pack, orphanet.LAYER: orphanet.load_orphanet}
-"""Layers built from manifest files (``helix-chat ingest --layer NAME``)."""
-PACK_NEEDS: dict[str, tuple[str, ...]] = {orphanet.LAYER: orphanet.NEEDS}
-"""Other layers whose manifest files a layer also reads (not that it builds them)."""
-
-
-class Progress(Protocol):
-    def start(self, step: str, total: int) -> None: ...
-    def advance(self, n: int) -> None: ...
-    def finish(self, step: str, note: str = "") -> None: ...
-
-
-class SilentProgress:
-    def start(self, step: str, total: int) -> None:
-        return None
-
-    def advance(self, n: int) -> None:
-        return None
-
-    def finish(self, step: str, note: str = "") -> None:
-        return None
-
-
-@dataclass
-class IngestReport:
-    steps: dict[str, str] = field(default_factory=dict)
-    seconds: dict[str, float] = field(default_factory=dict)
-    triples: int = 0
-    nodes: int = 0
-    aliases: int = 0
-    passages: int = 0
-    layers: dict[str, dict[str, object]] = field(default_factory=dict)
-    """Per added layer: new nodes per kind, triples per source, skipped rows per reason."""
-
-
-def _fingerprint(paths: list[Path]) -> str:
-    h = hashlib.sha256(SCHEMA_VERSION.encode())
-    for p in sorted(paths):
-        st = p.stat()
-        h.update(f"{p.name}:{st.st_size}".encode())
-    return h.hexdigest()[:16]
 
 
 def check_writable(directory: Path, home: Path) -> None:
@@ -116,15 +80,6 @@ def stores_ready(settings: Settings) -> bool:
     return all((d / n).exists() for n in ("kg.duckdb", "names.faiss", "passages.faiss"))
 
 
-def _meta(con: duckdb.DuckDBPyConnection, key: str) -> str | None:
-    row = con.execute("SELECT value FROM meta WHERE key = ?", [key]).fetchone()
-    return str(row[0]) if row else None
-
-
-def _set_meta(con: duckdb.DuckDBPyConnection, key: str, value: str) -> None:
-    con.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", [key, value])
-
-
 def build_kg(path: Path, data: DefaultData, report: IngestReport) -> None:
     """A fresh store with the ``hetionet`` layer, written at ``path`` (a building copy)."""
     for stale in (path, path.with_name(path.name + ".wal")):
@@ -145,11 +100,11 @@ def build_kg(path: Path, data: DefaultData, report: IngestReport) -> None:
         report.passages += kgload.load_passage_rows(
             con, disease_definitions(data.disease_descriptions, diseases), "default"
         )
-        kgload.record_layer(con, kgload.BASE_LAYER, "Hetionet v1.0", _fingerprint(data.files), "{}")
+        kgload.record_layer(con, kgload.BASE_LAYER, "Hetionet v1.0", fingerprint(data.files), "{}")
         con.execute(kgload.INDEXES)
-        _set_meta(con, "fingerprint", _fingerprint(data.files))
-        _set_meta(con, "schema", SCHEMA_VERSION)
-        _set_meta(con, "built_at", str(time.time()))
+        set_meta(con, "fingerprint", fingerprint(data.files))
+        set_meta(con, "schema", SCHEMA_VERSION)
+        set_meta(con, "built_at", str(time.time()))
         con.execute("CHECKPOINT")
     finally:
         con.close()
@@ -232,10 +187,9 @@ def _built_layers(kg_path: Path) -> dict[str, str]:
 
 def _store_fingerprint(kg_path: Path) -> str | None:
     with duckdb.connect(str(kg_path), read_only=True) as con:
-        return _meta(con, "fingerprint")
+        return meta(con, "fingerprint")
 
 
-LayerLoader = Callable[[duckdb.DuckDBPyConnection], str]
 """Adds one layer to an open building store; returns a one-line summary."""
 
 
@@ -272,7 +226,7 @@ def ingest(
     try:
         fresh = force or not kg_path.exists()
         if not fresh:
-            fresh = _store_fingerprint(kg_path) != _fingerprint(data.files)
+            fresh = _store_fingerprint(kg_path) != fingerprint(data.files)
         built = {} if not kg_path.exists() else _built_layers(kg_path)
     except duckdb.Error as exc:
         reason = str(exc).splitlines()[0]
@@ -291,14 +245,14 @@ def ingest(
         files: dict[str, Path] = {}
         for part in (*PACK_NEEDS.get(name, ()), name):
             files.update(resolve_layer(settings, part))
-        fp = _fingerprint(list(files.values()))
+        fp = fingerprint(list(files.values()))
         if fresh or built.get(name) != fp:
-            loaders.append((name, _pack_loader(name, files, data.aliases, fp, report)))
+            loaders.append((name, pack_loader(name, files, data.aliases, fp, report)))
     for item in kgx or []:
         gene_info = data.aliases.path("ncbi_Homo_sapiens.gene_info")
-        loaders.append((item.layer, _kgx_loader(item, gene_info, report)))
-    extras_pending = _extras_pending(kg_path, kg_dirs or [], passage_files or [], fresh)
-    if not (fresh or loaders or extras_pending):
+        loaders.append((item.layer, kgx_loader(item, gene_info, report)))
+    pending_extras = extras_pending(kg_path, kg_dirs or [], passage_files or [], fresh)
+    if not (fresh or loaders or pending_extras):
         report.steps["kg"] = "up to date"
         _finish_indexes(settings, kg_path, None, set(), force, embedder_factory, progress, report)
         return report
@@ -319,7 +273,7 @@ def ingest(
                 report.steps[f"layer:{name}"] = load(con)
                 report.seconds[f"layer:{name}"] = time.perf_counter() - t
                 changed.add("kg")
-            changed |= _add_extras(con, kg_dirs or [], passage_files or [], report)
+            changed |= add_extras(con, kg_dirs or [], passage_files or [], report)
             con.execute(kgload.INDEXES)
             con.execute("CHECKPOINT")
         finally:
@@ -381,79 +335,3 @@ def _finish_indexes(
         out.replace(live)
     if tmp is not None:
         tmp.replace(kg_path)
-
-
-def _pack_loader(
-    name: str, files: dict[str, Path], aliases: AliasSource, fp: str, report: IngestReport
-) -> LayerLoader:
-    def load(con: duckdb.DuckDBPyConnection) -> str:
-        con.execute("DELETE FROM triples WHERE layer = ?", [name])
-        layer = PACKS[name](con, files, aliases)
-        con.execute("UPDATE layers SET fingerprint = ? WHERE name = ?", [fp, name])
-        report.layers[name] = layer.to_dict()
-        return f"{sum(layer.nodes.values()):,} new nodes, {sum(layer.triples.values()):,} triples"
-
-    return load
-
-
-def _kgx_loader(item: KGXInput, gene_info: Path | None, report: IngestReport) -> LayerLoader:
-    def load(con: duckdb.DuckDBPyConnection) -> str:
-        layer = load_kgx(con, item, gene_info)
-        report.layers[item.layer] = layer.to_dict()
-        return (
-            f"{sum(layer.nodes.values()):,} new nodes, {layer.joined:,} joined to existing "
-            f"nodes, {sum(layer.triples.values()):,} triples"
-        )
-
-    return load
-
-
-def _extras_pending(
-    kg_path: Path, kg_dirs: list[Path], passage_files: list[Path], fresh: bool
-) -> bool:
-    if not (kg_dirs or passage_files):
-        return False
-    if fresh:
-        return True
-    with duckdb.connect(str(kg_path), read_only=True) as con:
-        done = json.loads(_meta(con, "extras") or "{}")
-    for d in kg_dirs:
-        if not d.is_dir() or done.get(f"kg:{d.resolve()}") != _fingerprint(list(d.iterdir())):
-            return True
-    return any(
-        not f.is_file() or done.get(f"passages:{f.resolve()}") != _fingerprint([f])
-        for f in passage_files
-    )
-
-
-def _add_extras(
-    con: duckdb.DuckDBPyConnection,
-    kg_dirs: list[Path],
-    passage_files: list[Path],
-    report: IngestReport,
-) -> set[str]:
-    changed: set[str] = set()
-    done = json.loads(_meta(con, "extras") or "{}")
-    for d in kg_dirs:
-        if not d.is_dir():
-            raise DataError(f"--kg {d}: not a directory")
-        key, fp = f"kg:{d.resolve()}", _fingerprint(list(d.iterdir()))
-        if done.get(key) == fp:
-            continue
-        kgload.load_kg(con, KGSource.from_dir(d), tag=d.name)
-        kgload.load_aliases(con, AliasSource.from_dir(d), layer=d.name, primary_source=d.name)
-        kgload.record_layer(con, d.name, f"--kg {d}", "", "{}")
-        done[key] = fp
-        changed.add("kg")
-    for f in passage_files:
-        if not f.is_file():
-            raise DataError(f"--passages {f}: no such file")
-        key, fp = f"passages:{f.resolve()}", _fingerprint([f])
-        if done.get(key) == fp:
-            continue
-        kgload.load_passages(con, f, corpus=f.name.split(".")[0])
-        done[key] = fp
-        changed.add("passages")
-    _set_meta(con, "extras", json.dumps(done))
-    report.steps.update({f"extra:{k}": "added" for k in changed})
-    return changed
