@@ -22,6 +22,7 @@ from pydantic import Field
 from engine.config import Settings
 from helix_mcp.models import FactsOut, ForgetOut, MemoryStoreOut, PassagesOut, TriplesOut, WalkOut
 from helix_mcp.ports import EngineFactory, MemoryFactory, open_helix, open_user_memory
+from helix_mcp.resources import relations_json
 from helix_mcp.stdio import run_stdio
 from helix_mcp.strict import StrictTools
 from helix_mcp.tools import HelixTools
@@ -244,7 +245,7 @@ def build_server(
         mime_type="application/json",
     )
     def relations() -> str:
-        return tools.relations_json()
+        return relations_json()
 
     @server.resource(
         "helix://node/{node_id}",

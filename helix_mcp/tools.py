@@ -15,7 +15,7 @@ from typing import Any
 from mcp.server.mcpserver.exceptions import ToolError
 
 from engine.config import Mode, Settings
-from engine.graph.relations import BY_ABBREV, RELATIONS, directed_uses
+from engine.graph.relations import BY_ABBREV
 from engine.ports import EnginePort, FactPort, UserMemoryPort
 from engine.result import Result, Status, Triple
 from engine.understand.form import split_turn
@@ -324,32 +324,6 @@ class HelixTools:
         return ForgetOut(removed=int(removed))
 
     # --- resources -----------------------------------------------------------------------
-    @staticmethod
-    def relations_json() -> str:
-        return json.dumps(
-            {
-                "relations": [
-                    {
-                        "rel": r.rel,
-                        "source": r.source,
-                        "target": r.target,
-                        "verb": r.verb,
-                        "description": r.description,
-                        "undirected": r.undirected,
-                        "forward_phrases": list(r.forward),
-                        "backward_phrases": list(r.backward),
-                    }
-                    for r in RELATIONS
-                ],
-                "directed_uses": [
-                    {"code": u.key, "from": u.src, "to": u.dst} for u in directed_uses()
-                ],
-                "note": "rel^-1 follows a relation backwards (object to subject); undirected "
-                "relations are followed both ways under their plain code.",
-            },
-            indent=1,
-        )
-
     def node_card_json(self, node_id: str, sample: int = 12) -> str:
         with self.lock:
             ref = self.node(node_id)

@@ -3,6 +3,9 @@
 A *directed use* of a relation is written ``rel`` (subject -> object, as stored) or ``rel^-1``
 (object -> subject). The four undirected metaedges (CrC, DrD, GcG, GiG) are walked both ways
 under the plain name.
+
+Over 350 lines on purpose: most of it is the table of relations itself (``RELATIONS``), one
+entry per metaedge with its descriptions and paraphrases, read as data rather than code.
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ import duckdb
 import numpy as np
 import numpy.typing as npt
 
+from engine.graph.provenance import BASE_LAYER, EdgeSource, Provenance
 from engine.graph.relations import (
     BY_ABBREV,
     LAYER_RELATIONS,
@@ -29,7 +30,6 @@ from engine.graph.relations import (
 )
 
 IntArray = npt.NDArray[np.int32]
-BASE_LAYER = "hetionet"
 FIXED_RELS = frozenset(BY_ABBREV) | {r.rel for r in LAYER_RELATIONS}
 """Relations of the code's schema; any other relation comes from a KGX layer's data."""
 
@@ -44,24 +44,6 @@ class StoreUnreadable(RuntimeError):
 
 class UnknownLayer(ValueError):
     """A requested layer is not built in this store."""
-
-
-@dataclass(frozen=True)
-class EdgeSource:
-    """One statement of a triple: the layer and source that made it, with its detail/score."""
-
-    layer: str
-    source: str
-    detail: str | None = None
-    score: float | None = None
-
-    @property
-    def label(self) -> str:
-        """``DISEASES 2022: MedlinePlus, score 5``, ``DrugCentral: inhibitor``, ``hetionet``."""
-        text = self.source + (f": {self.detail}" if self.detail else "")
-        if self.score is not None:
-            text += f", score {self.score:g}"
-        return text
 
 
 @dataclass(frozen=True)
@@ -114,7 +96,7 @@ class KGStore:
             x for x in self.built_layers if not layers or x in layers
         )
         self._restrict()
-        self._load_provenance()
+        self.provenance = Provenance.load(self.con, self.layers if self.layered else None)
         rows = self.con.execute("SELECT id, name, kind FROM active_nodes ORDER BY id").fetchall()
         self.ids: list[str] = [r[0] for r in rows]
         self.names: list[str] = [r[1] for r in rows]
@@ -332,45 +314,11 @@ class KGStore:
         q += " WHERE list_contains(?, layer) AND node_id IN (SELECT id FROM active_nodes)"
         return [tuple(r) for r in self.con.execute(q, [list(self.layers)]).fetchall()]  # type: ignore[misc]
 
-    def _load_provenance(self) -> None:
-        """Sources of every active triple that some non-Hetionet layer states (the others are
-        Hetionet's alone), held in memory so citing an answer's edges costs no query."""
-        self._provenance: dict[tuple[str, str, str], list[EdgeSource]] = {}
-        if not self.layered or self.layers == (BASE_LAYER,):
-            return
-        rows = self.con.execute(
-            "SELECT t.subj, t.rel, t.obj, t.layer, t.source, t.detail, t.score FROM triples t"
-            " SEMI JOIN (SELECT DISTINCT subj, rel, obj FROM triples WHERE layer <> ?"
-            "  AND list_contains(?, layer)) x ON t.subj = x.subj AND t.rel = x.rel"
-            "  AND t.obj = x.obj"
-            " WHERE list_contains(?, t.layer) ORDER BY t.layer, t.source",
-            [BASE_LAYER, list(self.layers), list(self.layers)],
-        ).fetchall()
-        for s_, r, o, layer, source, detail, score in rows:
-            self._provenance.setdefault((s_, r, o), []).append(
-                EdgeSource(
-                    str(layer),
-                    str(source or layer),
-                    detail,
-                    None if score is None else float(score),
-                )
-            )
-
     def edge_sources(
         self, triples: Iterable[tuple[str, str, str]]
     ) -> dict[tuple[str, str, str], list[EdgeSource]]:
         """Who states each triple in the active layers (undirected: either orientation)."""
-        out: dict[tuple[str, str, str], list[EdgeSource]] = {}
-        for t in triples:
-            s_, r, o = t
-            found = self._provenance.get((s_, r, o))
-            if found is None and r in UNDIRECTED:
-                found = self._provenance.get((o, r, s_))
-            if found is None and s_ in self.index and o in self.index:
-                found = [EdgeSource(BASE_LAYER, BASE_LAYER)]
-            if found:
-                out[(s_, r, o)] = found
-        return out
+        return self.provenance.sources(triples, lambda n: n in self.index)
 
     def source_label(self, triple: tuple[str, str, str]) -> str | None:
         """All sources of one triple, joined: ``hetionet; DISEASES 2022, score 5``."""
