@@ -383,6 +383,8 @@ def use_phrase(use: DirectedRel, seed: str, dst: str) -> str:
             return f"{dst} of which {seed} is {article} {action.noun}"
     known = use.rel in BY_ABBREV or any(x.rel == use.rel for x in LAYER_RELATIONS)
     verb = use.verb
+    if verb == "associates":  # said of either end alike: 'genes associated with X'
+        return f"{dst} associated with {seed}"
     if known or use.detail:
         if use.inverse or undirected:
             return f"{dst} that {verb.removesuffix('s')} {seed}"

@@ -109,3 +109,6 @@ def test_answers_read_from_the_data() -> None:
     assert use_phrase(DirectedRel("CtD", True, "Disease", "Compound"), "X", "Compounds") == (
         "Compounds that treat X"
     )
+    for inverse, (src, dst) in ((False, ("Disease", "Gene")), (True, ("Gene", "Disease"))):
+        dag = DirectedRel("DaG", inverse, src, dst)
+        assert use_phrase(dag, "Y", dst + "s") == f"{dst}s associated with Y"
