@@ -59,7 +59,10 @@ def render_result(result: Result) -> RenderableType:
                     line.append(f"  ({label})", style="dim")
             tree.add(line)
         parts.append(tree)
-    passages = [e for e in result.evidence if e.kind == "passage"][:3]
+    retrieved = [e for e in result.evidence if e.kind == "passage"]
+    passages = [e for e in retrieved if e.relevant is not False][:3]
+    if retrieved and not passages:
+        parts.append(Text(f"{len(retrieved)} passages retrieved, none relevant", style="dim"))
     if passages:
         t = Table("passage", "score", "text", title="Passages", show_lines=False)
         for e in passages:

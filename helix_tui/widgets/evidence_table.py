@@ -27,12 +27,15 @@ class EvidenceTable(DataTable[Text]):
         self.evidence = list(evidence)
         self.clear()
         for i, ev in enumerate(self.evidence):
+            off_topic = ev.kind == "passage" and ev.relevant is False
+            style = "dim" if off_topic else ""
+            kind = _KIND.get(ev.kind, ev.kind) + (" (off-topic)" if off_topic else "")
             self.add_row(
-                Text(str(i + 1)),
-                Text(f"{ev.score:.2f}", justify="right"),
-                Text(_KIND.get(ev.kind, ev.kind)),
-                Text(describe(ev, name), overflow="ellipsis", no_wrap=True),
-                Text(ev.source or ""),
+                Text(str(i + 1), style=style),
+                Text(f"{ev.score:.2f}", justify="right", style=style),
+                Text(kind, style=style),
+                Text(describe(ev, name), overflow="ellipsis", no_wrap=True, style=style),
+                Text(ev.source or "", style=style),
                 key=str(i),
             )
 

@@ -120,3 +120,22 @@ def test_backend_runs_everything_on_one_thread_in_order() -> None:
         pass
     else:
         raise AssertionError("a cancelled token did not raise")
+
+
+def test_off_topic_passages_are_not_shown_as_evidence_in_the_terminal() -> None:
+    from rich.console import Console
+
+    from engine.result import Evidence
+    from helix_tui.render import render_result
+
+    def shown(*evidence: Evidence) -> str:
+        console = Console(width=120, record=True)
+        result = Result(status=Status.ANSWERED, text="x", evidence=list(evidence))
+        console.print(render_result(result))
+        return console.export_text()
+
+    off = Evidence(kind="passage", score=0.03, id="p:off", text="implantation", relevant=False)
+    on = Evidence(kind="passage", score=0.8, id="p:on", text="fibrillin", relevant=True)
+    assert "p:off" not in shown(off) and "2 passages retrieved, none relevant" in shown(off, off)
+    text = shown(off, on)
+    assert "p:on" in text and "p:off" not in text
