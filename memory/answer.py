@@ -26,7 +26,7 @@ from memory.literals import Measurement, find_measurements, mentioned_keys
 from memory.relations import RelationCatalog, RelationSpec
 from memory.results import NameOf, Parsed, answered, not_answered, summary, swap, who
 from memory.router import Route, TemporalIntent
-from memory.subjects import NOTE, PATIENT, Resolver, SubjectRef, kind_of
+from memory.subjects import NOTE, PATIENT, Resolver, SubjectRef, subject_kind
 from memory.vault import Fact, Vault
 
 _PATIENT_RELS_MIN = 1.0
@@ -157,7 +157,9 @@ class Answerer:
             yield ref, True
         if session_subject and route.rule == "follow-up" and not patients and not notes:
             yield (
-                SubjectRef(session_subject, kind_of(session_subject), "", -1, -1, True, "episodic"),
+                SubjectRef(
+                    session_subject, subject_kind(session_subject), "", -1, -1, True, "episodic"
+                ),
                 False,
             )
         if route.rule == "own-notes":

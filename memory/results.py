@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from engine.result import Answer, Evidence, LinkedEntity, Result, Status
 from memory.relations import RelationSpec
 from memory.router import Temporal, TemporalIntent
-from memory.subjects import SubjectRef, kind_of
+from memory.subjects import SubjectRef, subject_kind
 from memory.vault import Fact
 
 NameOf = Callable[[str], str | None]
@@ -76,7 +76,7 @@ def answered(
                 id=obj,
                 name=display(obj, name, name_of),
                 score=score,
-                kind=kind_of(obj),
+                kind=subject_kind(obj),
                 source="memory",
             )
         )
@@ -113,7 +113,7 @@ def summary(
         score = round(1.0 / (1 + rank), 4)
         name = display(f.obj, f.obj_name, name_of)
         answers.append(
-            Answer(id=f.obj, name=name, score=score, kind=kind_of(f.obj), source="memory")
+            Answer(id=f.obj, name=name, score=score, kind=subject_kind(f.obj), source="memory")
         )
         evidence.append(_evidence(f, score))
         lines.append(f"{f.rel}: {name}")

@@ -46,7 +46,7 @@ def patient_id(mrn: str) -> str:
     return f"patient:{mrn}"
 
 
-def kind_of(node_id: str) -> str:
+def subject_kind(node_id: str) -> str:
     """'patient', 'note' or the KG kind of a node id ("Compound::DB00331" -> "Compound")."""
     if node_id.startswith("patient:"):
         return PATIENT

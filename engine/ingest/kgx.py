@@ -176,7 +176,7 @@ def _read(path: Path, required: tuple[str, ...]) -> list[dict[str, str]]:
         raise DataError(f"{path.name}: not a readable KGX TSV ({exc})") from exc
 
 
-def kind_of(category: str) -> str | None:
+def category_kind(category: str) -> str | None:
     """Helix kind for a ``|``-separated Biolink category list; None when none is Biolink."""
     classes = [c.split(":", 1)[1] for c in category.split("|") if c.startswith("biolink:")]
     if not classes:
@@ -271,7 +271,7 @@ def load_kgx(
         if curie in ids:
             report.skipped["duplicate node id"] += 1
             continue
-        kind = kind_of(row.get("category") or "")
+        kind = category_kind(row.get("category") or "")
         if kind is None:
             report.skipped["node category missing or not biolink:"] += 1
             continue
