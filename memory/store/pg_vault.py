@@ -29,5 +29,5 @@ class PgVaultDB:
         would refuse the second of two writers that did not)."""
         conn.execute(
             "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))",
-            ["\x00".join((pg_key(self.user), *key))],
+            ["\x1f".join((pg_key(self.user), *key))],
         )
