@@ -137,6 +137,13 @@ class HelixTools:
                     ) from exc
             return self._memory
 
+    def close_memory(self) -> None:
+        """Close the user's memory only (a team server shares the engine between users)."""
+        with self.lock:
+            if self._memory is not None:
+                self._memory.close()
+                self._memory = None
+
     def close(self) -> None:
         with self.lock:
             if self._memory is not None:
