@@ -182,7 +182,8 @@ class SessionStore:
         return "\n".join(lines).rstrip() + "\n"
 
     def forget_mentions(self, needles: Iterable[str]) -> int:
-        """Delete turns whose question or result mentions any of ``needles``."""
+        """Delete turns whose question or result mentions any of ``needles``; a session title
+        that mentions one goes back to the default title. Returns the turns deleted."""
         with self._lock, self._rows.tx() as db:
             total = 0
             for needle in needles:
@@ -193,6 +194,11 @@ class SessionStore:
                         (needle.lower(), needle.lower()),
                     )
                     total += int(cur.rowcount or 0)
+                    db.execute(
+                        "UPDATE sessions SET title = ?, auto_title = 1 "
+                        "WHERE instr(lower(title), ?) > 0",
+                        (DEFAULT_TITLE, needle.lower()),
+                    )
             return total
 
     def close(self) -> None:
