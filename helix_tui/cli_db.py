@@ -95,6 +95,41 @@ def status_cmd(url: str | None) -> None:
     click.echo(f"files: {len(dirs)} user(s) under {settings_from_context().users_dir}")
 
 
+@db.command("copy")
+@click.option("--to", "to_url", help="Copy from the files into this PostgreSQL database.")
+@click.option("--from", "from_url", help="Copy from this PostgreSQL database into the files.")
+@click.option("--user", "who", help="Only this user (default: every user of the source).")
+def copy_cmd(to_url: str | None, from_url: str | None, who: str | None) -> None:
+    """Copy users' memory, sessions and cache between the files and PostgreSQL, verified by
+    row counts and checksums per table (a target already holding the user is refused)."""
+    from memory.store.copy import copy_user
+    from memory.store.pg import DatabaseError, connect
+
+    if bool(to_url) == bool(from_url):
+        raise click.UsageError("give exactly one of --to URL or --from URL")
+    url = to_url or from_url
+    assert url is not None
+    settings = settings_from_context()
+    migrations = {name.split(".")[0]: m for name, m in _file_stores()}
+    if who is not None:
+        dirs = [settings.user_dir(who)]
+    elif to_url:
+        dirs = _user_dirs()
+    else:
+        with connect(url) as conn:
+            keys = [str(r[0]) for r in conn.execute("SELECT user_id FROM helix.users")]
+        dirs = [settings.users_dir / key for key in keys]
+    for user_dir in dirs:
+        try:
+            done = copy_user(user_dir, url, migrations, to_pg=bool(to_url))  # type: ignore[arg-type]
+        except (DatabaseError, ValueError) as exc:
+            raise click.ClickException(f"{user_dir.name}: {exc}") from exc
+        rows = sum(done.counts.values())
+        click.echo(f"{done.key}: {rows} rows in {len(done.counts)} tables copied, verified")
+        for table, n in done.counts.items():
+            click.echo(f"  {table}: {n} rows, sha256 {done.checksums[table][:16]}")
+
+
 @click.group("users")
 def users() -> None:
     """Users of a team server and their bearer tokens (PostgreSQL)."""
