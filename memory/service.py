@@ -96,8 +96,9 @@ class UserMemory:
     # --- lifecycle -------------------------------------------------------------------------
     @contextmanager
     def hold(self) -> Iterator[UserMemory]:
-        """Keep this user's vault open (and locked against other processes) for a batch."""
-        with self.vault.hold():
+        """Keep this user's vault open (and locked against other processes) for a batch; in
+        PostgreSQL each operation stays its own transaction."""
+        with self.vault.batch():
             yield self
 
     def close(self) -> None:

@@ -12,6 +12,8 @@ SCHEMA = "helix_vault"
 
 
 class PgVaultDB:
+    batches = False
+
     def __init__(self, backend: PgBackend, user: str) -> None:
         self.backend = backend
         self.user = user

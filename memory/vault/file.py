@@ -11,7 +11,7 @@ duration of one operation, or of a ``hold()`` block for batch work.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
@@ -70,6 +70,11 @@ class VaultDB(Protocol):
         """One atomic write (inside a ``hold``)."""
         ...
 
+    batches: bool
+    """Whether a batch (``VaultFile.batch``) keeps the store held between its operations: the
+    file, yes (open and locked, reads cached); PostgreSQL, no (each operation is its own
+    transaction, so a long batch pins no connection and hides no other process's writes)."""
+
     def serialize(self, conn: Executor, *key: str) -> None:
         """Make writers of the same ``key`` (subject, relation) take turns until the end of
         the transaction (the file lock already does this for the DuckDB file)."""
@@ -78,6 +83,8 @@ class VaultDB(Protocol):
 
 class DuckVaultDB:
     """Opens, migrates, locks and closes one vault file."""
+
+    batches = True
 
     def __init__(self, path: Path, clock: Clock, *, lock_timeout: float = 30.0) -> None:
         self.path = path
@@ -144,6 +151,10 @@ class VaultFile:
                 yield conn
             finally:
                 self._depth -= 1
+
+    def batch(self) -> AbstractContextManager[object]:
+        """Hold the store across a batch of operations when that is how it is used (the file)."""
+        return self.hold() if self._db.batches else nullcontext()
 
     def close(self) -> None:
         """Nothing stays open between operations; kept for symmetry with the other stores."""
