@@ -140,3 +140,20 @@ def test_two_concurrent_supersessions_leave_one_current_value(pg: Settings) -> N
         )
     for mem in mems:
         mem.close()
+
+
+def test_a_database_that_cannot_be_used_says_why(pg_server: object, tmp_path: Path) -> None:
+    from memory.store.pg import DatabaseError, pg_backend
+
+    def backend(url: str) -> None:
+        pg_backend(Settings(home=tmp_path, database_url=url))
+
+    with pytest.raises(DatabaseError, match="must be a postgresql:// URL"):
+        backend("mysql://localhost/helix")
+    with pytest.raises(DatabaseError, match="superuser or BYPASSRLS"):
+        backend(pg_server.url("postgres"))  # type: ignore[attr-defined]
+    with pytest.raises(DatabaseError, match="db migrate"):
+        backend(pg_server.url("helix_owner", "postgres"))  # type: ignore[attr-defined]
+    port = pg_server.port  # type: ignore[attr-defined]
+    with pytest.raises(DatabaseError, match="cannot connect"):
+        backend(f"postgresql://helix_app@127.0.0.1:{port}/no_such_db")
