@@ -120,11 +120,13 @@ class PgBackend:
                     yield Qmark(current.conn)
             return
         with self.pool.connection() as conn, conn.transaction():
-            conn.execute("SELECT set_config('helix.user', %s, true)", [key])
-            work = opened[key] = _Open(conn)
+            conn.execute(  # one round trip: the user and the store's schema
+                "SELECT set_config('helix.user', %s, true), set_config('search_path', %s, true)",
+                [key, _path(schema)],
+            )
+            opened[key] = _Open(conn, [schema])
             try:
-                with _schema(work, schema):
-                    yield Qmark(conn)
+                yield Qmark(conn)
             finally:
                 del opened[key]
 
@@ -146,8 +148,12 @@ def _schema(work: _Open, schema: str) -> Iterator[None]:
             _search(work.conn, before)
 
 
+def _path(schema: str) -> str:
+    return f"{schema}, helix"
+
+
 def _search(conn: psycopg.Connection[Any], schema: str) -> None:
-    conn.execute("SELECT set_config('search_path', %s, true)", [f"{schema}, helix"])
+    conn.execute("SELECT set_config('search_path', %s, true)", [_path(schema)])
 
 
 def check_role(conn: psycopg.Connection[Any]) -> None:
