@@ -150,12 +150,27 @@ class Settings(BaseSettings):
     llm_features: str = "edges,clarify,extract,review,explain"
     """Comma-separated LLM uses to enable when an endpoint is configured."""
 
+    # --- team deployment -----------------------------------------------------------------
+    database_url: str | None = None
+    """``postgresql://user:pass@host:port/db``: keep every user's memory, sessions and cache in
+    PostgreSQL (a team server) instead of files under the data home. Connect as a role that is
+    neither a superuser nor BYPASSRLS (row-level security keeps users apart)."""
+
+    database_pool_size: int = 8
+    """Most PostgreSQL connections one process keeps open."""
+
     # --- tracing --------------------------------------------------------------------------
     trace_exporter: Literal["jsonl", "otlp", "none"] = "jsonl"
     """Where spans go: a JSONL file under the data home, OTLP, or nowhere."""
 
     @field_validator(
-        "data_dir", "data_mirror", "llm_base_url", "llm_model", "llm_api_key", mode="before"
+        "data_dir",
+        "data_mirror",
+        "llm_base_url",
+        "llm_model",
+        "llm_api_key",
+        "database_url",
+        mode="before",
     )
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:

@@ -1,5 +1,8 @@
 """``python -m helix_mcp --user ID [--http --port N]``: the MCP server without the TUI package.
 
+With ``--http`` and ``HELIX_DATABASE_URL`` it is the team server (``helix_mcp.team``): no
+``--user``, each request's bearer token names its user.
+
 ``--engine-factory module:attr`` (or ``path/to/file.py:attr``) swaps the engine for a callable
 ``(Settings) -> engine``; it exists for tests and debugging and is not advertised in --help.
 """
@@ -46,6 +49,13 @@ def main(argv: list[str] | None = None) -> None:
     if problem:
         parser.error(problem)
     factory = load_factory(args.engine_factory) if args.engine_factory else open_helix
+    if args.http and settings.database_url:
+        if args.user is not None:
+            parser.error("a team server takes each request's user from its bearer token")
+        from helix_mcp.team import serve_team
+
+        serve_team(settings, port=args.port, engine_factory=factory)
+        return
     serve(settings, user, http=args.http, port=args.port, engine_factory=factory)
 
 

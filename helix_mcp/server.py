@@ -69,13 +69,25 @@ def build_server(
 ) -> MCPServer[Any]:
     """An MCP server for ``user`` over the engine ``engine_factory(settings)`` opens lazily."""
     tools = HelixTools(settings, user, engine_factory, memory_factory)
+    return make_server(settings, lambda: tools, tools.close)
+
+
+def make_server(
+    settings: Settings,
+    current: Callable[[], HelixTools],
+    close: Callable[[], None],
+    **server_args: Any,
+) -> MCPServer[Any]:
+    """The tools and resources over ``current()``: the tools of the user a call acts for (the
+    process's one user, or the caller's on a team server, ``helix_mcp.team``); ``close`` runs
+    when the server stops; ``server_args`` go to ``MCPServer`` (a token verifier and auth)."""
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[Any]) -> AsyncIterator[dict[str, Any]]:
         try:
-            yield {"user": user}
+            yield {}
         finally:
-            await _in_thread(tools.close)
+            await _in_thread(close)
 
     registry = StrictTools()
 
@@ -121,7 +133,7 @@ def build_server(
             ),
         ] = None,
     ) -> dict[str, Any]:
-        return await _in_thread(tools.ask, question, mode, session, choice, use_memory, layers)
+        return await _in_thread(current().ask, question, mode, session, choice, use_memory, layers)
 
     @registry.tool(
         title="Knowledge-graph triples of a node",
@@ -137,7 +149,7 @@ def build_server(
         ] = None,
         limit: Annotated[int, Field(ge=1, le=200, description="Maximum triples.")] = 50,
     ) -> TriplesOut:
-        return await _in_thread(tools.kg_get_triples, node, rel, limit)
+        return await _in_thread(current().kg_get_triples, node, rel, limit)
 
     @registry.tool(
         title="Walk the knowledge graph",
@@ -162,7 +174,7 @@ def build_server(
             int, Field(ge=1, le=100, description="Neighbours followed per node.")
         ] = 25,
     ) -> WalkOut:
-        return await _in_thread(tools.kg_walk, start, relations, max_paths, fanout)
+        return await _in_thread(current().kg_walk, start, relations, max_paths, fanout)
 
     @registry.tool(
         title="Search passages",
@@ -174,7 +186,7 @@ def build_server(
         text: Annotated[str, Field(min_length=1, max_length=2000, description="Search text.")],
         k: Annotated[int, Field(ge=1, le=50, description="Passages to return.")] = 10,
     ) -> PassagesOut:
-        return await _in_thread(tools.dense_search, text, k)
+        return await _in_thread(current().dense_search, text, k)
 
     @registry.tool(
         title="Remember a fact",
@@ -197,7 +209,9 @@ def build_server(
         ] = None,
         session: Annotated[str | None, Field(description="Conversation id.")] = None,
     ) -> MemoryStoreOut:
-        return await _in_thread(tools.memory_store, statement, subj, rel, obj, supersedes, session)
+        return await _in_thread(
+            current().memory_store, statement, subj, rel, obj, supersedes, session
+        )
 
     @registry.tool(
         title="Search memory",
@@ -210,7 +224,7 @@ def build_server(
         query: Annotated[str, Field(min_length=1, max_length=1000)],
         limit: Annotated[int, Field(ge=1, le=200)] = 20,
     ) -> FactsOut:
-        return await _in_thread(tools.memory_search, query, limit)
+        return await _in_thread(current().memory_search, query, limit)
 
     @registry.tool(
         title="Forget",
@@ -225,7 +239,7 @@ def build_server(
         rel: FactPart = None,
         obj: FactPart = None,
     ) -> ForgetOut:
-        return await _in_thread(tools.memory_forget, subject, subj, rel, obj)
+        return await _in_thread(current().memory_forget, subject, subj, rel, obj)
 
     server: MCPServer[Any] = MCPServer(
         "helix",
@@ -235,6 +249,7 @@ def build_server(
         log_level="WARNING",
         lifespan=lifespan,
         tools=registry.tools,
+        **server_args,
     )
 
     @server.resource(
@@ -256,7 +271,7 @@ def build_server(
         mime_type="application/json",
     )
     async def node(node_id: str) -> str:
-        return await _in_thread(tools.node_card_json, node_id)
+        return await _in_thread(current().node_card_json, node_id)
 
     return server
 

@@ -126,16 +126,26 @@ class HelixTools:
         with self.lock:
             if self._memory is None:
                 engine = self.engine()
-                where = self.settings.user_dir(self.user)
+                where: object = self.settings.user_dir(self.user)
                 try:
                     self._memory = self._memory_factory(self.settings, self.user, engine)
                 except Exception as exc:
                     reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+                    fix = "make that directory writable, or run `helix-chat doctor`"
+                    if self.settings.database_url:
+                        where, fix = "HELIX_DATABASE_URL", "see README, 'Team server'"
                     raise ToolError(
                         f"the memory of user {self.user!r} under {where} cannot be opened "
-                        f"({reason}); make that directory writable, or run `helix-chat doctor`"
+                        f"({reason}); {fix}"
                     ) from exc
             return self._memory
+
+    def close_memory(self) -> None:
+        """Close the user's memory only (a team server shares the engine between users)."""
+        with self.lock:
+            if self._memory is not None:
+                self._memory.close()
+                self._memory = None
 
     def close(self) -> None:
         with self.lock:

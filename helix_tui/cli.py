@@ -117,6 +117,7 @@ def ask(
 
 def _register_optional() -> None:
     from helix_tui.cli_data import data
+    from helix_tui.cli_db import db, users
     from helix_tui.cli_doctor import doctor
     from helix_tui.cli_eval import calibrate, eval_cmd
     from helix_tui.cli_ingest import ingest
@@ -130,6 +131,8 @@ def _register_optional() -> None:
     cli.add_command(doctor)
     cli.add_command(trace)
     cli.add_command(kg)
+    cli.add_command(db)
+    cli.add_command(users)
     try:
         from helix_tui.cli_mcp import mcp
     except ImportError:

@@ -20,8 +20,8 @@ from engine.ports import Embed
 from engine.result import Result, Status
 from engine.util.text import normalize
 from memory.clock import Clock, iso
-from memory.migrate import Migrations
-from memory.sqlite import open_sqlite
+from memory.migrate import Executor, Migrations
+from memory.store.rows import RowDB, SqliteRows
 
 CACHE_FILE = "cache.sqlite"
 MIGRATIONS = Migrations("cache")
@@ -88,7 +88,7 @@ def dependencies(result: Result) -> set[str]:
 class AnswerCache:
     def __init__(
         self,
-        path: Path,
+        where: Path | RowDB,
         clock: Clock,
         *,
         size: int = 256,
@@ -97,39 +97,42 @@ class AnswerCache:
         embed: Embed | None = None,
         min_score: float = 0.5,
     ) -> None:
-        self.path = path
+        """``where``: the SQLite file, or any ``RowDB`` (``memory.store``: PostgreSQL)."""
+        self.path = where if isinstance(where, Path) else None
         self._clock = clock
         self.size = size
         self.ttl = timedelta(minutes=ttl_minutes)
         self.similarity = similarity
         self.min_score = min_score
         self._embed = embed
-        self._db = open_sqlite(path, clock, MIGRATIONS)
+        self._rows = SqliteRows(where, clock, MIGRATIONS) if isinstance(where, Path) else where
         self._lock = threading.RLock()  # one connection, used from UI worker threads too
 
     def get(self, question: str, mode: str) -> Result | None:
         """A live cached answer to this (or a near-identical) question, or None."""
-        with self._lock:
+        with self._lock, self._rows.conn() as db:
             now = self._clock.now()
             cutoff = iso(now - self.ttl)
             norm = normalize(question)
-            row = self._db.execute(
+            row = db.execute(
                 "SELECT id, result FROM answers WHERE mode = ? AND norm = ? AND created_at >= ? "
                 "ORDER BY id DESC LIMIT 1",
                 (mode, norm, cutoff),
             ).fetchone()
             if row is None and self._embed is not None:
-                row = self._nearest(question, mode, cutoff)
+                row = self._nearest(db, question, mode, cutoff)
             if row is None:
                 return None
-            self._db.execute(
+            db.execute(
                 "UPDATE answers SET last_hit = ?, hits = hits + 1 WHERE id = ?", (iso(now), row[0])
             )
             result = Result.model_validate_json(row[1])
             return result.model_copy(update={"cached": True, "question": question})
 
-    def _nearest(self, question: str, mode: str, cutoff: str) -> tuple[int, str] | None:
-        rows = self._db.execute(
+    def _nearest(
+        self, db: Executor, question: str, mode: str, cutoff: str
+    ) -> tuple[int, str] | None:
+        rows = db.execute(
             "SELECT id, vec, result FROM answers WHERE mode = ? AND created_at >= ? AND "
             "vec IS NOT NULL",
             (mode, cutoff),
@@ -137,7 +140,7 @@ class AnswerCache:
         if not rows:
             return None
         query = self._vector(question)
-        matrix = np.stack([np.frombuffer(r[1], dtype=np.float32) for r in rows])
+        matrix = np.stack([np.frombuffer(bytes(r[1]), dtype=np.float32) for r in rows])
         sims = matrix @ query
         best = int(np.argmax(sims))
         if float(sims[best]) < self.similarity:
@@ -158,26 +161,19 @@ class AnswerCache:
             now = iso(self._clock.now())
             vec = self._vector(question).tobytes() if self._embed is not None else None
             stored = result.model_copy(update={"cached": False})
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                cur = self._db.execute(
+            with self._rows.tx() as db:
+                row = db.execute(
                     "INSERT INTO answers (mode, question, norm, vec, result, created_at, last_hit) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
                     (mode, question, normalize(question), vec, stored.model_dump_json(), now, now),
-                )
-                self._db.executemany(
-                    "INSERT INTO deps (answer_id, node) VALUES (?, ?)",
-                    [(cur.lastrowid, n) for n in sorted(dependencies(result))],
-                )
-                self._db.execute(
+                ).fetchone()
+                for node in sorted(dependencies(result)):
+                    db.execute("INSERT INTO deps (answer_id, node) VALUES (?, ?)", (row[0], node))
+                db.execute(
                     "DELETE FROM answers WHERE id NOT IN (SELECT id FROM answers "
                     "ORDER BY last_hit DESC, id DESC LIMIT ?)",
                     (self.size,),
                 )
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
             return True
 
     def invalidate(self, nodes: Iterable[str]) -> int:
@@ -187,20 +183,21 @@ class AnswerCache:
             if not nodes:
                 return 0
             marks = ",".join("?" for _ in nodes)
-            cur = self._db.execute(
-                "DELETE FROM answers WHERE id IN "
-                f"(SELECT answer_id FROM deps WHERE node IN ({marks}))",
-                nodes,
-            )
+            with self._rows.conn() as db:
+                cur = db.execute(
+                    "DELETE FROM answers WHERE id IN "
+                    f"(SELECT answer_id FROM deps WHERE node IN ({marks}))",
+                    nodes,
+                )
             return int(cur.rowcount or 0)
 
     def forget_text(self, needles: Iterable[str]) -> int:
         """Drop entries whose question or answer mentions any of ``needles``."""
-        with self._lock:
+        with self._lock, self._rows.tx() as db:
             total = 0
             for needle in needles:
                 if needle:
-                    cur = self._db.execute(
+                    cur = db.execute(
                         "DELETE FROM answers WHERE instr(lower(question), ?) > 0 OR "
                         "instr(lower(result), ?) > 0",
                         (needle.lower(), needle.lower()),
@@ -209,14 +206,14 @@ class AnswerCache:
             return total
 
     def __len__(self) -> int:
-        with self._lock:
-            row = self._db.execute("SELECT count(*) FROM answers").fetchone()
+        with self._lock, self._rows.conn() as db:
+            row = db.execute("SELECT count(*) FROM answers").fetchone()
             return int(row[0]) if row else 0
 
     def clear(self) -> None:
-        with self._lock:
-            self._db.execute("DELETE FROM answers")
+        with self._lock, self._rows.conn() as db:
+            db.execute("DELETE FROM answers")
 
     def close(self) -> None:
         with self._lock:
-            self._db.close()
+            self._rows.close()

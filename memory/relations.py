@@ -107,6 +107,10 @@ class RelationCatalog(BaseModel):
         spec = self.relations.get(rel)
         return spec.functional if spec else "none"
 
+    def functional_relations(self) -> list[str]:
+        """Relations with one current value per subject (or per subject and key)."""
+        return sorted(n for n, s in self.relations.items() if s.functional in ("subject", "key"))
+
     def for_subject(self, kind: str) -> list[RelationSpec]:
         return [s for s in self.relations.values() if s.subject == kind]
 

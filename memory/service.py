@@ -1,13 +1,13 @@
 """``UserMemory``: one user's memory behind ``engine.ports.MemoryPort``.
 
-Stores (all under ``settings.user_dir(user)``): the DuckDB vault of facts and aliases, the
-episodic turn log (aiosqlite), the answer cache (SQLite); forgetting also reaches the session
-transcripts (``sessions.store``). Nothing here is shared between users.
+Stores (opened by ``memory.store.backend``: files under ``settings.user_dir(user)``, or the
+user's rows in PostgreSQL): the vault of facts and aliases, the episodic turn log, the answer
+cache; forgetting also reaches the session transcripts (``sessions.store``), in PostgreSQL in
+the same transaction. Nothing here is shared between users.
 """
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -19,16 +19,16 @@ from engine.understand.form import is_question
 from engine.util.text import has_lone_surrogate
 from memory.answer import Answerer
 from memory.asks import AskScorer
-from memory.cache import CACHE_FILE, AnswerCache, is_reviewed
+from memory.cache import AnswerCache, is_reviewed
 from memory.clock import Clock
-from memory.episodic import EPISODIC_FILE, EpisodicStore
 from memory.extract import Extracted, Extractor
 from memory.linking import StatementLinker
 from memory.relations import RelationCatalog, load_catalog
 from memory.results import NameOf
 from memory.router import Route, Router
+from memory.store.backend import TurnLog, delete_user, open_stores
 from memory.subjects import Linker, Resolver, link
-from memory.vault import VAULT_FILE, Fact, StoreOutcome, Vault, vault_lock
+from memory.vault import Fact, StoreOutcome, Vault
 
 DEFAULT_SESSION = "default"
 
@@ -78,25 +78,11 @@ class UserMemory:
         self.clock = clock
         self.linker = linker
         self.dir = settings.user_dir(user)
-        self.dir.mkdir(parents=True, exist_ok=True)
         self.catalog = catalog or load_catalog()
-        self.vault = Vault(
-            self.dir / VAULT_FILE, clock, catalog=self.catalog, max_facts=settings.vault_max_facts
-        )
-        self.episodic = EpisodicStore(
-            self.dir / EPISODIC_FILE,
-            clock,
-            window=settings.episodic_window,
-            ttl_minutes=settings.episodic_ttl_minutes,
-        )
-        self.cache = AnswerCache(
-            self.dir / CACHE_FILE,
-            clock,
-            size=settings.cache_size,
-            ttl_minutes=settings.cache_ttl_minutes,
-            similarity=settings.cache_similarity,
-            embed=embed,
-        )
+        stores = open_stores(settings, user, clock, catalog=self.catalog, embed=embed)
+        self.vault: Vault = stores.vault
+        self.episodic: TurnLog = stores.episodic
+        self.cache: AnswerCache = stores.cache
         self.resolver = Resolver(self.vault)
         self.router = Router(resolve=self.resolver.mentioned)
         self.extractor = Extractor(self.catalog, self.resolver, linker)
@@ -110,8 +96,9 @@ class UserMemory:
     # --- lifecycle -------------------------------------------------------------------------
     @contextmanager
     def hold(self) -> Iterator[UserMemory]:
-        """Keep this user's vault open (and locked against other processes) for a batch."""
-        with self.vault.hold():
+        """Keep this user's vault open (and locked against other processes) for a batch; in
+        PostgreSQL each operation stays its own transaction."""
+        with self.vault.batch():
             yield self
 
     def close(self) -> None:
@@ -334,9 +321,4 @@ def _mentions_of(subject: str) -> list[str]:
     return []
 
 
-def delete_user(settings: Settings, user: str) -> None:
-    """Delete every store of ``user`` (vault, aliases, episodic, cache, sessions)."""
-    target = settings.user_dir(user)
-    with vault_lock(target / VAULT_FILE).acquire(timeout=30.0):
-        if target.exists():
-            shutil.rmtree(target)
+__all__ = ["DEFAULT_SESSION", "InvalidText", "UserMemory", "check_text", "delete_user"]

@@ -1,4 +1,5 @@
-"""Chat sessions and their turns, one SQLite file per user (``sessions.sqlite``).
+"""Chat sessions and their turns, one SQLite file per user (``sessions.sqlite``), or the
+user's rows of ``helix_sessions`` in PostgreSQL when ``HELIX_DATABASE_URL`` is set.
 
 The TUI lists, resumes, renames, deletes and exports sessions through ``SessionStore``; each
 turn keeps the question and the full ``Result`` (JSON). Schema changes are named migrations
@@ -19,7 +20,7 @@ from engine.config import Settings
 from engine.result import Result
 from memory.clock import Clock, SystemClock, iso, parse_instant
 from memory.migrate import Migrations
-from memory.sqlite import open_sqlite
+from memory.store.rows import open_rows
 
 SESSIONS_FILE = "sessions.sqlite"
 DEFAULT_TITLE = "New chat"
@@ -81,31 +82,34 @@ class SessionStore:
         self.user = user
         self._clock = clock or SystemClock()
         self.path = settings.user_dir(user) / SESSIONS_FILE
-        self._db = open_sqlite(self.path, self._clock, MIGRATIONS)
+        self._rows = open_rows(
+            settings, user, self._clock, file=SESSIONS_FILE, migrations=MIGRATIONS
+        )
         self._lock = threading.RLock()  # the TUI calls from worker threads as well
 
     def create(self, title: str | None = None, session_id: str | None = None) -> SessionInfo:
         with self._lock:
             now = iso(self._clock.now())
             sid = session_id or uuid.uuid4().hex[:12]
-            self._db.execute(
-                "INSERT INTO sessions (id, title, created_at, updated_at, auto_title) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (sid, title or DEFAULT_TITLE, now, now, int(title is None)),
-            )
+            with self._rows.conn() as db:
+                db.execute(
+                    "INSERT INTO sessions (id, title, created_at, updated_at, auto_title) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (sid, title or DEFAULT_TITLE, now, now, int(title is None)),
+                )
             info = self.get(sid)
             assert info is not None
             return info
 
     def list(self) -> builtins.list[SessionInfo]:
         """All sessions, most recently updated first."""
-        with self._lock:
-            rows = self._db.execute(f"{_INFO_SQL} ORDER BY s.updated_at DESC, s.rowid DESC")
+        with self._lock, self._rows.conn() as db:
+            rows = db.execute(f"{_INFO_SQL} ORDER BY s.updated_at DESC, s.rowid DESC")
             return [self._info(r) for r in rows.fetchall()]
 
     def get(self, session_id: str) -> SessionInfo | None:
-        with self._lock:
-            row = self._db.execute(f"{_INFO_SQL} WHERE s.id = ?", (session_id,)).fetchone()
+        with self._lock, self._rows.conn() as db:
+            row = db.execute(f"{_INFO_SQL} WHERE s.id = ?", (session_id,)).fetchone()
             return self._info(row) if row else None
 
     def latest(self) -> SessionInfo | None:
@@ -113,51 +117,46 @@ class SessionStore:
         return sessions[0] if sessions else None
 
     def rename(self, session_id: str, title: str) -> None:
-        with self._lock:
-            cur = self._db.execute(
+        with self._lock, self._rows.conn() as db:
+            cur = db.execute(
                 "UPDATE sessions SET title = ?, auto_title = 0 WHERE id = ?", (title, session_id)
             )
             if cur.rowcount == 0:
                 raise KeyError(session_id)
 
     def delete(self, session_id: str) -> None:
-        with self._lock:
-            self._db.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+        with self._lock, self._rows.conn() as db:
+            db.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
 
     def add_turn(self, session_id: str, question: str, result: Result) -> Turn:
         """Append a turn (creating the session if needed); the first turn titles the session."""
         with self._lock:
             now = self._clock.now()
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                exists = self._db.execute(
+            with self._rows.tx() as db:
+                exists = db.execute(
                     "SELECT auto_title FROM sessions WHERE id = ?", (session_id,)
                 ).fetchone()
                 if exists is None:
-                    self._db.execute(
+                    db.execute(
                         "INSERT INTO sessions (id, title, created_at, updated_at, auto_title) "
                         "VALUES (?, ?, ?, ?, 1)",
                         (session_id, DEFAULT_TITLE, iso(now), iso(now)),
                     )
-                cur = self._db.execute(
+                row = db.execute(
                     "INSERT INTO turns (session_id, question, result, created_at) "
-                    "VALUES (?, ?, ?, ?)",
+                    "VALUES (?, ?, ?, ?) RETURNING id",
                     (session_id, question, result.model_dump_json(), iso(now)),
-                )
-                self._db.execute(
+                ).fetchone()
+                db.execute(
                     "UPDATE sessions SET updated_at = ?, title = CASE WHEN auto_title = 1 AND "
                     "title = ? THEN ? ELSE title END WHERE id = ?",
                     (iso(now), DEFAULT_TITLE, _title_from(question), session_id),
                 )
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            return Turn(int(cur.lastrowid or 0), session_id, question, result, now)
+            return Turn(int(row[0]), session_id, question, result, now)
 
     def turns(self, session_id: str) -> builtins.list[Turn]:
-        with self._lock:
-            rows = self._db.execute(
+        with self._lock, self._rows.conn() as db:
+            rows = db.execute(
                 "SELECT id, session_id, question, result, created_at FROM turns "
                 "WHERE session_id = ? ORDER BY id",
                 (session_id,),
@@ -183,22 +182,28 @@ class SessionStore:
         return "\n".join(lines).rstrip() + "\n"
 
     def forget_mentions(self, needles: Iterable[str]) -> int:
-        """Delete turns whose question or result mentions any of ``needles``."""
-        with self._lock:
+        """Delete turns whose question or result mentions any of ``needles``; a session title
+        that mentions one goes back to the default title. Returns the turns deleted."""
+        with self._lock, self._rows.tx() as db:
             total = 0
             for needle in needles:
                 if needle:
-                    cur = self._db.execute(
+                    cur = db.execute(
                         "DELETE FROM turns WHERE instr(lower(question), ?) > 0 OR "
                         "instr(lower(result), ?) > 0",
                         (needle.lower(), needle.lower()),
                     )
                     total += int(cur.rowcount or 0)
+                    db.execute(
+                        "UPDATE sessions SET title = ?, auto_title = 1 "
+                        "WHERE instr(lower(title), ?) > 0",
+                        (DEFAULT_TITLE, needle.lower()),
+                    )
             return total
 
     def close(self) -> None:
         with self._lock:
-            self._db.close()
+            self._rows.close()
 
     def __enter__(self) -> SessionStore:
         return self

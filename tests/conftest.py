@@ -48,3 +48,30 @@ def shared_bench() -> Path:
     if not bench.is_dir():
         pytest.skip("../shared/bench is not available")
     return bench
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[object]:
+    """A PostgreSQL server for the session (``tests.support.postgres``), or a skip."""
+    from tests.support.postgres import find_bindir, start_server
+
+    bindir = find_bindir()
+    if bindir is None:
+        pytest.skip("PostgreSQL not found (no pg_ctl on PATH or in /usr/lib/postgresql/*/bin)")
+    server = start_server(bindir)
+    yield server
+    from memory.store.pg import close_backends
+
+    close_backends()
+    server.stop()
+
+
+@pytest.fixture(params=["files", "postgres"])
+def backend(request: pytest.FixtureRequest) -> str | None:
+    """The storage back end a memory/session test runs on: None (files under the data home)
+    or the URL of a fresh PostgreSQL database (every table emptied before the test)."""
+    if request.param == "files":
+        return None
+    server = request.getfixturevalue("pg_server")
+    server.reset()
+    return str(server.app_url)

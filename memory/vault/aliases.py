@@ -11,10 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-import duckdb
-
 from engine.util.text import alias_key, content_hash
 from memory.clock import from_naive_utc, naive_utc
+from memory.migrate import Executor
 from memory.vault.file import VaultFile
 
 
@@ -45,7 +44,7 @@ class AliasIndex(VaultFile):
 
     def _learn(
         self,
-        conn: duckdb.DuckDBPyConnection,
+        conn: Executor,
         aliases: Sequence[tuple[str, str, str]],
         now: datetime,
     ) -> None:
@@ -62,7 +61,8 @@ class AliasIndex(VaultFile):
             ).fetchone()
             if hit is None:
                 conn.execute(
-                    "INSERT INTO mem_index VALUES (?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO mem_index (alias_hash, alias, kind, subject, first_seen, "
+                    "last_seen) VALUES (?, ?, ?, ?, ?, ?)",
                     [digest, key, kind, subject, now, now],
                 )
 

@@ -17,14 +17,14 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
-import duckdb
-
 from engine.result import Triple
 from engine.util.text import alias_key
 from memory.clock import Clock, from_naive_utc, naive_utc
 from memory.literals import measurement_key
+from memory.migrate import Executor
 from memory.relations import RelationCatalog
 from memory.vault.fact import INSERT, Fact, Source, StoreOutcome, row_of
+from memory.vault.file import VaultDB
 from memory.vault.queries import FactQueries
 
 _PRUNE_EVERY = 128
@@ -42,7 +42,7 @@ class Vault(FactQueries):
 
     def __init__(
         self,
-        path: Path,
+        path: Path | VaultDB,
         clock: Clock,
         *,
         catalog: RelationCatalog,
@@ -80,9 +80,10 @@ class Vault(FactQueries):
         """
         if source == "reviewed" and quality < 1.0:
             return StoreOutcome(None, False)
-        now = naive_utc(self._clock.now())
         key = self.key_of(rel, obj)
         with self._tx() as conn:
+            self._db.serialize(conn, subj, rel)
+            now = naive_utc(self._clock.now())
             self._learn(conn, aliases, now)
             valid = [
                 _Slim(int(i), o, k)
@@ -125,7 +126,7 @@ class Vault(FactQueries):
 
     def _implied_past(
         self,
-        conn: duckdb.DuckDBPyConnection,
+        conn: Executor,
         old: Triple,
         now: datetime,
         source: str,
@@ -208,7 +209,7 @@ class Vault(FactQueries):
             conn.execute("DELETE FROM mem_index WHERE subject = ?", [subject])
         return gone
 
-    def _delete(self, conn: duckdb.DuckDBPyConnection, ids: list[int]) -> None:
+    def _delete(self, conn: Executor, ids: list[int]) -> None:
         if not ids:
             return
         marks = ",".join("?" for _ in ids)
@@ -268,7 +269,7 @@ def _new_fact(
     )
 
 
-def _insert(conn: duckdb.DuckDBPyConnection, fact: Fact) -> int:
+def _insert(conn: Executor, fact: Fact) -> int:
     """Insert ``fact`` as a new row; returns the id the sequence gave it."""
     row = conn.execute(INSERT, row_of(fact)).fetchone()
     assert row is not None

@@ -1,4 +1,5 @@
-"""The vault's DuckDB file: schema migrations, the cross-process lock, connections, transactions.
+"""The vault's store: the DuckDB file (schema migrations, the cross-process lock, connections,
+transactions) or, through the same ``VaultDB`` interface, PostgreSQL (``memory.store``).
 
 Durability and concurrency: every write is its own committed transaction (DuckDB syncs its WAL
 on commit), so an acknowledged write survives ``kill -9``. DuckDB admits one writing process
@@ -10,16 +11,16 @@ duration of one operation, or of a ``hold()`` block for batch work.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import duckdb
 from filelock import FileLock
 
 from memory.clock import Clock, iso
-from memory.migrate import Migrations, migrate
+from memory.migrate import Executor, Migrations, migrate
 from memory.vault.cache import ReadCache, ReadKey
 
 VAULT_FILE = "vault.duckdb"
@@ -56,8 +57,34 @@ def vault_lock(path: Path) -> FileLock:
     return FileLock(path.resolve().with_suffix(".lock"), is_singleton=True)
 
 
-class VaultFile:
+class VaultDB(Protocol):
+    """Where a vault's rows live: the DuckDB file (``DuckVaultDB``) or one user's rows in
+    PostgreSQL (``memory.store.pg_vault.PgVaultDB``). Both speak the same SQL with ``?``
+    parameters."""
+
+    def hold(self) -> AbstractContextManager[Executor]:
+        """The store open (and, for the file, locked) for the whole block."""
+        ...
+
+    def tx(self) -> AbstractContextManager[Executor]:
+        """One atomic write (inside a ``hold``)."""
+        ...
+
+    batches: bool
+    """Whether a batch (``VaultFile.batch``) keeps the store held between its operations: the
+    file, yes (open and locked, reads cached); PostgreSQL, no (each operation is its own
+    transaction, so a long batch pins no connection and hides no other process's writes)."""
+
+    def serialize(self, conn: Executor, *key: str) -> None:
+        """Make writers of the same ``key`` (subject, relation) take turns until the end of
+        the transaction (the file lock already does this for the DuckDB file)."""
+        ...
+
+
+class DuckVaultDB:
     """Opens, migrates, locks and closes one vault file."""
+
+    batches = True
 
     def __init__(self, path: Path, clock: Clock, *, lock_timeout: float = 30.0) -> None:
         self.path = path
@@ -66,17 +93,14 @@ class VaultFile:
         self._lock = vault_lock(path)
         self._conn: duckdb.DuckDBPyConnection | None = None
         self._depth = 0
-        self._reads = ReadCache()
 
     @contextmanager
     def hold(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        """Keep the file open and locked for the whole block (batch work, replays)."""
         with self._lock.acquire(timeout=self._timeout):
             if self._conn is None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._conn = duckdb.connect(str(self.path))
                 migrate(self._conn, MIGRATIONS, iso(self._clock.now()))
-                self._reads.clear()  # another process may have written since we last held it
             self._depth += 1
             try:
                 yield self._conn
@@ -86,11 +110,8 @@ class VaultFile:
                     conn, self._conn = self._conn, None
                     conn.close()
 
-    def close(self) -> None:
-        """Nothing stays open between operations; kept for symmetry with the other stores."""
-
     @contextmanager
-    def _tx(self) -> Iterator[duckdb.DuckDBPyConnection]:
+    def tx(self) -> Iterator[duckdb.DuckDBPyConnection]:
         with self.hold() as conn:
             conn.execute("BEGIN TRANSACTION")
             try:
@@ -100,7 +121,50 @@ class VaultFile:
                 raise
             conn.execute("COMMIT")
 
-    def _read(self, key: ReadKey, load: Callable[[duckdb.DuckDBPyConnection], Any]) -> Any:
+    def serialize(self, conn: Executor, *key: str) -> None:
+        """Nothing to do: every operation on the file holds its lock."""
+
+
+class VaultFile:
+    """A vault's store (``path``: the DuckDB file; or any ``VaultDB``), its read cache and the
+    nesting of ``hold()`` blocks."""
+
+    def __init__(self, where: Path | VaultDB, clock: Clock, *, lock_timeout: float = 30.0) -> None:
+        self.path = where if isinstance(where, Path) else None
+        self._db: VaultDB = (
+            DuckVaultDB(where, clock, lock_timeout=lock_timeout)
+            if isinstance(where, Path)
+            else where
+        )
+        self._clock = clock
+        self._depth = 0
+        self._reads = ReadCache()
+
+    @contextmanager
+    def hold(self) -> Iterator[Executor]:
+        """Keep the store open (the file locked) for the whole block (batch work, replays)."""
+        with self._db.hold() as conn:
+            if self._depth == 0:
+                self._reads.clear()  # another process may have written since we last held it
+            self._depth += 1
+            try:
+                yield conn
+            finally:
+                self._depth -= 1
+
+    def batch(self) -> AbstractContextManager[object]:
+        """Hold the store across a batch of operations when that is how it is used (the file)."""
+        return self.hold() if self._db.batches else nullcontext()
+
+    def close(self) -> None:
+        """Nothing stays open between operations; kept for symmetry with the other stores."""
+
+    @contextmanager
+    def _tx(self) -> Iterator[Executor]:
+        with self.hold(), self._db.tx() as conn:
+            yield conn
+
+    def _read(self, key: ReadKey, load: Callable[[Executor], Any]) -> Any:
         """``load(conn)`` through the read cache (kept only inside a caller's ``hold()``)."""
         with self.hold() as conn:
             return self._reads.get(key, partial(load, conn), keep=self._depth > 1)

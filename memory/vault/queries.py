@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import duckdb
-
 from engine.result import Triple
+from memory.migrate import Executor
 from memory.vault.aliases import AliasIndex
 from memory.vault.fact import SELECT_LIST, Fact
 
@@ -39,7 +38,7 @@ class FactQueries(AliasIndex):
             return self._rows(conn, where, [], order="t_start, id")
 
     def subjects(self, prefix: str = "") -> list[str]:
-        def load(conn: duckdb.DuckDBPyConnection) -> list[str]:
+        def load(conn: Executor) -> list[str]:
             rows = conn.execute(
                 "SELECT DISTINCT subj FROM facts WHERE starts_with(subj, ?) ORDER BY subj", [prefix]
             ).fetchall()
@@ -50,7 +49,7 @@ class FactQueries(AliasIndex):
     def keys(self, rel: str) -> list[str]:
         """Normalized measurement names used in values of ``rel`` ("hba1c", "ca 19 9")."""
 
-        def load(conn: duckdb.DuckDBPyConnection) -> list[str]:
+        def load(conn: Executor) -> list[str]:
             rows = conn.execute(
                 "SELECT DISTINCT key FROM facts WHERE rel = ? AND key <> '' ORDER BY key", [rel]
             ).fetchall()
@@ -82,19 +81,19 @@ class FactQueries(AliasIndex):
             "lower(subj || ' ' || obj || ' ' || coalesce(subj_name, '') || ' ' || "
             "coalesce(obj_name, '') || ' ' || coalesce(evidence, ''))"
         )
-        where = " AND ".join(f"contains({hay}, ?)" for _ in terms)
+        where = " AND ".join(f"strpos({hay}, ?) > 0" for _ in terms)
         with self.hold() as conn:
             return self._rows(
                 conn, where, terms, order="t_end IS NOT NULL, t_start DESC, id", limit=limit
             )
 
-    def _get(self, conn: duckdb.DuckDBPyConnection, fact_id: int) -> Fact:
+    def _get(self, conn: Executor, fact_id: int) -> Fact:
         rows = self._rows(conn, "id = ?", [fact_id])
         return rows[0]
 
     def _rows(
         self,
-        conn: duckdb.DuckDBPyConnection,
+        conn: Executor,
         where: str,
         args: list[Any],
         *,
@@ -109,7 +108,7 @@ class FactQueries(AliasIndex):
     def exists(self, subject: str) -> bool:
         """Whether this user's memory has any fact or alias for ``subject``."""
 
-        def load(conn: duckdb.DuckDBPyConnection) -> bool:
+        def load(conn: Executor) -> bool:
             row = conn.execute(
                 "SELECT EXISTS (SELECT 1 FROM facts WHERE subj = ?) OR "
                 "EXISTS (SELECT 1 FROM mem_index WHERE subject = ?)",

@@ -25,8 +25,10 @@ def clock() -> SimulatedClock:
 
 
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return Settings(home=tmp_path / "home", user="tester", trace_exporter="none")
+def settings(tmp_path: Path, backend: str | None) -> Settings:
+    return Settings(
+        home=tmp_path / "home", user="tester", trace_exporter="none", database_url=backend
+    )
 
 
 @pytest.fixture

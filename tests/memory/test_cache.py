@@ -3,10 +3,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
+from engine.config import Settings
 from engine.result import Answer, Evidence, Result, Status
 from memory.cache import AnswerCache, admissible, dependencies, is_reviewed
 from memory.clock import SimulatedClock
+from memory.store.rows import RowDB
 
 
 def _kg_result(score: float = 0.9) -> Result:
@@ -25,8 +28,18 @@ def _kg_result(score: float = 0.9) -> Result:
     )
 
 
-def _cache(tmp_path: Path, clock: SimulatedClock, **kw: object) -> AnswerCache:
-    return AnswerCache(tmp_path / "c.sqlite", clock, **kw)  # type: ignore[arg-type]
+@pytest.fixture
+def where(tmp_path: Path, backend: str | None) -> Path | RowDB:
+    """The cache's store on the back end under test: a SQLite file or u1's PostgreSQL rows."""
+    if backend is None:
+        return tmp_path / "c.sqlite"
+    from memory.store.pg import PgRows, pg_backend
+
+    return PgRows(pg_backend(Settings(home=tmp_path, database_url=backend)), "u1", "helix_cache")
+
+
+def _cache(where: Path | RowDB, clock: SimulatedClock, **kw: object) -> AnswerCache:
+    return AnswerCache(where, clock, **kw)  # type: ignore[arg-type]
 
 
 def test_admission_only_for_reviewed_high_score_kg_answers() -> None:
@@ -39,8 +52,8 @@ def test_admission_only_for_reviewed_high_score_kg_answers() -> None:
     assert dependencies(_kg_result()) == {"Compound::DB00843", "Disease::DOID:10652"}
 
 
-def test_exact_hit_ttl_and_lru(tmp_path: Path, clock: SimulatedClock) -> None:
-    cache = _cache(tmp_path, clock, size=2, ttl_minutes=60)
+def test_exact_hit_ttl_and_lru(where: Path | RowDB, clock: SimulatedClock) -> None:
+    cache = _cache(where, clock, size=2, ttl_minutes=60)
     assert cache.put("Which drugs treat Alzheimer's disease?", "hybrid", _kg_result())
     hit = cache.get("which drugs treat  alzheimer's disease?", "hybrid")
     assert hit is not None and hit.cached and hit.answers[0].id == "Compound::DB00843"
@@ -57,20 +70,22 @@ def test_exact_hit_ttl_and_lru(tmp_path: Path, clock: SimulatedClock) -> None:
     assert cache.get("q3", "hybrid") is None  # expired
 
 
-def test_invalidated_when_a_relied_on_node_changes(tmp_path: Path, clock: SimulatedClock) -> None:
-    cache = _cache(tmp_path, clock)
+def test_invalidated_when_a_relied_on_node_changes(
+    where: Path | RowDB, clock: SimulatedClock
+) -> None:
+    cache = _cache(where, clock)
     cache.put("q", "hybrid", _kg_result())
     assert cache.invalidate(["Disease::DOID:9352"]) == 0
     assert cache.invalidate(["Disease::DOID:10652"]) == 1
     assert cache.get("q", "hybrid") is None
 
 
-def test_semantic_hit_with_an_injected_embedder(tmp_path: Path, clock: SimulatedClock) -> None:
+def test_semantic_hit_with_an_injected_embedder(where: Path | RowDB, clock: SimulatedClock) -> None:
     def embed(texts: list[str]) -> np.ndarray:
         rows = [[1.0, 0.0] if "alzheimer" in t.lower() else [0.0, 1.0] for t in texts]
         return np.array(rows, dtype=np.float32)
 
-    cache = _cache(tmp_path, clock, embed=embed, similarity=0.95)
+    cache = _cache(where, clock, embed=embed, similarity=0.95)
     cache.put("Which drugs treat Alzheimer's disease?", "hybrid", _kg_result())
     assert cache.get("What medicines are used for Alzheimer's?", "hybrid") is not None
     assert cache.get("What treats gout?", "hybrid") is None

@@ -123,11 +123,11 @@ def _write(path: Path, events: list[dict[str, object]]) -> Path:
 
 @pytest.mark.parametrize("extract", ["fact", "text"])
 def test_replay_scores_a_small_stream(
-    tmp_path: Path, linker: StatementLinker, extract: str
+    tmp_path: Path, linker: StatementLinker, extract: str, backend: str | None
 ) -> None:
     stream = _write(tmp_path / "s.replay.jsonl", STREAM)
     out = tmp_path / "out.jsonl"
-    settings = Settings(home=tmp_path / "home", trace_exporter="none")
+    settings = Settings(home=tmp_path / "home", trace_exporter="none", database_url=backend)
     seen: list[int] = []
     report = run_replay(
         stream,

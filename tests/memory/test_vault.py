@@ -13,9 +13,25 @@ from memory.relations import RelationCatalog
 from memory.vault import COLUMNS, MIGRATIONS, Fact, Vault
 
 
+def _vault(
+    tmp_path: Path, backend: str | None, clock: SimulatedClock, catalog: RelationCatalog, **kw: int
+) -> Vault:
+    """A vault on the back end under test: a DuckDB file, or user u1's rows in PostgreSQL."""
+    if backend is None:
+        return Vault(tmp_path / "vault.duckdb", clock, catalog=catalog, **kw)
+    from engine.config import Settings
+    from memory.store.pg import pg_backend
+    from memory.store.pg_vault import PgVaultDB
+
+    db = PgVaultDB(pg_backend(Settings(home=tmp_path, database_url=backend)), "u1")
+    return Vault(db, clock, catalog=catalog, **kw)
+
+
 @pytest.fixture
-def vault(tmp_path: Path, clock: SimulatedClock, catalog: RelationCatalog) -> Vault:
-    return Vault(tmp_path / "vault.duckdb", clock, catalog=catalog, max_facts=1000)
+def vault(
+    tmp_path: Path, backend: str | None, clock: SimulatedClock, catalog: RelationCatalog
+) -> Vault:
+    return _vault(tmp_path, backend, clock, catalog, max_facts=1000)
 
 
 def test_explicit_supersession_keeps_history(vault: Vault, clock: SimulatedClock) -> None:
@@ -96,9 +112,9 @@ def test_only_quality_one_reviewed_facts_are_inserted(vault: Vault) -> None:
 
 
 def test_lru_pruning_never_drops_a_current_fact(
-    tmp_path: Path, clock: SimulatedClock, catalog: RelationCatalog
+    tmp_path: Path, backend: str | None, clock: SimulatedClock, catalog: RelationCatalog
 ) -> None:
-    vault = Vault(tmp_path / "small.duckdb", clock, catalog=catalog, max_facts=5)
+    vault = _vault(tmp_path, backend, clock, catalog, max_facts=5)
     with vault.hold():
         for i in range(8):
             clock.advance(minutes=1)
@@ -152,9 +168,22 @@ def test_reopening_the_file_sees_everything(
     assert [f.obj for f in again.facts()] == ["Compound::A"]
 
 
-def test_the_column_list_is_the_fact_model_and_the_migrated_table(vault: Vault) -> None:
+def test_the_column_list_is_the_fact_model_and_the_migrated_table(
+    vault: Vault, backend: str | None
+) -> None:
     with vault.hold() as conn:
-        table = [r[0] for r in conn.execute("DESCRIBE facts").fetchall()]
+        if backend is None:
+            table = [r[0] for r in conn.execute("DESCRIBE facts").fetchall()]
+        else:  # PostgreSQL adds the owner (user_id) and the trigger-set ``functional`` flag
+            table = [
+                r[0]
+                for r in conn.execute(
+                    "SELECT column_name FROM information_schema.columns WHERE table_schema = "
+                    "'helix_vault' AND table_name = 'facts' ORDER BY ordinal_position"
+                ).fetchall()
+            ]
+            assert table[0] == "user_id" and table[-1] == "functional"
+            table = table[1:-1]
     assert list(COLUMNS) == [f.name for f in fields(Fact)] == table
 
 

@@ -19,8 +19,8 @@ def clock() -> SimulatedClock:
 
 
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return Settings(home=tmp_path / "home", trace_exporter="none")
+def settings(tmp_path: Path, backend: str | None) -> Settings:
+    return Settings(home=tmp_path / "home", trace_exporter="none", database_url=backend)
 
 
 def _answer() -> Result:
@@ -95,7 +95,8 @@ def test_users_have_separate_files(settings: Settings, clock: SimulatedClock) ->
         assert ada.path != bob.path and ada.path.name == SESSIONS_FILE
 
 
-def test_upgrade_from_the_first_schema(settings: Settings, clock: SimulatedClock) -> None:
+def test_upgrade_from_the_first_schema(tmp_path: Path, clock: SimulatedClock) -> None:
+    settings = Settings(home=tmp_path / "home", trace_exporter="none")  # the SQLite file
     path = settings.user_dir("ada") / SESSIONS_FILE
     path.parent.mkdir(parents=True)
     first_only = Migrations("sessions", MIGRATIONS.steps[:1])

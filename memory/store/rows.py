@@ -1,0 +1,74 @@
+"""``RowDB``: the connection a SQL store (answer cache, chat sessions) writes through.
+
+The store keeps its logic and its SQL (``?`` parameters, SQL both back ends speak); the
+``RowDB`` decides where the rows live: one SQLite file per user and store (``SqliteRows``,
+the default) or that user's rows of the store's PostgreSQL schema (``memory.store.pg.PgRows``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+from typing import Protocol
+
+from engine.config import Settings
+from memory.clock import Clock
+from memory.migrate import Executor, Migrations
+from memory.sqlite import open_sqlite
+
+
+class RowDB(Protocol):
+    def conn(self) -> AbstractContextManager[Executor]:
+        """A connection for statements that stand alone (each its own transaction)."""
+        ...
+
+    def tx(self) -> AbstractContextManager[Executor]:
+        """One transaction for the whole block (committed at its end, rolled back on error)."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class SqliteRows:
+    """One WAL-mode SQLite file, migrated on open; one connection shared by the threads of a
+    process under a lock (the chat app calls from worker threads too)."""
+
+    def __init__(self, path: Path, clock: Clock, migrations: Migrations) -> None:
+        self.path = path
+        self._db = open_sqlite(path, clock, migrations)
+        self._lock = threading.RLock()
+
+    @contextmanager
+    def conn(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            yield self._db
+
+    @contextmanager
+    def tx(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def open_rows(
+    settings: Settings, user: str, clock: Clock, *, file: str, migrations: Migrations
+) -> RowDB:
+    """``user``'s rows of one store: ``settings.user_dir(user) / file`` (SQLite), or, with
+    ``settings.database_url``, the PostgreSQL schema ``helix_<migrations.store>``."""
+    if settings.database_url:
+        from memory.store.pg import PgRows, pg_backend
+
+        return PgRows(pg_backend(settings), user, f"helix_{migrations.store}")
+    return SqliteRows(settings.user_dir(user) / file, clock, migrations)

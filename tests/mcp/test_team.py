@@ -1,0 +1,99 @@
+"""The team server: ``python -m helix_mcp --http`` with ``HELIX_DATABASE_URL``, as a real
+process over a real PostgreSQL, each request's user named by its bearer token."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from memory.store.pg import connect
+from memory.store.pg_admin import add_user
+
+REPO = Path(__file__).resolve().parents[2]
+FAKE_ENGINE = REPO / "tests" / "support" / "fake_engine.py"
+HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def team(pg_server: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    pg_server.reset()
+    with connect(pg_server.owner_url) as conn:
+        tokens = {name: add_user(conn, name) for name in ("alice", "bob")}
+    port = _free_port()
+    env = {
+        "HELIX_HOME": str(tmp_path_factory.mktemp("team")),
+        "HELIX_TRACE_EXPORTER": "none",
+        "HELIX_DATABASE_URL": pg_server.app_url,
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": os.environ.get("HOME", "/tmp"),
+        "PYTHONPATH": str(REPO),
+    }
+    args = ["-m", "helix_mcp", "--http", "--port", str(port)]
+    args += ["--engine-factory", f"{FAKE_ENGINE}:make_engine"]
+    proc = subprocess.Popen(
+        [sys.executable, *args],
+        env=env,
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                break
+        except OSError:
+            time.sleep(0.1)
+    try:
+        yield {"url": f"http://127.0.0.1:{port}/mcp", "tokens": tokens}
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def _call(url: str, token: str | None, tool: str, args: dict[str, Any]) -> httpx.Response:
+    headers = dict(HEADERS)
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call"}
+    body["params"] = {"name": tool, "arguments": args}  # type: ignore[assignment]
+    return httpx.post(url, headers=headers, content=json.dumps(body), timeout=30)
+
+
+def test_requests_without_a_valid_token_get_401(team: dict[str, Any]) -> None:
+    url = team["url"]
+    assert _call(url, None, "memory_search", {"query": "x"}).status_code == 401
+    assert _call(url, "hx_forged-token", "memory_search", {"query": "x"}).status_code == 401
+    alice = team["tokens"]["alice"]
+    assert _call(url, alice[:-2] + "zz", "memory_search", {"query": "x"}).status_code == 401
+    assert _call(url, alice, "memory_search", {"query": "x"}).status_code == 200
+
+
+def test_each_token_acts_for_its_own_user_only(team: dict[str, Any]) -> None:
+    url, tokens = team["url"], team["tokens"]
+    fact = {"subj": "patient:4471", "rel": "allergic_to", "obj": "Compound::DB00945"}
+    stored = _call(url, tokens["alice"], "memory_store", fact).json()
+    assert stored["result"]["structuredContent"]["stored"] is True
+    found = _call(url, tokens["alice"], "memory_search", {"query": "patient:4471"}).json()
+    assert [f["obj"] for f in found["result"]["structuredContent"]["facts"]] == [fact["obj"]]
+    other = _call(url, tokens["bob"], "memory_search", {"query": "patient:4471"}).json()
+    assert other["result"]["structuredContent"]["facts"] == []
+    # a client-supplied user is not an argument the tools take
+    spoof = _call(url, tokens["bob"], "memory_search", {"query": "4471", "user": "alice"}).json()
+    assert spoof["result"]["isError"] is True or spoof["result"]["structuredContent"]["facts"] == []
