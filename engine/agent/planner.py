@@ -28,6 +28,7 @@ from engine.graph.relations import DirectedRel
 from engine.graph.store import KGStore
 from engine.graph.walk import Budget
 from engine.result import Candidate, LinkedEntity
+from engine.understand.form import asked_span
 from engine.understand.reading import (
     SEM_ACCEPT,
     SEM_GRAPH,
@@ -119,19 +120,26 @@ class Planner:
     def link(self, question: str) -> LinkResult:
         return self.linker.link(question, whole_names=True)
 
-    def read(self, question: str, resolved: list[tuple[Mention, list[str]]]) -> Reading | None:
-        """Score the question, mentions masked by kind, against the exemplar bank."""
+    def read(
+        self, question: str, resolved: list[tuple[Mention, list[str]]], yes_no: bool = True
+    ) -> Reading | None:
+        """Score the question, mentions masked by kind, against the exemplar bank (its claim
+        slots only for a yes/no question)."""
         if self.semantic is None:
             return None
         spans = [(m.start, m.end, self.store.kind(ids[0])) for m, ids in resolved if ids]
         text = masked(question, spans)
-        scores, qvec = self.semantic.score_with(text, question, {k for _, _, k in spans})
+        without = () if yes_no else ("claim",)
+        scores, qvec = self.semantic.score_with(text, question, {k for _, _, k in spans}, without)
         return Reading(scores, {s.id: s for s in self.semantic.bank.slots}, qvec)
 
     def plan(
         self, question: str, choice: str | None = None, link: LinkResult | None = None
     ) -> Plan:
         link = link or self.link(question)
+        start, end = asked_span(question, [(m.start, m.end) for m in link.mentions])
+        if (start, end) != (0, len(question)) and question[start:end].strip():
+            return self._asked_part(question, start, end, choice)
         relation_choice = None
         if choice and choice.startswith(RELATION_CHOICE):
             relation_choice, choice = choice[len(RELATION_CHOICE) :], None
@@ -156,7 +164,7 @@ class Planner:
         resolved: list[tuple[Mention, list[str]]] = [
             (m, senses.resolve(self.store, m, f, choice, self._best_parse)) for m in link.mentions
         ]
-        plan.reading = reading = self.read(question, resolved)
+        plan.reading = reading = self.read(question, resolved, f.yes_no)
         covered = {i for m in link.mentions for i in range(m.first_token, m.last_token + 1)}
         plan.uncovered = [
             t.text
@@ -275,6 +283,17 @@ class Planner:
                 )
                 for u in pair
             ]
+        return plan
+
+    def _asked_part(self, question: str, start: int, end: int, choice: str | None) -> Plan:
+        """Plan the part of ``question`` that asks it (``form.asked_span``); the plan keeps the
+        whole question, and its entities' offsets point into it."""
+        plan = self.plan(question[start:end], choice)
+        plan.question = question
+        plan.qhash = hashlib.sha1(question.encode("utf-8")).hexdigest()[:16]
+        for e in {id(e): e for e in (*plan.seeds, *plan.targets)}.values():
+            if e.start >= 0:
+                e.start, e.end = e.start + start, e.end + start
         return plan
 
     def _confident(

@@ -11,6 +11,7 @@ user typed into its statements and its questions, sentence by sentence; abbrevia
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 _INTERROGATIVE = r"what|what's|whats|which|who|who's|whom|whose|when|where|why|how"
 _AUXILIARY = r"is|are|was|were|do|does|did|can|could|should|would|will|has|have|had|any"
@@ -44,20 +45,67 @@ def is_yes_no(text: str) -> bool:
     return bool(_YES_NO_START.match(text.strip()))
 
 
-def sentences(text: str) -> list[str]:
-    """The sentences of ``text``; a period after a known abbreviation does not end one."""
-    out: list[str] = []
-    current = ""
-    for piece in _BOUNDARY.split(text.strip()):
-        current = f"{current} {piece}" if current else piece
-        last = current.rsplit(None, 1)[-1] if current.split() else ""
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of ``text``; a period after a known abbreviation does not
+    end one."""
+    out: list[tuple[int, int]] = []
+    start = None
+    pos = 0
+    for piece in _BOUNDARY.split(text):
+        at = text.index(piece, pos) if piece else pos
+        pos = at + len(piece)
+        if not piece.strip():
+            continue
+        if start is None:
+            start = at + len(piece) - len(piece.lstrip())
+        last = piece.rsplit(None, 1)[-1]
         if last.endswith(".") and last[:-1].lower().lstrip("(") in _ABBREVIATIONS:
             continue
-        out.append(current)
-        current = ""
-    if current:
-        out.append(current)
-    return [s for s in out if s.strip()]
+        out.append((start, len(text[:pos].rstrip())))
+        start = None
+    if start is not None:
+        out.append((start, len(text[:pos].rstrip())))
+    return out
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text``; a period after a known abbreviation does not end one."""
+    return [text[a:b] for a, b in sentence_spans(text)]
+
+
+_ASK_VERB = r"tell|list|give|show|name|find|explain|describe|share|provide|let (?:me|us) know"
+_REQUEST_FRAME = re.compile(
+    rf"^\W*(?:[^,?.]{{0,40}},\s*)?{_LEAD_IN}(?:{_AUXILIARY})\s+you\b[^?.]{{0,40}}?"
+    rf"\b(?:{_ASK_VERB})\b(?!\s+(?:(?:me|us)\s+)?about\b)(?:\s+(?:me|us))?\s+(?=\w)",
+    re.IGNORECASE,
+)
+"""A polite request wrapped round the question ("Could you kindly tell me which ...", "I was
+wondering, would you list the ..."): what follows it is what is asked."""
+
+
+def asked_span(text: str, names: Sequence[tuple[int, int]] = ()) -> tuple[int, int]:
+    """The part of what the user typed that asks the question, as (start, end) in ``text``.
+
+    Sentences around the question that are neither questions nor name anything (``names``:
+    the spans of the linked mentions) are left out ("Thank you so much.", "I am a student."),
+    and so is a request frame round an embedded question, whose opening auxiliary would
+    otherwise read as a yes/no question ("Could you kindly tell me which genes ...?").
+    """
+    spans = sentence_spans(text)
+    if not spans:
+        return 0, len(text)
+
+    def keep(a: int, b: int) -> bool:
+        return is_question(text[a:b]) or any(a <= s < b for s, _ in names)
+
+    kept = [(a, b) for a, b in spans if keep(a, b)]
+    if not kept:
+        return 0, len(text)
+    start, end = kept[0][0], kept[-1][1]
+    frame = _REQUEST_FRAME.match(text, start, end)
+    if frame is not None and not any(start <= s < frame.end() for s, _ in names):
+        start = frame.end()
+    return start, end
 
 
 def split_turn(text: str) -> tuple[str, str]:

@@ -65,6 +65,7 @@ class SemanticScorer:
         self.row_slot = np.asarray([i for i, s in enumerate(bank.slots) for _ in s.wordings])
         self.slot_rows = [np.flatnonzero(self.row_slot == i) for i in range(len(bank.slots))]
         self.row_kinds = [placeholder_kinds(w) for s in bank.slots for w in s.wordings]
+        self.row_intent = np.asarray([s.intent for s in bank.slots for _ in s.wordings])
         self.matrix = self._embed_bank(texts, cache_dir)
         self.temperature = temperature or self.fit_temperature()
 
@@ -120,14 +121,21 @@ class SemanticScorer:
         vec = np.asarray(self.embedder.encode([text]), dtype=np.float32)[0]
         return self.score_vector(text, vec, kinds)
 
-    def score_with(self, text: str, also: str, kinds: Iterable[str]) -> tuple[SlotScores, Vectors]:
+    def score_with(
+        self, text: str, also: str, kinds: Iterable[str], without: Iterable[str] = ()
+    ) -> tuple[SlotScores, Vectors]:
         """Score ``text`` and embed ``also`` (the raw question, for passage search) in one
-        batch: one model call per question instead of two."""
+        batch: one model call per question instead of two. Slots of the intents ``without``
+        are left out (a question that is not yes/no is no claim)."""
         vecs = np.asarray(self.embedder.encode([text, also]), dtype=np.float32)
-        return self.score_vector(text, vecs[0], kinds), vecs[1:2]
+        return self.score_vector(text, vecs[0], kinds, without), vecs[1:2]
 
-    def score_vector(self, text: str, vec: Vectors, kinds: Iterable[str]) -> SlotScores:
+    def score_vector(
+        self, text: str, vec: Vectors, kinds: Iterable[str], without: Iterable[str] = ()
+    ) -> SlotScores:
         mask = self.row_mask(kinds)
+        if without:
+            mask &= ~np.isin(self.row_intent, list(without))
         sims = self._slot_sims(np.where(mask, self.matrix @ vec, -1.0))
         allowed = self.allowed(mask)
         probs = softmax([float(sims[i]) for i in allowed], self.temperature)

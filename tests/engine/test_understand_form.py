@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.understand.form import is_question, sentences, split_turn
+from engine.understand.form import asked_span, is_question, sentences, split_turn
 
 
 @pytest.mark.parametrize(
@@ -61,3 +61,39 @@ def test_front_ends_share_one_decision() -> None:
     assert service.is_question is is_question
     assert not hasattr(router, "looks_like_question")
     assert not hasattr(asking, "looks_like_question")
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        (
+            "Could you kindly tell me which genes are expressed in the heart? Thank you so much.",
+            "which genes are expressed in the heart?",
+        ),
+        (
+            "Would you be so kind as to list the drugs that treat gout? Many thanks.",
+            "the drugs that treat gout?",
+        ),
+        (
+            "I was wondering, could you tell me in which tissues APOE is expressed?",
+            "in which tissues APOE is expressed?",
+        ),
+        ("I am a student. What genes does clozapine bind?", "What genes does clozapine bind?"),
+        # a request about a thing is an overview, and a yes/no question stays one
+        ("Could you tell me about aspirin?", "Could you tell me about aspirin?"),
+        ("Can aspirin treat headache? Thanks.", "Can aspirin treat headache?"),
+        ("Could you check if aspirin treats gout?", "Could you check if aspirin treats gout?"),
+        # no question at all: nothing is left out
+        ("gout drugs please", "gout drugs please"),
+    ],
+)
+def test_asked_part_leaves_out_courtesy_and_request_frames(text: str, asked: str) -> None:
+    start, end = asked_span(text)
+    assert text[start:end] == asked
+
+
+def test_a_sentence_that_names_something_is_kept() -> None:
+    text = "My patient has gout. What else could help? Thanks."
+    named = [(text.index("gout"), text.index("gout") + 4)]
+    start, end = asked_span(text, named)
+    assert text[start:end] == "My patient has gout. What else could help?"

@@ -219,3 +219,16 @@ def test_a_stray_unknown_word_does_not_hide_a_known_name(helix) -> None:
         plan = helix.c.planner.plan(q)
         assert [m.text for m in plan.link.mentions] == ["donepezil"], q
         assert plan.intent != "not_found" and not plan.link.unlinked, q
+
+
+@pytest.mark.integration
+def test_a_polite_frame_reads_like_the_bare_question(helix) -> None:
+    bare = helix.c.planner.plan("Which genes does donepezil bind?")
+    polite = helix.c.planner.plan(
+        "Could you kindly tell me which genes donepezil binds? Thank you so much."
+    )
+    assert polite.intent == bare.intent == "one_hop", polite.intent
+    assert polite.dist[0][0].uses == bare.dist[0][0].uses
+    seed = polite.seeds[0]
+    assert polite.question[seed.start : seed.end] == "donepezil"
+    assert not polite.features.yes_no, "'Could you tell me which ...' is not a yes/no question"
