@@ -119,6 +119,7 @@ def _register_optional() -> None:
     from helix_tui.cli_data import data
     from helix_tui.cli_doctor import doctor
     from helix_tui.cli_eval import calibrate, eval_cmd
+    from helix_tui.cli_history import history
     from helix_tui.cli_ingest import ingest
     from helix_tui.cli_kg import kg
     from helix_tui.cli_trace import trace
@@ -130,6 +131,7 @@ def _register_optional() -> None:
     cli.add_command(doctor)
     cli.add_command(trace)
     cli.add_command(kg)
+    cli.add_command(history)
     try:
         from helix_tui.cli_mcp import mcp
     except ImportError:

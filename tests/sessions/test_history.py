@@ -129,3 +129,28 @@ def test_meaning_finds_what_the_words_do_not(settings: Settings, clock: Simulate
         both = search_history(store, "asthma lung", embed=_bag_of_words)
         assert both[0].how == "both" and both[0].hit.position == 2
         assert both[0].to_dict()["session_title"] == "Monday"
+
+
+def test_headless_history_search(settings: Settings, clock: SimulatedClock) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from helix_tui.cli import cli
+
+    with SessionStore(settings, "ada", clock) as store:
+        old, _ = _fill(store, clock)
+
+    def run(*args: str):  # type: ignore[no-untyped-def]
+        home = ["--home", str(settings.home)]
+        return CliRunner().invoke(cli, [*home, *args], obj={}, env={"HELIX_TRACE_EXPORTER": "none"})
+
+    res = run("--user", "ada", "history", "search", "asthma", "--json")
+    assert res.exit_code == 0, res.output
+    (hit,) = json.loads(res.stdout)
+    assert hit["session_id"] == old and hit["position"] == 2 and hit["how"] == "text"
+    table = run("--user", "ada", "history", "search", "asthma")
+    assert table.exit_code == 0 and f"(ids: {old})" in table.output
+    other = run("--user", "bob", "history", "search", "asthma", "--json")
+    assert other.exit_code == 0 and json.loads(other.stdout) == []
+    assert run("--user", "ada", "history", "search", "  ").exit_code == 2
