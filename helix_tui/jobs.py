@@ -7,14 +7,23 @@ from helix_tui.asking import Memories, Post
 from helix_tui.facts import FactView
 from helix_tui.messages import MemoryFacts, Notice
 from helix_tui.relations import Namer, short_id, verb
-from helix_tui.widgets.detail_view import node_markdown
+from helix_tui.widgets.detail_view import description_markdown, node_markdown
 
 
-def describe_node(engine: EnginePort, node_id: str, name: Namer, limit: int = 12) -> str:
-    """A node's other edges, with names read from the engine."""
+def describe_node(
+    engine: EnginePort, node_id: str, name: Namer, limit: int = 12, also: tuple[str, ...] = ()
+) -> str:
+    """The descriptions of ``node_id`` and ``also`` (the other end of a hop), then the node's
+    other edges, with names read from the engine."""
     triples = engine.triples(node_id, limit=limit)
     names = engine.node_names(i for t in triples for i in (t[0], t[2]))
-    return node_markdown(node_id, lambda i: names.get(i) or name(i), triples)
+
+    def named(i: str) -> str:
+        return names.get(i) or name(i)
+
+    ends = [node_id, *(i for i in also if i != node_id)]
+    about = [description_markdown(i, named, engine.node_description(i)) for i in ends]
+    return "\n\n".join([*about, node_markdown(node_id, named, triples)])
 
 
 def read_memory(
