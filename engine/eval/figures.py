@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.eval.metrics import METRIC_LABELS, Metric
+from engine.eval.render import _ordered_stages
 from engine.eval.report import EvalReport
 from engine.eval.report_data import (
     DayRecall,
@@ -90,7 +91,8 @@ def modes_png(reports: Mapping[str, EvalReport], path: Path) -> Path:
 
 def latency_png(report: EvalReport, mode: str, path: Path) -> Path:
     """One histogram of latency (ms) per pipeline stage, plus the total."""
-    stages = stage_values(report)
+    values_of = stage_values(report)
+    stages = {s: values_of[s] for s in _ordered_stages(values_of)}
     totals = [q.latency_ms for q in report.questions if q.latency_ms is not None]
     panels = [*stages.items(), ("total", totals)]
     cols = 4
