@@ -47,6 +47,14 @@ def path_text(path: Sequence[TripleLike], name: Namer) -> str:
     return " ".join(path_steps(path, name))
 
 
+def path_end(path: Sequence[TripleLike]) -> str:
+    """The node a path leads to, walked from its start."""
+    node = _start(path) if path else ""
+    for subj, _, obj in path:
+        node = obj if subj == node else subj
+    return node
+
+
 def path_steps(path: Sequence[TripleLike], name: Namer) -> list[str]:
     """The start node, then one step per hop as it is walked: ``["Donepezil", "—binds→ ACHE",
     "←associates— Alzheimer's disease"]`` (short lines, for a path shown one hop a line)."""

@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.widgets import Tree
 
 from engine.result import Path, Triple
-from helix_tui.relations import Namer, path_steps, path_text
+from helix_tui.relations import Namer, path_end, path_steps, path_text
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class PathTree(Tree[Hop]):
                 self.root.add_leaf(label, data=Hop(i, tuple(path[0])))  # type: ignore[arg-type]
                 continue
             steps = path_steps(path, name)
-            label = Text(f"{i}. {steps[0]}")
+            label = Text(f"{i}. {steps[0]} ⇢ {name(path_end(path))}")
             label.append(f"  ({len(path)} hops)", style="dim")
             branch = self.root.add(label, data=Hop(i), expand=i <= 5)
             for step, triple in zip(steps[1:], path, strict=True):

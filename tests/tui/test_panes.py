@@ -63,7 +63,7 @@ async def test_a_three_hop_path_reads_one_hop_a_line(harness: Harness, config_di
         await submit(pilot, LONG_QUESTION)
         tree = app.chat.query_one(PathTree)
         first = tree.root.children[0]
-        assert str(first.label) == "1. ACHE  (3 hops)"
+        assert str(first.label) == "1. ACHE ⇢ type 2 diabetes mellitus  (3 hops)"
         assert [str(c.label) for c in first.children] == [
             "←binds— Donepezil  (DrugBank via Hetionet)",
             "—treats→ Alzheimer's disease",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from helix_tui.app import HelixApp
 from helix_tui.widgets.path_tree import PathTree
@@ -21,6 +22,8 @@ async def steady(pilot: Pilot[None]) -> None:
     app = pilot.app
     assert isinstance(app, HelixApp)
     app.chat.query_one(PromptInput).cursor_blink = False
+    for field in app.screen.query(Input):
+        field.cursor_blink = False
     await settle(pilot)
 
 
