@@ -56,15 +56,31 @@ class HistoryHit:
 def meaning_hits(
     store: SearchableStore, query: str, embed: Embed, limit: int = 20
 ) -> list[TurnHit]:
-    """Recent turns whose question (and answer) is close in meaning to ``query``."""
+    """Recent turns close in meaning to ``query``: the better of its similarity to the turn's
+    question and to the question with its answer."""
     pool = list(store.recent_turns(MEANING_POOL))
     if not pool or not query.strip():
         return []
-    texts = [query] + [f"{h.question} {h.snippet}"[:512] for h in pool]
-    vectors = embed(texts)
-    sims = [float(v) for v in vectors[1:] @ vectors[0]]
-    ranked = sorted(zip(sims, pool, strict=True), key=lambda p: (-p[0], -p[1].turn_id))
+    texts = [t for h in pool for t in (h.question, f"{h.question} {h.snippet}"[:512])]
+    qvec = embed([query])[0]
+    sims = [float(v @ qvec) for v in _vectors(texts, embed)]
+    best = [max(sims[2 * i], sims[2 * i + 1]) for i in range(len(pool))]
+    ranked = sorted(zip(best, pool, strict=True), key=lambda p: (-p[0], -p[1].turn_id))
     return [replace(h, score=s) for s, h in ranked if s >= MEANING_FLOOR][:limit]
+
+
+_CACHE: dict[str, Any] = {}
+_CACHE_MAX = 4096
+
+
+def _vectors(texts: list[str], embed: Embed) -> list[Any]:
+    """``embed`` over ``texts``, remembering each text's vector (keyed by the text alone)."""
+    missing = list(dict.fromkeys(t for t in texts if t not in _CACHE))
+    if missing:
+        if len(_CACHE) + len(missing) > _CACHE_MAX:
+            _CACHE.clear()
+        _CACHE.update(zip(missing, embed(missing), strict=True))
+    return [_CACHE[t] for t in texts]
 
 
 def search_history(

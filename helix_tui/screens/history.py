@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Literal
@@ -21,6 +22,7 @@ from sessions.history import HistoryHit
 Search = Callable[[str], Sequence[HistoryHit]]
 """Query -> hits, best first; called in a thread worker (may block on the backend)."""
 
+DEBOUNCE_S = 0.2
 _HOW = {"text": "words", "meaning": "meaning", "both": "both"}
 
 
@@ -60,7 +62,7 @@ class HistoryScreen(ModalScreen[HistoryChoice | None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        for label in ("when", "session", "#", "question", "found by"):
+        for label in ("when", "session", "#", "question", "by"):
             table.add_column(Text(label), key=label)
         self.query_one(Input).focus()
         if self.query_text.strip():
@@ -76,6 +78,9 @@ class HistoryScreen(ModalScreen[HistoryChoice | None]):
 
     @work(thread=True, exclusive=True, group="history", exit_on_error=False)
     def run_search(self, query: str) -> None:
+        time.sleep(DEBOUNCE_S)  # typing goes on: only the last query is searched
+        if get_current_worker().is_cancelled:
+            return
         try:
             hits = list(self.search(query)) if query.strip() else []
             error = None
@@ -94,7 +99,7 @@ class HistoryScreen(ModalScreen[HistoryChoice | None]):
                 Text(f"{t.created_at:%Y-%m-%d %H:%M}"),
                 Text(clip(t.session_title, 22)),
                 Text(str(t.position), justify="right"),
-                Text(clip(t.question, 52)),
+                Text(clip(t.question, 48)),
                 Text(_HOW[h.how], style="dim"),
                 key=str(i),
             )
