@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from engine.config import Settings
 from engine.ports import Clock, EngineFactory, EnginePort, UserMemoryPort
 from engine.result import Result
-from sessions.hits import TurnHit
+
+if TYPE_CHECKING:
+    from sessions.hits import TurnHit
 
 
 class SessionInfoLike(Protocol):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import work
 
@@ -25,7 +26,9 @@ from helix_tui.widgets.assistant_turn import AssistantTurn
 from helix_tui.widgets.evidence_table import EvidenceTable, describe
 from helix_tui.widgets.path_tree import PathTree
 from helix_tui.widgets.sidebar import Sidebar
-from sessions.history import HistoryHit, search_history
+
+if TYPE_CHECKING:
+    from sessions.history import HistoryHit
 
 
 class ChatTools(ChatAsking):
@@ -181,5 +184,7 @@ class ChatTools(ChatAsking):
 
 def _search(store: SessionStorePort, text: str, engine: EnginePort | None) -> list[HistoryHit]:
     """Backend thread: text hits, fused with meaning hits once the embedder is loaded."""
+    from sessions.history import search_history
+
     embed = engine.embed() if engine is not None else None
     return search_history(store, text, embed=embed)

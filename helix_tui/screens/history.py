@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from rich.text import Text
 from textual import work
@@ -17,9 +17,11 @@ from textual.widgets import DataTable, Input, Static
 from textual.worker import get_current_worker
 
 from helix_tui.present import clip
-from sessions.history import HistoryHit
 
-Search = Callable[[str], Sequence[HistoryHit]]
+if TYPE_CHECKING:
+    from sessions.history import HistoryHit
+
+Search = Callable[[str], Sequence["HistoryHit"]]
 """Query -> hits, best first; called in a thread worker (may block on the backend)."""
 
 DEBOUNCE_S = 0.2
