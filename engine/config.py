@@ -10,7 +10,7 @@ import getpass
 from pathlib import Path
 from typing import Literal
 
-from platformdirs import user_data_dir
+from platformdirs import user_config_dir, user_data_dir
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -19,6 +19,10 @@ Mode = Literal["hybrid", "graph", "dense"]
 
 def _default_home() -> Path:
     return Path(user_data_dir("helix", appauthor=False))
+
+
+def _default_config_dir() -> Path:
+    return Path(user_config_dir("helix", appauthor=False))
 
 
 def _default_user() -> str:
@@ -158,6 +162,10 @@ class Settings(BaseSettings):
 
     database_pool_size: int = 8
     """Most PostgreSQL connections one process keeps open."""
+    # --- chat app -------------------------------------------------------------------------
+    config_dir: Path = Field(default_factory=_default_config_dir)
+    """Directory of the chat app's ``chat.toml`` (theme, remapped keys); default: the
+    platform config dir."""
 
     # --- tracing --------------------------------------------------------------------------
     trace_exporter: Literal["jsonl", "otlp", "none"] = "jsonl"

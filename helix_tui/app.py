@@ -8,8 +8,10 @@ from typing import ClassVar, Literal
 
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.theme import Theme
 
 from engine.config import Settings
+from helix_tui.config import LoadedConfig
 from helix_tui.palette import HelixCommands
 from helix_tui.screens.chat import ChatScreen, StartOptions
 from helix_tui.services import Services, default_services
@@ -28,6 +30,32 @@ class HelixApp(App[None]):
         self.settings = settings
         self.services = services
         self.options = options
+        self.config = LoadedConfig.load(settings)
+
+    def on_mount(self) -> None:
+        problems = [self.config.problem] if self.config.problem else []
+        config = self.config.config
+        if config.theme in self.available_themes:
+            self.theme = config.theme
+        else:
+            problems.append(f"unknown theme {config.theme!r} in {self.config.path}")
+        known = binding_ids()
+        unknown = sorted(set(config.keys) - known)
+        if unknown:
+            problems.append(f"unknown binding id(s) in {self.config.path}: {', '.join(unknown)}")
+        self.set_keymap({k: v for k, v in config.keys.items() if k in known})
+        for problem in problems:
+            self.notify(problem, severity="warning", timeout=10)
+        self.theme_changed_signal.subscribe(self, self._keep_theme)
+
+    def _keep_theme(self, theme: Theme) -> None:
+        if theme.name == self.config.config.theme:
+            return
+        self.config.config.theme = theme.name
+        try:
+            self.config.save()
+        except (OSError, ValueError) as exc:
+            self.notify(f"Theme {theme.name} not kept: {exc}", severity="warning")
 
     def get_default_screen(self) -> ChatScreen:
         return ChatScreen(self.settings, self.services, self.options)
@@ -37,6 +65,21 @@ class HelixApp(App[None]):
         screen = self.screen_stack[0]
         assert isinstance(screen, ChatScreen)
         return screen
+
+
+def binding_ids() -> set[str]:
+    """The ids of every key binding of the app (what ``chat.toml``'s ``[keys]`` may remap)."""
+    from helix_tui.screens import clarify, confirm, export, help, history, rename, sessions
+    from helix_tui.widgets import fact_table, prompt
+
+    owners: list[type] = [HelixApp, ChatScreen]
+    for module in (clarify, confirm, export, help, history, rename, sessions, fact_table, prompt):
+        owners += [
+            c for c in vars(module).values() if isinstance(c, type) and "BINDINGS" in vars(c)
+        ]
+    return {
+        b.id for cls in owners for b in vars(cls)["BINDINGS"] if isinstance(b, Binding) and b.id
+    }
 
 
 def make_app(

@@ -120,6 +120,7 @@ def _register_optional() -> None:
     from helix_tui.cli_db import db, users
     from helix_tui.cli_doctor import doctor
     from helix_tui.cli_eval import calibrate, eval_cmd
+    from helix_tui.cli_history import history
     from helix_tui.cli_ingest import ingest
     from helix_tui.cli_kg import kg
     from helix_tui.cli_trace import trace
@@ -133,6 +134,7 @@ def _register_optional() -> None:
     cli.add_command(kg)
     cli.add_command(db)
     cli.add_command(users)
+    cli.add_command(history)
     try:
         from helix_tui.cli_mcp import mcp
     except ImportError:

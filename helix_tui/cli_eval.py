@@ -5,9 +5,16 @@ from __future__ import annotations
 import json
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
+
+if TYPE_CHECKING:
+    from engine.api import Helix
+    from engine.config import Settings
+    from engine.eval.report import EvalReport
+    from engine.eval.report_data import DayRecall
 
 from helix_tui.cli_engine import MODES, bench_option, err, layers_option, open_engine, settings_for
 
@@ -27,6 +34,17 @@ from helix_tui.cli_engine import MODES, bench_option, err, layers_option, open_e
     type=click.Path(dir_okay=False, path_type=Path),
     help="Also write the metrics as JSON here.",
 )
+@click.option(
+    "--report",
+    "report_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write report.html with PNG charts here (all three modes unless --mode/--compare).",
+)
+@click.option(
+    "--replay",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="With --report: also play this memory stream and chart Recall@1 by day.",
+)
 @layers_option()
 @click.pass_context
 def eval_cmd(
@@ -37,6 +55,8 @@ def eval_cmd(
     compare: str | None,
     no_calibration: bool,
     report_json: Path | None,
+    report_dir: Path | None,
+    replay: Path | None,
     layers: str | None,
 ) -> None:
     """Run bench questions in one warm process and print the metrics table."""
@@ -52,6 +72,10 @@ def eval_cmd(
     )
 
     modes = [m.strip() for m in compare.split(",")] if compare else [mode or "hybrid"]
+    if report_dir is not None and not compare and not mode:
+        modes = ["hybrid", "graph", "dense"]
+    if replay is not None and report_dir is None:
+        raise click.UsageError("--replay goes with --report")
     bad = [m for m in modes if m not in {"hybrid", "graph", "dense"}]
     if bad:
         raise click.UsageError(f"unknown mode(s): {', '.join(bad)}")
@@ -63,7 +87,8 @@ def eval_cmd(
     except BenchFileError as exc:
         raise click.ClickException(str(exc)) from None
     helix = open_engine(settings, modes=modes)  # type: ignore[arg-type]
-    reports = {}
+    reports: dict[str, EvalReport] = {}
+    results_by_mode: dict[str, list[dict[str, Any]]] = {}
     try:
         for m in modes:
             target = out_path_for(out, m) if out and len(modes) > 1 else out
@@ -84,11 +109,49 @@ def eval_cmd(
                     warmup=[questions[0]["question"]] if questions else [],
                 )
             reports[m] = score(questions, results)
+            results_by_mode[m] = results
+        if report_dir is not None:
+            written = _report(
+                helix,
+                settings,
+                report_dir,
+                questions,
+                reports,
+                results_by_mode,
+                replay,
+                [*(b.name for b in benches), *([replay.name] if replay else [])],
+            )
     finally:
         helix.close()
     Console(width=max(100, Console().width)).print(render_report(reports))
     if report_json:
         report_json.write_text(json.dumps({m: r.to_dict() for m, r in reports.items()}, indent=2))
+    if report_dir is not None:
+        for path in written:
+            err.print(f"wrote {path} ({path.stat().st_size:,} bytes)")
+
+
+def _report(
+    helix: Helix,
+    settings: Settings,
+    directory: Path,
+    questions: list[dict[str, Any]],
+    reports: dict[str, EvalReport],
+    results: dict[str, list[dict[str, Any]]],
+    replay: Path | None,
+    inputs: list[str],
+) -> list[Path]:
+    from helix_tui.cli_report import reliability_of, replay_days, write_report
+
+    err.print("report: calibration samples…")
+    reliability = reliability_of(helix, settings, questions)
+    days: list[DayRecall] = []
+    if replay is not None:
+        err.print(f"report: replaying {replay.name}…")
+        days = replay_days(helix, settings, replay, directory)
+    return write_report(
+        directory, questions, reports, results, reliability=reliability, days=days, inputs=inputs
+    )
 
 
 @click.command()

@@ -26,11 +26,16 @@ COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("help", "help", "Show commands and key bindings"),
     SlashCommand("new", "new_session", "Start a new session"),
     SlashCommand("sessions", "sessions", "List sessions: resume, rename, delete, export"),
-    SlashCommand("export", "export", "Export this session to Markdown", "[PATH]"),
-    SlashCommand("forget", "forget", "Forget memory facts about a subject", "SUBJECT"),
+    SlashCommand(
+        "export", "export", "Export this session: Markdown, JSON or HTML", "[md|json|html] [PATH]"
+    ),
+    SlashCommand("history", "history", "Search all your sessions; open or re-ask a turn", "[TEXT]"),
+    SlashCommand("copy", "copy", "Copy the selected answer, path or evidence row"),
+    SlashCommand("forget", "forget", "Forget memory facts about a subject (asks first)", "SUBJECT"),
     SlashCommand("memory", "memory", "Show the facts your memory holds"),
     SlashCommand("trace", "trace", "Step timings of the last answer"),
     SlashCommand("mode", "mode", "Set the retrieval mode", "hybrid|graph|dense"),
+    SlashCommand("theme", "theme", "Pick a theme (kept for next time)", "[NAME]"),
 )
 
 BY_NAME: dict[str, SlashCommand] = {c.name: c for c in COMMANDS}

@@ -1,22 +1,119 @@
-"""Writing a session as Markdown."""
+"""Writing a session as Markdown, JSON (the result objects of the bench contract, with paths
+and evidence) or a self-contained HTML page."""
 
 from __future__ import annotations
 
+import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from helix_tui.services import SessionStorePort
 
 
-def default_export_path(session_id: str, directory: Path | None = None) -> Path:
+@dataclass(frozen=True)
+class ExportFormat:
+    name: str
+    label: str
+    suffix: str
+    help: str
+
+
+FORMATS: tuple[ExportFormat, ...] = (
+    ExportFormat("markdown", "Markdown", ".md", "readable notes"),
+    ExportFormat("json", "JSON", ".json", "result objects with paths and evidence"),
+    ExportFormat("html", "HTML", ".html", "one page that opens in any browser"),
+)
+BY_NAME = {f.name: f for f in FORMATS} | {"md": FORMATS[0], "htm": FORMATS[2]}
+BY_SUFFIX = {f.suffix: f for f in FORMATS} | {".markdown": FORMATS[0], ".htm": FORMATS[2]}
+
+
+class ExportError(ValueError):
+    pass
+
+
+def parse_target(arg: str) -> tuple[ExportFormat | None, str]:
+    """``/export`` arguments: ``json``, ``html out/``, ``notes.md`` -> (format or None, path).
+
+    The format is named first, or read from the path's suffix; None when neither says."""
+    head, _, rest = arg.strip().partition(" ")
+    if head.lower() in BY_NAME:
+        return BY_NAME[head.lower()], rest.strip()
+    if re.fullmatch(r"[A-Za-z]{1,8}", head) and rest.strip().startswith(("/", "~", ".")):
+        raise ExportError(f"unknown export format {head!r}: use md, json or html")
+    target = arg.strip()
+    suffix = Path(target).suffix.lower()
+    if suffix and suffix not in BY_SUFFIX:
+        raise ExportError(f"cannot export to {suffix} files: use .md, .json or .html")
+    return BY_SUFFIX.get(suffix) if target else None, target
+
+
+def default_export_path(
+    session_id: str, directory: Path | None = None, suffix: str = ".md"
+) -> Path:
     safe = re.sub(r"[^A-Za-z0-9_.-]+", "-", session_id).strip("-") or "session"
-    return (directory or Path.cwd()) / f"helix-session-{safe}.md"
+    return (directory or Path.cwd()) / f"helix-session-{safe}{suffix}"
 
 
-def export_session(store: SessionStorePort, session_id: str, target: str | Path = "") -> Path:
-    path = Path(target).expanduser() if str(target) else default_export_path(session_id)
-    if path.is_dir():
-        path = default_export_path(session_id, path)
+def export_session(
+    store: SessionStorePort,
+    session_id: str,
+    target: str | Path = "",
+    fmt: ExportFormat | str | None = None,
+) -> Path:
+    """Write the session; ``fmt`` (default: from the suffix, else Markdown) picks the format.
+    A directory target gets the default file name."""
+    chosen = BY_NAME.get(fmt, None) if isinstance(fmt, str) else fmt
+    if isinstance(fmt, str) and chosen is None:
+        raise ExportError(f"unknown export format {fmt!r} (markdown, json or html)")
+    path = Path(target).expanduser() if str(target) else None
+    if chosen is None:
+        chosen = BY_SUFFIX.get(path.suffix.lower(), FORMATS[0]) if path else FORMATS[0]
+    if path is None or path.is_dir():
+        path = default_export_path(session_id, path, chosen.suffix)
+    text = render(store, session_id, chosen)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(store.export_markdown(session_id), encoding="utf-8")
+    path.write_text(text, encoding="utf-8")
     return path
+
+
+def render(store: SessionStorePort, session_id: str, fmt: ExportFormat) -> str:
+    if fmt.name == "markdown":
+        return store.export_markdown(session_id)
+    data = session_data(store, session_id)
+    if fmt.name == "json":
+        return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    from helix_tui.export_html import session_html
+
+    return session_html(data)
+
+
+def session_data(store: SessionStorePort, session_id: str) -> dict[str, Any]:
+    """The session and its turns; each turn's ``result`` is the contract object
+    (``Result.to_contract()``) with ``id`` = ``<session>-<n>``, plus the answer ``text``."""
+    info = store.get(session_id)
+    if info is None:
+        raise KeyError(session_id)
+    turns = []
+    for n, turn in enumerate(store.turns(session_id), start=1):
+        contract = {"id": f"{session_id}-{n}", **turn.result.to_contract()}
+        turns.append(
+            {
+                "n": n,
+                "question": turn.question,
+                "names": turn.result.all_names(),
+                "result": contract,
+            }
+        )
+    return {
+        "format": "helix-session/1",
+        "session": {
+            "id": info.id,
+            "user": info.user,
+            "title": info.title,
+            "created_at": info.created_at.isoformat(),
+            "updated_at": info.updated_at.isoformat(),
+        },
+        "turns": turns,
+    }

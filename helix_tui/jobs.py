@@ -6,15 +6,24 @@ from engine.ports import EnginePort
 from helix_tui.asking import Memories, Post
 from helix_tui.facts import FactView
 from helix_tui.messages import MemoryFacts, Notice
-from helix_tui.relations import Namer
-from helix_tui.widgets.detail_view import node_markdown
+from helix_tui.relations import Namer, short_id, verb
+from helix_tui.widgets.detail_view import description_markdown, node_markdown
 
 
-def describe_node(engine: EnginePort, node_id: str, name: Namer, limit: int = 12) -> str:
-    """A node's other edges, with names read from the engine."""
+def describe_node(
+    engine: EnginePort, node_id: str, name: Namer, limit: int = 12, also: tuple[str, ...] = ()
+) -> str:
+    """The descriptions of ``node_id`` and ``also`` (the other end of a hop), then the node's
+    other edges, with names read from the engine."""
     triples = engine.triples(node_id, limit=limit)
     names = engine.node_names(i for t in triples for i in (t[0], t[2]))
-    return node_markdown(node_id, lambda i: names.get(i) or name(i), triples)
+
+    def named(i: str) -> str:
+        return names.get(i) or name(i)
+
+    ends = [node_id, *(i for i in also if i != node_id)]
+    about = [description_markdown(i, named, engine.node_description(i)) for i in ends]
+    return "\n\n".join([*about, node_markdown(node_id, named, triples)])
 
 
 def read_memory(
@@ -51,3 +60,28 @@ def forgot(target: str | FactView, outcome: object) -> str:
     if isinstance(outcome, int) and not isinstance(outcome, bool):
         return f"Forgot {outcome} fact{'s' * (outcome != 1)} about {what}"
     return f"Forgot {what}"
+
+
+def forget_preview(
+    memories: Memories, engine: EnginePort, user: str, target: str, most: int = 8
+) -> list[str]:
+    """What ``/forget target`` would remove: one readable line per fact (and one saying how
+    many more). Raises ``LookupError`` when the memory is unavailable."""
+    memory = memories.get(user, engine)
+    if memory is None:
+        raise LookupError(memories.errors.get(user) or "memory is unavailable")
+    facts = [FactView.of(row) for row in memory.search(target)]
+    ids = {i for f in facts for i in (f.subj, f.obj) if "::" in i}
+    names = engine.node_names(ids)
+
+    def name(node: str, given: str | None) -> str:
+        return given or names.get(node) or short_id(node)
+
+    lines = [
+        f"{name(f.subj, f.subj_name)} {verb(f.rel)} {name(f.obj, f.obj_name)}"
+        + ("" if f.current else " (earlier)")
+        for f in facts[:most]
+    ]
+    if len(facts) > most:
+        lines.append(f"…and {len(facts) - most} more")
+    return lines

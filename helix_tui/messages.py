@@ -74,3 +74,12 @@ class Notice(HelixMessage):
     severity: Literal["information", "warning", "error"] = "information"
     reload: bool = False
     """Show the current session again (forgetting also removes turns that mention it)."""
+
+
+@dataclass(eq=False)
+class ForgetPreview(HelixMessage):
+    """What ``/forget target`` would remove, for the confirmation dialog."""
+
+    target: str
+    facts: list[str]
+    error: str | None = None

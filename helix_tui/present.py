@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from engine.events import StepEvent
@@ -104,6 +105,19 @@ def result_markdown(result: Result, name: Namer) -> str:
             lines.append(f"\n…and {more} more in the evidence pane.")
         parts.append("\n".join(lines))
     return "\n\n".join(parts) or "Answered, without a summary."
+
+
+_PAUSE = re.compile(r"(?<![0-9])[.!?…](?=\s)|\n")
+
+
+def reveal_steps(markdown: str, most: int = 40) -> list[str]:
+    """Growing prefixes of ``markdown``, one more sentence (or line) each, ending with the
+    whole text: what an answer shows while it appears. A list's ``1.`` is no sentence end."""
+    ends = sorted({m.end() for m in _PAUSE.finditer(markdown)} - {len(markdown)})
+    if len(ends) >= most:
+        ends = ends[:: len(ends) // most + 1]
+    steps = [markdown[:end].rstrip() for end in ends]
+    return [s for s in dict.fromkeys(steps) if s] + [markdown]
 
 
 def clarification_markdown(result: Result) -> str:

@@ -9,7 +9,16 @@ from engine.graph.relations import backward_hop, forward_hop, triple_text
 from engine.graph.relations import verb_phrase as verb
 from engine.util.ids import kind_of
 
-__all__ = ["Namer", "TripleLike", "kind_of", "path_text", "short_id", "triple_text", "verb"]
+__all__ = [
+    "Namer",
+    "TripleLike",
+    "kind_of",
+    "path_steps",
+    "path_text",
+    "short_id",
+    "triple_text",
+    "verb",
+]
 
 Namer = Callable[[str], str]
 TripleLike = Sequence[str]
@@ -35,8 +44,22 @@ def path_text(path: Sequence[TripleLike], name: Namer) -> str:
 
     ``Donepezil —binds→ ACHE ←associates— Alzheimer's disease``
     """
+    return " ".join(path_steps(path, name))
+
+
+def path_end(path: Sequence[TripleLike]) -> str:
+    """The node a path leads to, walked from its start."""
+    node = _start(path) if path else ""
+    for subj, _, obj in path:
+        node = obj if subj == node else subj
+    return node
+
+
+def path_steps(path: Sequence[TripleLike], name: Namer) -> list[str]:
+    """The start node, then one step per hop as it is walked: ``["Donepezil", "—binds→ ACHE",
+    "←associates— Alzheimer's disease"]`` (short lines, for a path shown one hop a line)."""
     if not path:
-        return ""
+        return []
     node = _start(path)
     parts = [name(node)]
     for subj, rel, obj in path:
@@ -46,7 +69,7 @@ def path_text(path: Sequence[TripleLike], name: Namer) -> str:
         else:
             parts.append(f"{backward_hop(rel)} {name(subj)}")
             node = subj
-    return " ".join(parts)
+    return parts
 
 
 def _start(path: Sequence[TripleLike]) -> str:

@@ -10,11 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from engine.config import Settings
 from engine.ports import Clock, EngineFactory, EnginePort, UserMemoryPort
 from engine.result import Result
+
+if TYPE_CHECKING:
+    from sessions.hits import TurnHit
 
 
 class SessionInfoLike(Protocol):
@@ -53,6 +56,8 @@ class SessionStorePort(Protocol):
     def add_turn(self, session_id: str, question: str, result: Result) -> object: ...
     def turns(self, session_id: str) -> Sequence[TurnLike]: ...
     def export_markdown(self, session_id: str) -> str: ...
+    def search_turns(self, query: str, limit: int = 20) -> Sequence[TurnHit]: ...
+    def recent_turns(self, limit: int = 500) -> Sequence[TurnHit]: ...
     def close(self) -> None: ...
 
 

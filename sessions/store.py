@@ -12,6 +12,7 @@ import builtins
 import threading
 import uuid
 from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -20,9 +21,16 @@ from engine.config import Settings
 from engine.result import Result
 from memory.clock import Clock, SystemClock, iso, parse_instant
 from memory.migrate import Migrations
-from memory.store.rows import open_rows
+from memory.store.rows import SqliteRows, open_rows
+from sessions.hits import HIT_SQL, TurnHit, fts_words, hit_from_row
 
 SESSIONS_FILE = "sessions.sqlite"
+
+
+class HistoryUnavailable(RuntimeError):
+    """History search was asked of a back end that has no full-text index for it."""
+
+
 DEFAULT_TITLE = "New chat"
 MIGRATIONS = Migrations("sessions")
 
@@ -48,6 +56,36 @@ def m001_initial(db: Any) -> None:
 def m002_auto_title(db: Any) -> None:
     """Remember whether a title was chosen by the user (auto titles follow the first turn)."""
     db.execute("ALTER TABLE sessions ADD COLUMN auto_title INTEGER NOT NULL DEFAULT 0")
+
+
+_FTS_ANSWER = (
+    "coalesce(json_extract({r}, '$.text'), '') || ' ' || coalesce((SELECT "
+    "group_concat(json_extract(value, '$.name'), ' ') FROM json_each({r}, '$.answers')), '')"
+)
+
+
+@MIGRATIONS.register
+def m003_turns_fts(db: Any) -> None:
+    """Full-text index (FTS5) of each turn's question and answer, kept by triggers, for
+    searching a user's history across sessions."""
+    db.execute(
+        "CREATE VIRTUAL TABLE turns_fts USING fts5(question, answer, "
+        "tokenize = 'porter unicode61 remove_diacritics 2')"
+    )
+    answer = _FTS_ANSWER.format(r="new.result")
+    db.execute(
+        "CREATE TRIGGER turns_fts_insert AFTER INSERT ON turns BEGIN "
+        f"INSERT INTO turns_fts (rowid, question, answer) VALUES (new.id, new.question, {answer}); "
+        "END"
+    )
+    db.execute(
+        "CREATE TRIGGER turns_fts_delete AFTER DELETE ON turns BEGIN "
+        "DELETE FROM turns_fts WHERE rowid = old.id; END"
+    )
+    db.execute(
+        "INSERT INTO turns_fts (rowid, question, answer) "
+        f"SELECT id, question, {_FTS_ANSWER.format(r='result')} FROM turns"
+    )
 
 
 @dataclass(frozen=True)
@@ -165,6 +203,50 @@ class SessionStore:
                 Turn(int(r[0]), r[1], r[2], Result.model_validate_json(r[3]), parse_instant(r[4]))
                 for r in rows
             ]
+
+    def search_turns(self, query: str, limit: int = 20) -> builtins.list[TurnHit]:
+        """This user's turns whose question or answer contains the words of ``query`` (all of
+        them first, then any), best first. Punctuation and FTS syntax in ``query`` are ignored."""
+        words = fts_words(query)
+        if not words:
+            return []
+        sql = (
+            HIT_SQL.format(
+                snippet="snippet(turns_fts, -1, '«', '»', '…', 10)", score="-bm25(turns_fts)"
+            )
+            + " JOIN turns_fts ON turns_fts.rowid = t.id WHERE turns_fts MATCH ? "
+            + ("ORDER BY bm25(turns_fts), t.id DESC LIMIT ?")
+        )
+        hits: builtins.list[TurnHit] = []
+        with self._lock, self._history_db() as db:
+            for joiner in (" AND ", " OR "):
+                match = joiner.join(f'"{w}"*' for w in words)
+                for row in db.execute(sql, (match, limit)).fetchall():
+                    if len(hits) < limit and all(h.turn_id != row[0] for h in hits):
+                        hits.append(hit_from_row(row))
+                if len(words) == 1:
+                    break
+        return hits
+
+    def recent_turns(self, limit: int = 500) -> builtins.list[TurnHit]:
+        """The latest ``limit`` turns as hits (score 0), newest first: what a meaning search
+        over the history compares the query with."""
+        sql = (
+            HIT_SQL.format(snippet=_FTS_ANSWER.format(r="t.result"), score="0.0")
+            + " ORDER BY t.id DESC LIMIT ?"
+        )
+        with self._lock, self._history_db() as db:
+            return [hit_from_row(r) for r in db.execute(sql, (limit,)).fetchall()]
+
+    def _history_db(self) -> AbstractContextManager[Any]:
+        """The connection history search runs on: its full-text index (FTS5) and JSON
+        functions are SQLite's, so it needs the file back end."""
+        if not isinstance(self._rows, SqliteRows):
+            raise HistoryUnavailable(
+                "history search needs the file back end; it is not available yet with "
+                "HELIX_DATABASE_URL (PostgreSQL)"
+            )
+        return self._rows.conn()
 
     def export_markdown(self, session_id: str) -> str:
         info = self.get(session_id)

@@ -5,6 +5,7 @@ Built in three layers: ``chat_base`` (state, layout, panes, memory), ``chat_aski
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import ClassVar
 
 from textual.binding import Binding, BindingType
@@ -12,11 +13,10 @@ from textual.binding import Binding, BindingType
 from engine.config import Mode
 from engine.events import StepEvent
 from helix_tui import commands
-from helix_tui.export import export_session
 from helix_tui.messages import Notice
 from helix_tui.present import trace_markdown
-from helix_tui.screens.chat_asking import ChatAsking
 from helix_tui.screens.chat_base import WELCOME, StartOptions
+from helix_tui.screens.chat_tools import ChatTools
 from helix_tui.screens.help import HelpScreen
 from helix_tui.screens.sessions import SessionChoice, SessionsScreen
 from helix_tui.widgets.assistant_turn import AssistantTurn
@@ -30,7 +30,7 @@ from helix_tui.widgets.user_turn import UserTurn
 __all__ = ["ChatScreen", "StartOptions"]
 
 
-class ChatScreen(ChatAsking):
+class ChatScreen(ChatTools):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="chat.cancel"),
         Binding("f1", "help", "Help", id="chat.help"),
@@ -38,6 +38,8 @@ class ChatScreen(ChatAsking):
         Binding("ctrl+n", "new_session", "New", id="chat.new_session"),
         Binding("ctrl+o", "sessions", "Sessions", id="chat.sessions"),
         Binding("ctrl+s", "export", "Export", id="chat.export"),
+        Binding("ctrl+y", "copy", "Copy", id="chat.copy"),
+        Binding("ctrl+r", "history", "History", id="chat.history"),
         Binding("ctrl+t", "trace", "Trace", id="chat.trace"),
         Binding("ctrl+g", "cycle_mode", "Mode", id="chat.cycle_mode"),
         Binding("ctrl+l", "focus_prompt", "Focus prompt", show=False, id="chat.focus_prompt"),
@@ -72,8 +74,15 @@ class ChatScreen(ChatAsking):
         return True
 
     def action_help(self) -> None:
-        bindings = [b for b in self.BINDINGS if isinstance(b, Binding)]
-        self.app.push_screen(HelpScreen(bindings))
+        keymap = getattr(self.app, "config", None)
+        keys = keymap.config.keys if keymap is not None else {}
+        bindings = [
+            replace(b, key=keys.get(b.id or "", b.key))
+            for b in self.BINDINGS
+            if isinstance(b, Binding)
+        ]
+        where = str(keymap.path) if keymap is not None else "chat.toml"
+        self.app.push_screen(HelpScreen(bindings, where))
 
     def action_memory(self) -> None:
         self.query_one(Sidebar).show_tab("memory-tab")
@@ -88,15 +97,6 @@ class ChatScreen(ChatAsking):
         prompt.value = text
         prompt.cursor_position = len(text)
         prompt.focus()
-
-    def action_forget(self, target: str = "") -> None:
-        if not target:
-            self.notify("Usage: /forget SUBJECT (or Del on a fact in the Memory tab)")
-            return
-        if self.engine is None:
-            self.notify("Memory opens once the engine has loaded.", severity="warning")
-            return
-        self.refresh_memory(target)
 
     def action_mode(self, mode: str = "") -> None:
         if mode not in commands.MODES:
@@ -117,18 +117,6 @@ class ChatScreen(ChatAsking):
         result = turn.result if turn else None
         events: list[StepEvent] = turn.events if turn else []
         await self.query_one(Conversation).add(Note(trace_markdown(result, events), title="Trace"))
-
-    def action_export(self, target: str = "") -> None:
-        session_id = self.sessions.session_id
-        if session_id is None:
-            self.notify("Nothing to export yet: this session has no turns.")
-            return
-        try:
-            path = export_session(self.sessions.store, session_id, target)
-        except OSError as exc:
-            self.notify(f"Export failed: {exc}", severity="error")
-            return
-        self.notify(f"Exported to {path}")
 
     async def action_new_session(self) -> None:
         await self._abandon("Cancelled: new session.")

@@ -182,7 +182,7 @@ class ChatAsking(ChatBase):
         if turn is None or self.asking is None:
             return
         request, result = self.asking.request, message.result
-        await turn.show_result(result, message.names)
+        await turn.show_result(result, message.names, reveal=self._reveal_pause())
         self._replay_check(turn, result)
         self._finish()
         self.show_turn(turn)
@@ -199,6 +199,13 @@ class ChatAsking(ChatBase):
                 self.app.push_screen(
                     ClarifyScreen(question, list(result.candidates)), self._on_clarified
                 )
+
+    def _reveal_pause(self) -> float:
+        """Seconds between the sentences of an appearing answer (none while replaying)."""
+        config = getattr(self.app, "config", None)
+        if config is None or self.options.replay is not None:
+            return 0.0
+        return float(config.config.reveal_ms) / 1000.0
 
     async def _on_clarified(self, node_id: str | None) -> None:
         if node_id is not None:

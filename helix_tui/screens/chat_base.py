@@ -142,14 +142,16 @@ class ChatBase(Screen[None]):
 
     def on_sidebar_node_wanted(self, message: Sidebar.NodeWanted) -> None:
         name = self.query_one(Sidebar).name_of
-        self.fetch_node(message.node_id, message.target, message.head, name)
+        self.fetch_node(message.node_id, message.target, message.head, name, message.also)
 
     @work(thread=True, group="details", exclusive=True, exit_on_error=False)
-    def fetch_node(self, node_id: str, target: str, head: str, name: Namer) -> None:
+    def fetch_node(
+        self, node_id: str, target: str, head: str, name: Namer, also: tuple[str, ...] = ()
+    ) -> None:
         engine = self.engine
         if engine is None:
             return
-        job = partial(describe_node, engine, node_id, name)
+        job = partial(describe_node, engine, node_id, name, also=also)
         try:
             body = self.backend.run(job, abandon=worker_cancelled)
         except Cancelled:

@@ -18,20 +18,21 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,f1,q", "close", "Close help", id="help.close"),
     ]
 
-    def __init__(self, bindings: list[Binding]) -> None:
+    def __init__(self, bindings: list[Binding], config: str = "chat.toml") -> None:
         super().__init__()
         self.bindings = bindings
+        self.config = config
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="dialog help-dialog") as dialog:
             dialog.border_title = "Helix help"
-            yield Markdown(help_markdown(self.bindings))
+            yield Markdown(help_markdown(self.bindings, self.config))
 
     def action_close(self) -> None:
         self.dismiss(None)
 
 
-def help_markdown(bindings: list[Binding]) -> str:
+def help_markdown(bindings: list[Binding], config: str = "chat.toml") -> str:
     lines = [
         "Ask biomedical questions; answers come with knowledge-graph paths and evidence.",
         "State facts (\u201cSwitched MRN 4471 from metformin to sitagliptin\u201d) and Helix",
@@ -41,8 +42,11 @@ def help_markdown(bindings: list[Binding]) -> str:
         "| --- | --- |",
         *(f"| `{c.usage}` | {c.help} |" for c in COMMANDS),
         "",
-        "| key | what it does |",
-        "| --- | --- |",
-        *(f"| `{b.key}` | {b.description} |" for b in bindings),
+        "| key | what it does | id |",
+        "| --- | --- | --- |",
+        *(f"| `{b.key}` | {b.description} | `{b.id}` |" for b in bindings),
+        "",
+        f'Remap a key in `{config}`, under `[keys]`: `"chat.export" = "ctrl+e"`.',
+        "The theme you pick (`/theme`, or ctrl+p → Change theme) is kept there too.",
     ]
     return "\n".join(lines)

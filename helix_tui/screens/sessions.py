@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import ClassVar, Literal
 
 from rich.text import Text
@@ -14,6 +15,7 @@ from textual.widgets import DataTable, Static
 
 from helix_tui.export import export_session
 from helix_tui.screens.confirm import ConfirmScreen
+from helix_tui.screens.export import ExportScreen
 from helix_tui.screens.rename import RenameScreen
 from helix_tui.services import SessionInfoLike, SessionStorePort
 
@@ -126,9 +128,15 @@ class SessionsScreen(ModalScreen[SessionChoice]):
     def action_export(self) -> None:
         if (info := self.selected) is None:
             return
-        try:
-            path = export_session(self.store, info.id)
-        except OSError as exc:
-            self.notify(f"Export failed: {exc}", severity="error")
-            return
-        self.notify(f"Exported to {path}")
+
+        def chosen(fmt: str | None) -> None:
+            if fmt is None:
+                return
+            try:
+                path = export_session(self.store, info.id, "", fmt)
+            except (OSError, ValueError, KeyError) as exc:
+                self.notify(f"Export failed: {exc}", severity="error")
+                return
+            self.notify(f"Exported to {path}")
+
+        self.app.push_screen(ExportScreen(str(Path.cwd())), chosen)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
@@ -70,7 +71,11 @@ class AssistantTurn(Vertical):
         notes_widget.update("\n".join(self._notes))
         notes_widget.display = True
 
-    async def show_result(self, result: Result, names: dict[str, str]) -> None:
+    async def show_result(
+        self, result: Result, names: dict[str, str], *, reveal: float = 0.0
+    ) -> None:
+        """Show the answer; with ``reveal`` > 0 its text appears sentence by sentence, that many
+        seconds apart (the panes and banner are filled at once)."""
         self.result = result
         self.names = names
         progress = self.query_one(".progress", Static)
@@ -92,9 +97,21 @@ class AssistantTurn(Vertical):
         banner.update("\n".join(flags))
         banner.display = bool(flags)
         self.border_subtitle = self._subtitle(result)
-        await self.query_one(".answer", Markdown).update(
-            present.result_markdown(result, self.name_of)
-        )
+        markdown = present.result_markdown(result, self.name_of)
+        steps = present.reveal_steps(markdown) if reveal > 0 else [markdown]
+        if len(steps) == 1:
+            await self.query_one(".answer", Markdown).update(markdown)
+        else:
+            self.run_worker(
+                self._reveal(steps, reveal), group="reveal", exclusive=True, exit_on_error=False
+            )
+
+    async def _reveal(self, steps: list[str], pause: float) -> None:
+        answer = self.query_one(".answer", Markdown)
+        for step in steps[:-1]:
+            await answer.update(f"{step} ▍")
+            await asyncio.sleep(pause)
+        await answer.update(steps[-1])
 
     async def show_text(self, markdown: str, *, status: str) -> None:
         self.query_one(".progress", Static).display = False

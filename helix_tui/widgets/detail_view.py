@@ -18,7 +18,7 @@ class DetailView(Markdown):
 
 def evidence_markdown(ev: Evidence, name: Namer) -> str:
     if ev.triple:
-        lines = [triple_markdown(ev.triple, name)]
+        lines = [triple_markdown(ev.triple, name, ev.source)]
     else:
         title = f"**Passage** `{ev.id}`" if ev.id else "**Passage**"
         lines = [title, "", ev.text or "_No text stored for this passage._"]
@@ -26,7 +26,7 @@ def evidence_markdown(ev: Evidence, name: Namer) -> str:
     return "\n".join(lines)
 
 
-def triple_markdown(triple: Triple, name: Namer) -> str:
+def triple_markdown(triple: Triple, name: Namer, source: str | None = None) -> str:
     subj, rel, obj = triple
     return "\n".join(
         [
@@ -35,12 +35,22 @@ def triple_markdown(triple: Triple, name: Namer) -> str:
             f"- subject: {name(subj)} · {kind_of(subj) or 'entity'} · `{subj}`",
             f"- relation: {verb(rel)} · `{rel}`",
             f"- object: {name(obj)} · {kind_of(obj) or 'entity'} · `{obj}`",
+            f"- source of this edge: {source or 'not recorded with the answer'}",
         ]
     )
 
 
+def description_markdown(node_id: str, name: Namer, description: str | None) -> str:
+    """A node's description from the graph (a DO definition, a gene's full name)."""
+    head = f"**{name(node_id)}** · {kind_of(node_id) or 'entity'}"
+    text = " ".join((description or "").split())
+    if len(text) > 600:
+        text = text[:599].rstrip() + "…"
+    return f"{head}: {text}" if text else f"{head}: _no description in the graph._"
+
+
 def node_markdown(node_id: str, name: Namer, triples: list[Triple]) -> str:
-    lines = [f"**{name(node_id)}** · {kind_of(node_id) or 'entity'} · `{node_id}`", ""]
+    lines = [f"Other edges of **{name(node_id)}** · `{node_id}`", ""]
     if not triples:
         lines.append("_No other edges found._")
     for subj, rel, obj in triples:

@@ -7,6 +7,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, TabbedContent, TabPane, Tree
 
+from engine.result import Triple
 from helix_tui.relations import short_id
 from helix_tui.widgets.assistant_turn import AssistantTurn
 from helix_tui.widgets.detail_view import HINT, DetailView, evidence_markdown, triple_markdown
@@ -20,9 +21,13 @@ class Sidebar(Vertical):
     """Shows one answer's evidence; asks the screen for a node's edges when one is chosen."""
 
     class NodeWanted(Message):
-        def __init__(self, node_id: str, target: str, head: str) -> None:
+        def __init__(
+            self, node_id: str, target: str, head: str, also: tuple[str, ...] = ()
+        ) -> None:
             super().__init__()
             self.node_id = node_id
+            self.also = also
+            """Other nodes to describe (the other end of a hop)."""
             self.target = target
             """Selector of the detail view to fill."""
             self.head = head
@@ -30,6 +35,8 @@ class Sidebar(Vertical):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.turn: AssistantTurn | None = None
+        self.sources: dict[Triple, str] = {}
+        """Triple -> the source of its edge, from the shown answer's evidence."""
 
     def compose(self) -> ComposeResult:
         with TabbedContent(id="tabs", initial="paths-tab"):
@@ -48,12 +55,12 @@ class Sidebar(Vertical):
         if turn.result is None:
             return
         self.turn = turn
-        sources = {
-            tuple(e.triple): e.source
+        self.sources = {
+            (e.triple[0], e.triple[1], e.triple[2]): e.source
             for e in turn.result.evidence
-            if e.kind == "triple" and e.triple and e.source
+            if e.kind in ("triple", "memory") and e.triple and e.source
         }
-        self.query_one(PathTree).show_paths(turn.result.paths, turn.name_of, sources)  # type: ignore[arg-type]
+        self.query_one(PathTree).show_paths(turn.result.paths, turn.name_of, self.sources)
         self.query_one(EvidenceTable).show_evidence(turn.result.evidence, turn.name_of)
         self.query_one(RunInfo).show_result(turn.result)
         for detail in self.query(DetailView):
@@ -87,11 +94,13 @@ class Sidebar(Vertical):
             ev = event.data_table.evidence_for(event.row_key.value)
             if ev is not None and ev.triple:
                 head = evidence_markdown(ev, self.name_of)
-                self.post_message(self.NodeWanted(ev.triple[0], "#evidence-detail", head))
+                wanted = self.NodeWanted(ev.triple[0], "#evidence-detail", head, (ev.triple[2],))
+                self.post_message(wanted)
 
     def on_tree_node_selected(self, event: Tree.NodeSelected[Hop]) -> None:
         hop = event.node.data
         if hop is not None and hop.triple is not None:
-            head = triple_markdown(hop.triple, self.name_of)
+            head = triple_markdown(hop.triple, self.name_of, self.sources.get(hop.triple))
             self.show_details("#path-detail", head)
-            self.post_message(self.NodeWanted(hop.triple[0], "#path-detail", head))
+            wanted = self.NodeWanted(hop.triple[0], "#path-detail", head, (hop.triple[2],))
+            self.post_message(wanted)

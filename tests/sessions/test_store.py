@@ -10,7 +10,7 @@ from engine.config import Settings
 from engine.result import Answer, Evidence, Result, Status
 from memory.clock import SimulatedClock
 from memory.migrate import Migrations, applied, migrate
-from sessions.store import MIGRATIONS, SESSIONS_FILE, SessionStore
+from sessions.store import MIGRATIONS, SESSIONS_FILE, HistoryUnavailable, SessionStore
 
 
 @pytest.fixture
@@ -113,3 +113,18 @@ def test_upgrade_from_the_first_schema(tmp_path: Path, clock: SimulatedClock) ->
         conn = sqlite3.connect(path)
         assert applied(conn) == MIGRATIONS.names()
         conn.close()
+
+
+def test_history_search_on_files_or_a_clear_error_on_postgresql(
+    settings: Settings, clock: SimulatedClock
+) -> None:
+    with SessionStore(settings, "ada", clock) as store:
+        store.add_turn("s1", "Which drugs treat Alzheimer's disease?", _answer())
+        if settings.database_url is None:
+            assert [h.question for h in store.search_turns("alzheimer")] == [
+                "Which drugs treat Alzheimer's disease?"
+            ]
+        else:
+            with pytest.raises(HistoryUnavailable, match="file back end"):
+                store.search_turns("alzheimer")
+        assert [t.question for t in store.turns("s1")] == ["Which drugs treat Alzheimer's disease?"]

@@ -48,6 +48,11 @@ TRIPLES = [
     ("Disease::DOID:10652", "DaG", "Gene::43"),
     ("Disease::DOID:10652", "DrD", "Disease::DOID:9352"),
 ]
+DESCRIPTIONS = {
+    "Disease::DOID:10652": "A tauopathy that is characterized by memory lapses, confusion, "
+    "emotional instability and progressive loss of mental ability.",
+    "Gene::43": "acetylcholinesterase (Cartwright blood group)",
+}
 PASSAGES = {
     "pubmedqa:1:0": "Donepezil improves cognition in mild Alzheimer's disease.",
     "pubmedqa:2:0": "Metformin lowers hepatic glucose output in type 2 diabetes.",
@@ -147,7 +152,7 @@ class FakeEngine:
         return node_id.split("::")[0] if node_id in NODES else None
 
     def node_description(self, node_id: str) -> str | None:
-        return None
+        return DESCRIPTIONS.get(node_id)
 
     def embed(self) -> None:
         return None

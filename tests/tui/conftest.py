@@ -12,6 +12,14 @@ from helix_tui.widgets.prompt import PromptInput
 from .fakes import Harness, make_harness
 
 
+@pytest.fixture(autouse=True)
+def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test gets its own chat.toml directory: the user's real one is never written."""
+    path = tmp_path / "config"
+    monkeypatch.setenv("HELIX_CONFIG_DIR", str(path))
+    return path
+
+
 @pytest.fixture
 def harness(tmp_path: Path) -> Harness:
     return make_harness(tmp_path / "home")

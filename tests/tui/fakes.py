@@ -344,7 +344,10 @@ class FakeMemory:
         return [f for f in self.rows if include_superseded or f.t_end is None]
 
     def search(self, query: str, limit: int = 50) -> list[FakeFact]:
-        return [f for f in self.rows if query in (f.subj, f.obj)][:limit]
+        """Facts about the patient an MRN names, else with ``query`` as an end."""
+        mrn = re.search(r"MRN (\d+)", query)
+        subj = f"patient:{mrn.group(1)}" if mrn else query
+        return [f for f in self.rows if subj in (f.subj, f.obj)][:limit]
 
     def close(self) -> None:
         return None

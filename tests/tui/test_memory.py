@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.widgets import Markdown, Static, TabbedContent
 
 from helix_tui.app import HelixApp
+from helix_tui.screens.confirm import ConfirmScreen
 from helix_tui.widgets.assistant_turn import AssistantTurn
 from helix_tui.widgets.fact_table import FactTable
 from helix_tui.widgets.user_turn import UserTurn
@@ -81,8 +82,36 @@ async def test_forget_command_and_delete_key(app: HelixApp, harness: Harness) ->
         await submit(pilot, "/forget MRN 9999")
         await settle(pilot)
         assert len(rows(app)) == 1
+        assert not isinstance(app.screen, ConfirmScreen)
         await submit(pilot, "/forget MRN 4471")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
         await settle(pilot)
         assert rows(app) == []
         assert [str(u.render()) for u in app.chat.query(UserTurn)] == [START, START]
+        assert harness.memories["alice"].rows == []
+
+
+async def test_forget_asks_first_and_says_what_goes(app: HelixApp, harness: Harness) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await submit(pilot, START)
+        await submit(pilot, "Switched MRN 4471 from metformin to sitagliptin.")
+        await submit(pilot, "/forget MRN 4471")
+        await settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        assert "“MRN 4471”" in dialog.question
+        assert "MRN 4471 takes Sitagliptin" in dialog.question
+        assert "MRN 4471 takes Metformin (earlier)" in dialog.question
+        assert "Turns of your sessions that mention it" in dialog.question
+        await pilot.press("n")
+        await settle(pilot)
+        assert len(harness.memories["alice"].rows) == 2
+        assert any("nothing was forgotten" in n.message for n in app._notifications)
+        await submit(pilot, "/forget MRN 4471")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
         assert harness.memories["alice"].rows == []

@@ -93,7 +93,9 @@ async def test_export_default_path_is_the_working_directory(
         await settle(pilot)
         await submit(pilot, ALZ_QUESTION)
         await pilot.press("ctrl+s")
-        await pilot.pause()
+        await settle(pilot)
+        await pilot.press("enter")  # Markdown, the first format offered
+        await settle(pilot)
     (path,) = tmp_path.glob("helix-session-*.md")
     assert ALZ_QUESTION in path.read_text(encoding="utf-8")
 

@@ -5,12 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from helix_tui.app import HelixApp
+from helix_tui.widgets.path_tree import PathTree
 from helix_tui.widgets.prompt import PromptInput
 
 from .conftest import settle, submit
-from .fakes import ALZ_QUESTION, AMBIGUOUS_QUESTION
+from .fakes import ALZ_QUESTION, AMBIGUOUS_QUESTION, Harness
+from .test_panes import LONG_QUESTION, three_hop
 
 SIZE = (120, 40)
 
@@ -19,6 +22,8 @@ async def steady(pilot: Pilot[None]) -> None:
     app = pilot.app
     assert isinstance(app, HelixApp)
     app.chat.query_one(PromptInput).cursor_blink = False
+    for field in app.screen.query(Input):
+        field.cursor_blink = False
     await settle(pilot)
 
 
@@ -46,6 +51,43 @@ def test_memory_panel(snap_compare: Any, app: HelixApp) -> None:
         await submit(pilot, "Patient Ada Moreno (MRN 4471) was started on metformin today.")
         await submit(pilot, "Switched MRN 4471 from metformin to sitagliptin.")
         await pilot.press("f2")
+        await steady(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_history_search(snap_compare: Any, app: HelixApp) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await submit(pilot, ALZ_QUESTION)
+        await submit(pilot, "/new")
+        await submit(pilot, "What do we know about donepezil and asthma?")
+        await submit(pilot, "/history donepezil")
+        await steady(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_export_dialog(snap_compare: Any, app: HelixApp) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await submit(pilot, ALZ_QUESTION)
+        await submit(pilot, "/export")
+        await steady(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_three_hop_path_and_its_details(snap_compare: Any, app: HelixApp, harness: Harness) -> None:
+    harness.engine.answers[LONG_QUESTION] = three_hop
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await settle(pilot)
+        await submit(pilot, LONG_QUESTION)
+        tree = app.chat.query_one(PathTree)
+        tree.focus()
+        tree.move_cursor(tree.root.children[0].children[2])
+        await pilot.press("enter")
         await steady(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
