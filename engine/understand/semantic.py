@@ -20,6 +20,7 @@ import numpy as np
 
 from engine.providers.embedder.base import Embedder, Vectors
 from engine.understand.bank import PLACEHOLDER, Bank, placeholder_kinds
+from engine.understand.polarity import Polarity, direction, reweigh
 from engine.util.numeric import minimize_log_scale, softmax
 
 TOP_WORDINGS = 2
@@ -66,6 +67,8 @@ class SemanticScorer:
         self.slot_rows = [np.flatnonzero(self.row_slot == i) for i in range(len(bank.slots))]
         self.row_kinds = [placeholder_kinds(w) for s in bank.slots for w in s.wordings]
         self.row_intent = np.asarray([s.intent for s in bank.slots for _ in s.wordings])
+        self.polarity = Polarity(embedder)
+        self._slot_signs: dict[str, int] | None = None
         self.matrix = self._embed_bank(texts, cache_dir)
         self.temperature = temperature or self.fit_temperature()
 
@@ -139,11 +142,31 @@ class SemanticScorer:
         sims = self._slot_sims(np.where(mask, self.matrix @ vec, -1.0))
         allowed = self.allowed(mask)
         probs = softmax([float(sims[i]) for i in allowed], self.temperature)
+        by_slot = {self.bank.slots[i].id: p for i, p in zip(allowed, probs, strict=True)}
         return SlotScores(
             text,
             {self.bank.slots[i].id: float(sims[i]) for i in allowed},
-            {self.bank.slots[i].id: p for i, p in zip(allowed, probs, strict=True)},
+            self._directed(text, by_slot),
         )
+
+    def _directed(self, text: str, probs: dict[str, float]) -> dict[str, float]:
+        """When an up/down relation is among the three best readings, the direction the
+        question's words say (``polarity``) decides between it and its twin."""
+        signs = self.slot_signs()
+        top = sorted(probs, key=lambda s: -probs[s])[:3]
+        if not any(signs.get(s, 0) for s in top):
+            return probs
+        return reweigh(probs, signs, self.polarity.sign(text))
+
+    def slot_signs(self) -> dict[str, int]:
+        """Direction of each one-hop slot's relation, read from its verb ('upregulates': +1)."""
+        if self._slot_signs is None:
+            slots = [s for s in self.bank.slots if s.use is not None]
+            scores = self.polarity.scores([s.use.verb for s in slots if s.use is not None])
+            self._slot_signs = {
+                s.id: direction(v) for s, v in zip(slots, scores, strict=True) if direction(v)
+            }
+        return self._slot_signs
 
     # --- calibration (leave one wording out, on the bank itself) -----------------------------
     def loo_samples(self) -> tuple[list[list[float]], list[int]]:

@@ -1,0 +1,96 @@
+"""Which way a question says a quantity moves: up ('raised', 'boosted', 'elevated') or down
+('diminished', 'suppressed', 'lowered').
+
+Sentence embeddings place "genes raised in the thyroid" and "genes lowered in the thyroid"
+next to each other, so the bank alone often cannot tell an up-regulation relation from its
+down-regulation twin. Single words carry the direction much more clearly: a word's polarity
+is how much closer it is to the rising anchors than to the falling ones. A relation's own
+direction is read the same way from its verb ('upregulates', 'downregulates'); relations whose
+verb has none ('expresses', 'treats') are left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from engine.providers.embedder.base import Embedder
+
+ANCHORS = (
+    ("increase", "decrease"),
+    ("higher", "lower"),
+    ("up", "down"),
+    ("more", "less"),
+    ("rise", "fall"),
+)
+"""Generic words for rising and falling amounts; a word's polarity is its mean cosine to the
+first of each pair minus that to the second."""
+RISE = 0.12
+"""A word at least this much closer to the rising anchors says 'up'. The bar is higher than
+for falling because everyday words lean that way with this embedder ('other', 'levels' and
+'please' score up to about +0.12 while saying nothing about a direction)."""
+FALL = -0.06
+"""A word at most this says 'down' (everyday words stay above about -0.04)."""
+WEIGHT = 1.5
+"""Log-odds added to a slot whose relation goes the question's way (taken from the other)."""
+MAX_CACHED = 50_000
+
+_WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
+_PLACEHOLDER = re.compile(r"\[[A-Za-z ]+\]")
+
+
+class Polarity:
+    def __init__(self, embedder: Embedder) -> None:
+        self.embedder = embedder
+        self._anchors: tuple[np.ndarray, np.ndarray] | None = None
+        self._cache: dict[str, float] = {}
+
+    def scores(self, words: Sequence[str]) -> list[float]:
+        """Each word's polarity (cached)."""
+        missing = [w for w in dict.fromkeys(words) if w not in self._cache]
+        if missing:
+            rising, falling = self._anchor_vectors()
+            vecs = _unit(np.asarray(self.embedder.encode([w.replace("-", " ") for w in missing])))
+            values = (vecs @ rising.T).mean(axis=1) - (vecs @ falling.T).mean(axis=1)
+            if len(self._cache) + len(missing) > MAX_CACHED:
+                self._cache.clear()
+            self._cache.update(zip(missing, (float(v) for v in values), strict=True))
+        return [self._cache[w] for w in words]
+
+    def sign(self, text: str) -> int:
+        """+1 when the words of ``text`` (placeholders left out) say up, -1 down, 0 neither or
+        both."""
+        words = _WORD.findall(_PLACEHOLDER.sub(" ", text).lower())
+        if not words:
+            return 0
+        votes = sum(direction(s) for s in self.scores(words))
+        return (votes > 0) - (votes < 0)
+
+    def _anchor_vectors(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._anchors is None:
+            vecs = _unit(np.asarray(self.embedder.encode([w for pair in ANCHORS for w in pair])))
+            self._anchors = (vecs[0::2], vecs[1::2])
+        return self._anchors
+
+
+def direction(score: float) -> int:
+    """+1, -1 or 0 for one word's polarity score."""
+    return 1 if score >= RISE else -1 if score <= FALL else 0
+
+
+def reweigh(probs: dict[str, float], signs: dict[str, int], question: int) -> dict[str, float]:
+    """Slot probabilities with the slots that go the question's way (``signs``: each polar
+    slot's direction) raised and those that go the other way lowered, renormalised. Pure."""
+    if question == 0 or not any(signs.get(s, 0) for s in probs):
+        return probs
+    weighted = {s: p * float(np.exp(WEIGHT * question * signs.get(s, 0))) for s, p in probs.items()}
+    total = sum(weighted.values())
+    return {s: w / total for s, w in weighted.items()} if total > 0 else probs
+
+
+def _unit(x: np.ndarray) -> np.ndarray:
+    x = np.atleast_2d(x).astype(np.float32)
+    out: np.ndarray = x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-12)
+    return out

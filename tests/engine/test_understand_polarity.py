@@ -1,0 +1,42 @@
+"""engine.understand.polarity: which way a question says an amount moves."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.understand.polarity import FALL, RISE, Polarity, direction, reweigh
+
+
+def test_direction_thresholds() -> None:
+    assert direction(RISE) == 1 and direction(FALL) == -1
+    assert direction((RISE + FALL) / 2) == 0
+
+
+def test_reweigh_moves_mass_between_twins_and_leaves_others_in_proportion() -> None:
+    probs = {"up": 0.4, "down": 0.4, "plain": 0.2}
+    signs = {"up": 1, "down": -1}
+    up = reweigh(probs, signs, 1)
+    assert up["up"] > 0.8 and up["down"] < 0.05
+    assert sum(up.values()) == pytest.approx(1.0)
+    assert reweigh(probs, signs, -1)["down"] == pytest.approx(up["up"])
+    assert reweigh(probs, signs, 0) == probs, "no direction said: nothing changes"
+    assert reweigh({"plain": 1.0}, signs, 1) == {"plain": 1.0}
+
+
+@pytest.mark.integration
+def test_words_and_relation_verbs_read_with_the_real_embedder(helix) -> None:
+    polarity = Polarity(helix.c.embedder)
+    assert polarity.sign("Which genes are boosted in [Anatomy]?") == 1
+    assert polarity.sign("genes with diminished transcript levels in [Anatomy]") == -1
+    assert polarity.sign("Which genes are expressed in [Anatomy]?") == 0
+    up, down, plain = polarity.scores(["upregulates", "downregulates", "expresses"])
+    assert (direction(up), direction(down), direction(plain)) == (1, -1, 0)
+
+
+@pytest.mark.integration
+def test_the_words_decide_between_up_and_down_twins(helix) -> None:
+    scorer = helix.c.planner.semantic
+    raised = scorer.score("genes with raised expression in [Anatomy]", {"Anatomy"})
+    lowered = scorer.score("genes with lowered expression in [Anatomy]", {"Anatomy"})
+    assert raised.top(1)[0][0] == "anatomy_up.anatomy->gene"
+    assert lowered.top(1)[0][0] == "anatomy_down.anatomy->gene"
