@@ -28,7 +28,7 @@ from engine.graph.relations import DirectedRel
 from engine.graph.store import KGStore
 from engine.graph.walk import Budget
 from engine.result import Candidate, LinkedEntity
-from engine.understand.form import asked_span
+from engine.understand.form import asked_span, is_wh_question
 from engine.understand.reading import (
     SEM_ACCEPT,
     SEM_GRAPH,
@@ -120,16 +120,14 @@ class Planner:
     def link(self, question: str) -> LinkResult:
         return self.linker.link(question, whole_names=True)
 
-    def read(
-        self, question: str, resolved: list[tuple[Mention, list[str]]], yes_no: bool = True
-    ) -> Reading | None:
-        """Score the question, mentions masked by kind, against the exemplar bank (its claim
-        slots only for a yes/no question)."""
+    def read(self, question: str, resolved: list[tuple[Mention, list[str]]]) -> Reading | None:
+        """Score the question, mentions masked by kind, against the exemplar bank (a question
+        that opens with an interrogative is no claim: the claim slots are left out)."""
         if self.semantic is None:
             return None
         spans = [(m.start, m.end, self.store.kind(ids[0])) for m, ids in resolved if ids]
         text = masked(question, spans)
-        without = () if yes_no else ("claim",)
+        without = ("claim",) if is_wh_question(question) else ()
         scores, qvec = self.semantic.score_with(text, question, {k for _, _, k in spans}, without)
         return Reading(scores, {s.id: s for s in self.semantic.bank.slots}, qvec)
 
@@ -164,7 +162,7 @@ class Planner:
         resolved: list[tuple[Mention, list[str]]] = [
             (m, senses.resolve(self.store, m, f, choice, self._best_parse)) for m in link.mentions
         ]
-        plan.reading = reading = self.read(question, resolved, f.yes_no)
+        plan.reading = reading = self.read(question, resolved)
         covered = {i for m in link.mentions for i in range(m.first_token, m.last_token + 1)}
         plan.uncovered = [
             t.text

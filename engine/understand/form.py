@@ -39,6 +39,16 @@ def is_question(text: str) -> bool:
     return stripped.endswith("?") or bool(_QUESTION_START.match(stripped))
 
 
+_PREPOSITION = r"(?:in|of|for|to|from|with|by|on|at) "
+_WH_START = re.compile(rf"^\W*{_LEAD_IN}(?:{_PREPOSITION})?(?:{_INTERROGATIVE})\b", re.I)
+
+
+def is_wh_question(text: str) -> bool:
+    """True for a question that opens with an interrogative ("Which genes ...", "In which
+    tissues ..."): it asks for things, never for a yes or a no."""
+    return bool(_WH_START.match(text.strip()))
+
+
 def is_yes_no(text: str) -> bool:
     """True for a question answered yes or no: it opens with an auxiliary verb ("Is MRN 4471
     still on sitagliptin?", "Did clonazepam replace it?"), not with an interrogative."""
@@ -76,7 +86,8 @@ def sentences(text: str) -> list[str]:
 _ASK_VERB = r"tell|list|give|show|name|find|explain|describe|share|provide|let (?:me|us) know"
 _REQUEST_FRAME = re.compile(
     rf"^\W*(?:[^,?.]{{0,40}},\s*)?{_LEAD_IN}(?:{_AUXILIARY})\s+you\b[^?.]{{0,40}}?"
-    rf"\b(?:{_ASK_VERB})\b(?!\s+(?:(?:me|us)\s+)?about\b)(?:\s+(?:me|us))?\s+(?=\w)",
+    rf"\b(?:{_ASK_VERB})\b(?!\s+(?:(?:me|us)\s+)?(?:about|whether|if)\b)"
+    rf"(?:\s+(?:me|us))?\s+(?=\w)",
     re.IGNORECASE,
 )
 """A polite request wrapped round the question ("Could you kindly tell me which ...", "I was

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine.understand.form import asked_span, is_question, sentences, split_turn
+from engine.understand.form import (
+    asked_span,
+    is_question,
+    is_wh_question,
+    sentences,
+    split_turn,
+)
 
 
 @pytest.mark.parametrize(
@@ -83,6 +89,7 @@ def test_front_ends_share_one_decision() -> None:
         ("Could you tell me about aspirin?", "Could you tell me about aspirin?"),
         ("Can aspirin treat headache? Thanks.", "Can aspirin treat headache?"),
         ("Could you check if aspirin treats gout?", "Could you check if aspirin treats gout?"),
+        ("Could you tell me if aspirin treats gout?", "Could you tell me if aspirin treats gout?"),
         # no question at all: nothing is left out
         ("gout drugs please", "gout drugs please"),
     ],
@@ -97,3 +104,10 @@ def test_a_sentence_that_names_something_is_kept() -> None:
     named = [(text.index("gout"), text.index("gout") + 4)]
     start, end = asked_span(text, named)
     assert text[start:end] == "My patient has gout. What else could help?"
+
+
+def test_wh_questions_are_never_yes_no() -> None:
+    assert is_wh_question("In which tissues is APOE expressed?")
+    assert is_wh_question("and what does it bind?")
+    assert not is_wh_question("Riluzole for ALS - yes or no?")
+    assert not is_wh_question("Does clozapine bind DRD2?")
