@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import tempfile
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -68,7 +70,13 @@ def test_history_search(snap_compare: Any, app: HelixApp) -> None:
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
-def test_export_dialog(snap_compare: Any, app: HelixApp) -> None:
+def test_export_dialog(
+    snap_compare: Any, app: HelixApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the dialog names the directory it writes to: the working directory, fixed here so the
+    # snapshot does not depend on where the suite runs (nothing is written)
+    monkeypatch.chdir(tempfile.gettempdir())
+
     async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot)
         await submit(pilot, ALZ_QUESTION)
