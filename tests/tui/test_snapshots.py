@@ -70,9 +70,7 @@ def test_history_search(snap_compare: Any, app: HelixApp) -> None:
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
-def test_export_dialog(
-    snap_compare: Any, app: HelixApp, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_export_dialog(snap_compare: Any, app: HelixApp, monkeypatch: pytest.MonkeyPatch) -> None:
     # the dialog names the directory it writes to: the working directory, fixed here so the
     # snapshot does not depend on where the suite runs (nothing is written)
     monkeypatch.chdir(tempfile.gettempdir())
