@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections.abc import Coroutine, Iterable
+from collections.abc import Coroutine, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -59,6 +59,16 @@ class EpisodicTurn:
     evidence: list[Any]
     quality: float | None
     created_at: datetime
+
+
+SELECT_TURNS = "SELECT id, session, subject, query, chain, evidence, quality, created_at FROM turns"
+"""The turn columns in ``EpisodicTurn`` order (both back ends' ``turns`` tables have them)."""
+
+
+def turn_from_row(r: Sequence[Any]) -> EpisodicTurn:
+    return EpisodicTurn(
+        int(r[0]), r[1], r[2], r[3], json.loads(r[4]), json.loads(r[5]), r[6], parse_instant(r[7])
+    )
 
 
 class AsyncEpisodicStore:
@@ -189,25 +199,9 @@ class AsyncEpisodicStore:
         return int(cur.rowcount or 0)
 
     async def _select(self, where: str, args: tuple[Any, ...]) -> list[EpisodicTurn]:
-        sql = (
-            "SELECT id, session, subject, query, chain, evidence, quality, created_at "
-            f"FROM turns WHERE {where}"
-        )
-        async with self.db.execute(sql, args) as cur:
+        async with self.db.execute(f"{SELECT_TURNS} WHERE {where}", args) as cur:
             rows = await cur.fetchall()
-        return [
-            EpisodicTurn(
-                int(r[0]),
-                r[1],
-                r[2],
-                r[3],
-                json.loads(r[4]),
-                json.loads(r[5]),
-                r[6],
-                parse_instant(r[7]),
-            )
-            for r in rows
-        ]
+        return [turn_from_row(r) for r in rows]
 
 
 class EpisodicStore:

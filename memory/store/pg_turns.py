@@ -8,8 +8,8 @@ from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
-from memory.clock import Clock, iso, parse_instant
-from memory.episodic import EpisodicTurn
+from memory.clock import Clock, iso
+from memory.episodic import SELECT_TURNS, EpisodicTurn, turn_from_row
 from memory.store.pg import PgBackend
 
 SCHEMA = "helix_episodic"
@@ -118,22 +118,6 @@ class PgEpisodicStore:
         """The pool belongs to the process."""
 
     def _select(self, where: str, args: tuple[Any, ...]) -> list[EpisodicTurn]:
-        sql = (
-            "SELECT id, session, subject, query, chain, evidence, quality, created_at "
-            f"FROM turns WHERE {where}"
-        )
         with self._backend.unit(self.user, SCHEMA, savepoint=False) as db:
-            rows = db.execute(sql, args).fetchall()
-        return [
-            EpisodicTurn(
-                int(r[0]),
-                r[1],
-                r[2],
-                r[3],
-                json.loads(r[4]),
-                json.loads(r[5]),
-                r[6],
-                parse_instant(r[7]),
-            )
-            for r in rows
-        ]
+            rows = db.execute(f"{SELECT_TURNS} WHERE {where}", args).fetchall()
+        return [turn_from_row(r) for r in rows]
