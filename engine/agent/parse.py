@@ -162,8 +162,15 @@ def features(question: str, tokens: list[Token], mentions: list[Mention]) -> Fea
         target_pos=pos,
         named_kinds=frozenset(k for k, _ in nouns),
         noun_chain=noun_chain(question, nouns, mentions),
-        yes_no=first in YES_NO_START,
+        yes_no=first in YES_NO_START and not _asks_for_a_list(tokens, mentions),
         mechanism=bool(MECHANISM.search(norm)),
         share=bool(SHARE.search(norm)),
         generic=bool(GENERIC.search(norm)),
     )
+
+
+def _asks_for_a_list(tokens: list[Token], mentions: list[Mention]) -> bool:
+    """'Is there any list of genes turned down in X?', 'Are there drugs for Y?': an existential
+    question about one thing asks for the things, not for a yes or a no (about two things it
+    is a claim: 'Is there evidence that X treats Y?')."""
+    return len(tokens) > 1 and tokens[1].norm == "there" and len(mentions) < 2

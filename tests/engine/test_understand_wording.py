@@ -232,3 +232,12 @@ def test_a_polite_frame_reads_like_the_bare_question(helix) -> None:
     seed = polite.seeds[0]
     assert polite.question[seed.start : seed.end] == "donepezil"
     assert not polite.features.yes_no, "'Could you tell me which ...' is not a yes/no question"
+
+
+@pytest.mark.integration
+def test_an_existential_question_about_one_thing_asks_for_a_list(helix) -> None:
+    plan = helix.c.planner.plan("Are there any genes that donepezil binds?")
+    assert not plan.features.yes_no and plan.intent == "one_hop", plan.intent
+    assert plan.dist[0][0].uses[0].rel == "CbG"
+    claim = helix.c.planner.plan("Is there evidence that donepezil treats Alzheimer's disease?")
+    assert claim.features.yes_no and claim.intent == "claim", claim.intent
