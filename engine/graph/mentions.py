@@ -23,6 +23,8 @@ class Token:
     end: int
     joined: bool = False
     """Attached to the previous token by a hyphen ("vaccine-induced")."""
+    initial: bool = False
+    """Opens a sentence (the first token, or the first after '.', '!' or '?')."""
 
 
 @dataclass(frozen=True)
@@ -65,16 +67,22 @@ class LinkResult:
 
 
 def tokenize(text: str) -> list[Token]:
-    return [
-        Token(
-            m.group(),
-            normalize(m.group()),
-            m.start(),
-            m.end(),
-            m.start() > 0 and text[m.start() - 1] == "-",
+    out: list[Token] = []
+    prev_end = 0
+    for m in TOKEN.finditer(text):
+        initial = not out or any(c in ".!?" for c in text[prev_end : m.start()])
+        out.append(
+            Token(
+                m.group(),
+                normalize(m.group()),
+                m.start(),
+                m.end(),
+                m.start() > 0 and text[m.start() - 1] == "-",
+                initial,
+            )
         )
-        for m in TOKEN.finditer(text)
-    ]
+        prev_end = m.end()
+    return out
 
 
 class AliasIndex:
@@ -126,10 +134,11 @@ class AliasIndex:
 
 
 def _gene_token_ok(tok: Token, position: int) -> bool:
-    """A one-word gene symbol must look like one: case or digits, and not sentence-initial;
-    an upper-case abbreviation in the plural ("AEs", "SNPs") is not a symbol."""
+    """A one-word gene symbol must look like one: case or digits, and not a capital that
+    merely opens a sentence ("... in the heart? Thank you."); an upper-case abbreviation in
+    the plural ("AEs", "SNPs") is not a symbol."""
     t = tok.text
-    if position == 0 and not (t.isupper() or any(c.isdigit() for c in t)):
+    if (position == 0 or tok.initial) and not (t.isupper() or any(c.isdigit() for c in t)):
         return False
     if len(t) >= 3 and t.endswith("s") and t[:-1].isupper() and t[:-1].isalpha():
         return False

@@ -97,10 +97,11 @@ wondering, would you list the ..."): what follows it is what is asked."""
 def asked_span(text: str, names: Sequence[tuple[int, int]] = ()) -> tuple[int, int]:
     """The part of what the user typed that asks the question, as (start, end) in ``text``.
 
-    Sentences around the question that are neither questions nor name anything (``names``:
-    the spans of the linked mentions) are left out ("Thank you so much.", "I am a student."),
-    and so is a request frame round an embedded question, whose opening auxiliary would
-    otherwise read as a yes/no question ("Could you kindly tell me which genes ...?").
+    When the question names something (``names``: the spans of the linked mentions), the
+    sentences around it that are neither questions nor name anything are left out ("Thank you
+    so much.", "I am a student."); a request frame round an embedded question is left out
+    too, whose opening auxiliary would otherwise read as a yes/no question ("Could you kindly
+    tell me which genes ...?").
     """
     spans = sentence_spans(text)
     if not spans:
@@ -110,8 +111,10 @@ def asked_span(text: str, names: Sequence[tuple[int, int]] = ()) -> tuple[int, i
         return is_question(text[a:b]) or any(a <= s < b for s, _ in names)
 
     kept = [(a, b) for a, b in spans if keep(a, b)]
-    if not kept:
-        return 0, len(text)
+    if not kept or not any(a <= s < b for a, b in kept for s, _ in names):
+        # nothing named: the other sentences are the topic ("Metered-dose inhalers. Do
+        # providers know what to teach?"), a literature question keeps them
+        kept = spans
     start, end = kept[0][0], kept[-1][1]
     frame = _REQUEST_FRAME.match(text, start, end)
     if frame is not None and not any(start <= s < frame.end() for s, _ in names):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from engine.understand.form import (
@@ -95,8 +97,19 @@ def test_front_ends_share_one_decision() -> None:
     ],
 )
 def test_asked_part_leaves_out_courtesy_and_request_frames(text: str, asked: str) -> None:
-    start, end = asked_span(text)
+    names = [
+        (m.start(), m.end())
+        for m in re.finditer(r"\b(?:APOE|aspirin|clozapine|gout|heart)\b", text)
+    ]
+    start, end = asked_span(text, names)
     assert text[start:end] == asked
+
+
+def test_without_a_name_the_other_sentences_are_the_topic() -> None:
+    text = "Metered-dose inhalers. Do health care providers know what to teach?"
+    assert asked_span(text) == (0, len(text))
+    text = "Could you list the studies on inhaler technique?"
+    assert text[slice(*asked_span(text))] == "the studies on inhaler technique?"
 
 
 def test_a_sentence_that_names_something_is_kept() -> None:

@@ -241,3 +241,11 @@ def test_an_existential_question_about_one_thing_asks_for_a_list(helix) -> None:
     assert plan.dist[0][0].uses[0].rel == "CbG"
     claim = helix.c.planner.plan("Is there evidence that donepezil treats Alzheimer's disease?")
     assert claim.features.yes_no and claim.intent == "claim", claim.intent
+
+
+def test_a_capital_that_opens_a_later_sentence_is_not_a_gene_symbol() -> None:
+    tokens = tokenize("Which genes are expressed in the heart? Thank you. And TNF?")
+    thank = next(t for t in tokens if t.text == "Thank")
+    assert thank.initial and not _gene_token_ok(thank, tokens.index(thank))
+    tnf = next(t for t in tokens if t.text == "TNF")
+    assert _gene_token_ok(tnf, tokens.index(tnf)), "an upper-case symbol still reads as one"
