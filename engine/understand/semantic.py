@@ -47,6 +47,8 @@ class SlotScores:
     text: str
     sims: dict[str, float]
     probs: dict[str, float]
+    directed: frozenset[str] = frozenset()
+    """Slots of an up/down relation whose direction the question's words say ('raised')."""
 
     def top(self, n: int = 2) -> list[tuple[str, float]]:
         return sorted(self.probs.items(), key=lambda kv: -kv[1])[:n]
@@ -143,20 +145,24 @@ class SemanticScorer:
         allowed = self.allowed(mask)
         probs = softmax([float(sims[i]) for i in allowed], self.temperature)
         by_slot = {self.bank.slots[i].id: p for i, p in zip(allowed, probs, strict=True)}
+        directed, said = self._directed(text, by_slot)
         return SlotScores(
-            text,
-            {self.bank.slots[i].id: float(sims[i]) for i in allowed},
-            self._directed(text, by_slot),
+            text, {self.bank.slots[i].id: float(sims[i]) for i in allowed}, directed, said
         )
 
-    def _directed(self, text: str, probs: dict[str, float]) -> dict[str, float]:
+    def _directed(
+        self, text: str, probs: dict[str, float]
+    ) -> tuple[dict[str, float], frozenset[str]]:
         """When an up/down relation is among the three best readings, the direction the
-        question's words say (``polarity``) decides between it and its twin."""
+        question's words say (``polarity``) decides between it and its twin; also the slots
+        whose direction the words say."""
         signs = self.slot_signs()
         top = sorted(probs, key=lambda s: -probs[s])[:3]
         if not any(signs.get(s, 0) for s in top):
-            return probs
-        return reweigh(probs, signs, self.polarity.sign(text))
+            return probs, frozenset()
+        way = self.polarity.sign(text)
+        said = frozenset(s for s in probs if way and signs.get(s, 0) == way)
+        return reweigh(probs, signs, way), said
 
     def slot_signs(self) -> dict[str, int]:
         """Direction of each one-hop slot's relation, read from its verb ('upregulates': +1)."""

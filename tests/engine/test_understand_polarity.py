@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from engine.understand.bank import Bank
 from engine.understand.polarity import FALL, RISE, Polarity, direction, reweigh
+from engine.understand.reading import Reading
+from engine.understand.semantic import SlotScores
 
 
 def test_direction_thresholds() -> None:
@@ -40,3 +43,26 @@ def test_the_words_decide_between_up_and_down_twins(helix) -> None:
     lowered = scorer.score("genes with lowered expression in [Anatomy]", {"Anatomy"})
     assert raised.top(1)[0][0] == "anatomy_up.anatomy->gene"
     assert lowered.top(1)[0][0] == "anatomy_down.anatomy->gene"
+
+
+def test_a_direction_the_words_say_makes_the_likelier_twin_a_confident_reading() -> None:
+    bank = Bank.load()
+    slots = {s.id: s for s in bank.slots}
+    up, plain = "anatomy_up.anatomy->gene", "expresses.anatomy->gene"
+    probs = {up: 0.7, plain: 0.3}
+
+    def sure(directed: frozenset[str]) -> object:
+        reading = Reading(SlotScores("", dict(probs), probs, directed), slots)
+        return reading.confident_path("Anatomy", frozenset({"Gene"}), "Gene")
+
+    assert sure(frozenset()) is None, "0.7 is below the bar without a direction"
+    path = sure(frozenset({up}))
+    assert path is not None and [u.rel for u in path] == ["AuG"]  # type: ignore[attr-defined]
+
+
+@pytest.mark.integration
+def test_raised_expression_in_a_tissue_is_up_regulation(helix) -> None:
+    plan = helix.c.planner.plan("Which genes have raised expression in the heart?")
+    assert plan.dist[0][0].uses[0].rel == "AuG", plan.dist[:2]
+    plain = helix.c.planner.plan("Which genes are expressed in the heart?")
+    assert plain.dist[0][0].uses[0].rel == "AeG"
