@@ -48,11 +48,12 @@ class Polarity:
         self._cache: dict[str, float] = {}
 
     def scores(self, words: Sequence[str]) -> list[float]:
-        """Each word's polarity (cached)."""
+        """Each word's polarity (cached); the embedder's rows are unit vectors, so dot products
+        are cosines."""
         missing = [w for w in dict.fromkeys(words) if w not in self._cache]
         if missing:
             rising, falling = self._anchor_vectors()
-            vecs = _unit(np.asarray(self.embedder.encode([w.replace("-", " ") for w in missing])))
+            vecs = np.asarray(self.embedder.encode([w.replace("-", " ") for w in missing]))
             values = (vecs @ rising.T).mean(axis=1) - (vecs @ falling.T).mean(axis=1)
             if len(self._cache) + len(missing) > MAX_CACHED:
                 self._cache.clear()
@@ -70,7 +71,7 @@ class Polarity:
 
     def _anchor_vectors(self) -> tuple[np.ndarray, np.ndarray]:
         if self._anchors is None:
-            vecs = _unit(np.asarray(self.embedder.encode([w for pair in ANCHORS for w in pair])))
+            vecs = np.asarray(self.embedder.encode([w for pair in ANCHORS for w in pair]))
             self._anchors = (vecs[0::2], vecs[1::2])
         return self._anchors
 
@@ -88,9 +89,3 @@ def reweigh(probs: dict[str, float], signs: dict[str, int], question: int) -> di
     weighted = {s: p * float(np.exp(WEIGHT * question * signs.get(s, 0))) for s, p in probs.items()}
     total = sum(weighted.values())
     return {s: w / total for s, w in weighted.items()} if total > 0 else probs
-
-
-def _unit(x: np.ndarray) -> np.ndarray:
-    x = np.atleast_2d(x).astype(np.float32)
-    out: np.ndarray = x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-12)
-    return out
