@@ -17,6 +17,7 @@ from pathlib import Path
 import duckdb
 
 from engine.ingest.kg import bulk_insert
+from engine.ingest.sources import AliasSource, DataError
 
 TripleRow = tuple[str, str, str, str, str | None, float | None]
 """(subj, rel, obj, source, detail, score)"""
@@ -124,6 +125,14 @@ class GeneInfo:
 
     by_symbol: dict[str, str]
     symbol: dict[str, str]
+
+    @classmethod
+    def required(cls, aliases: AliasSource, layer: str) -> GeneInfo:
+        """The NCBI gene_info of the alias sources; a layer that maps genes cannot do without."""
+        path = aliases.path("ncbi_Homo_sapiens.gene_info")
+        if path is None:
+            raise DataError(f"the {layer} layer needs NCBI gene_info to map gene ids and symbols")
+        return cls.read(path)
 
     @classmethod
     def read(cls, path: Path) -> GeneInfo:

@@ -132,10 +132,7 @@ def load_orphanet(
 ) -> LayerReport:
     """Add Orphanet's gene links to an open store (inside the caller's building copy)."""
     report = LayerReport(LAYER)
-    genes_path = aliases.path("ncbi_Homo_sapiens.gene_info")
-    if genes_path is None:
-        raise DataError("the orphanet layer needs NCBI gene_info to check gene ids")
-    genes = GeneInfo.read(genes_path)
+    genes = GeneInfo.required(aliases, LAYER)
     doids = orpha_doids(
         _need(files, "do_xrefs"), _need(files, "mondo_doid"), _need(files, "mondo_orphanet")
     )

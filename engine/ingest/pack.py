@@ -246,10 +246,7 @@ def load_pack(
 ) -> LayerReport:
     """Add the disease pack to an open store (inside the caller's building copy)."""
     report = LayerReport(LAYER)
-    genes_path = aliases.path("ncbi_Homo_sapiens.gene_info")
-    if genes_path is None:
-        raise DataError("the disease pack needs NCBI gene_info to map gene symbols")
-    genes = GeneInfo.read(genes_path)
+    genes = GeneInfo.required(aliases, LAYER)
     nodes, triples = do_terms(_need(files, "do_terms"), report)
     known = con.execute("SELECT id FROM nodes WHERE kind = 'Disease'").fetchall()
     terms = DOTerms.of(nodes, (str(r[0]) for r in known))
