@@ -13,11 +13,13 @@ stored, and says which relation was understood ("I have no allergy recorded for 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from engine.result import LinkedEntity, Result
-from engine.understand.form import is_yes_no
+from engine.graph.lexicon import KIND_WORDS
+from engine.understand.form import asked_noun, is_yes_no
 from engine.util.text import alias_key
 from memory import choose, timeline
 from memory.asks import AskReading, AskScorer, mask
@@ -73,7 +75,13 @@ class Answerer:
                 self.vault.about_object(subject.id) if reverse else self.vault.history(subject.id)
             )
             own = subject.kind in (PATIENT, NOTE) or route.rule == "own-notes"
-            picked = self._relation(question, subject, history, reverse, reading if own else None)
+            # a graph entity this user has notes on, asked about in the first person ("which
+            # disease did we find NADSYN1 marks?"): the notes answer when a stored relation
+            # fits the question's meaning; otherwise the graph does
+            ours = not own and not reverse and bool(history) and _FIRST_PERSON.search(question)
+            picked = self._relation(
+                question, subject, history, reverse, reading if own or ours else None
+            )
             spec = picked.spec
             if picked.missing is not None and not reverse and own:
                 label = picked.missing.label or picked.missing.name
@@ -95,7 +103,10 @@ class Answerer:
                 rows = [f for f in rows if f.key == key]
             anchors = tuple(e for e in entities if e.id != subject.id)
             anchored = bool(anchors) or (spec.literal_object and _has_value(question))
-            when = choose.temporal(route.temporal, reading, spec.name, anchored=anchored)
+            rule = route.temporal
+            if rule.soft and self.catalog.supersede.switch_re.search(question):
+                rule = replace(rule, explicit=False)  # "at the last switch": not the latest value
+            when = choose.temporal(rule, reading, spec.name, anchored=anchored)
             if not reverse and not is_yes_no(question):
                 named = _anchor_test(anchors, when)
                 when = choose.on_named_value(when, route.temporal, rows, named)
@@ -191,10 +202,13 @@ class Answerer:
     ) -> choose.Choice:
         present = {f.rel for f in history}
         kind = subject.kind
+        wanted = None if reverse else KIND_WORDS.get(asked_noun(question) or "")
         scored = []
         for spec in self.catalog.relations.values():
             if not (kind in spec.objects if reverse else spec.subject == kind):
                 continue
+            if wanted is not None and not spec.literal_object and wanted not in spec.objects:
+                continue  # "which disease did I flag X for?" never asks for a gene
             cue = spec.score(question, ask=True)
             if spec.functional == "key" and self._key(question, spec) is not None:
                 cue += 3.0
@@ -227,6 +241,9 @@ class Answerer:
         return not_answered(
             question, f"I have nothing in your memory for {subject.mention or subject.id} ({why})."
         )
+
+
+_FIRST_PERSON = re.compile(r"\b(?:we|our|ours|us|my)\b|\bI\b", re.IGNORECASE)
 
 
 def _anchor_test(anchors: tuple[LinkedEntity, ...], t: TemporalIntent) -> Callable[[Fact], bool]:

@@ -42,6 +42,8 @@ class TemporalIntent:
     """Intent to use when the anchor does not resolve to a stored value."""
     as_of: datetime | None = None
     explicit: bool = False
+    soft: bool = False
+    """Read as current from "last" alone, which names the latest value or the latest change."""
 
     @property
     def historical(self) -> bool:
@@ -78,10 +80,11 @@ class TemporalRules(BaseModel):
     as_of: dict[str, float]
     as_of_days: str
     current: list[str]
+    current_soft: list[str] = []
 
     @cached_property
     def compiled(self) -> dict[str, list[re.Pattern[str]]]:
-        names = ("before", "after", "first", "previous", "current")
+        names = ("before", "after", "first", "previous", "current", "current_soft")
         return {n: [re.compile(p, re.IGNORECASE) for p in getattr(self, n)] for n in names}
 
 
@@ -165,8 +168,10 @@ class Router:
             return TemporalIntent(
                 Temporal.AS_OF, None, Temporal.CURRENT, now - timedelta(days=days), True
             )
-        current = any(p.search(question) for p in pats["current"])
-        return TemporalIntent(Temporal.CURRENT, None, Temporal.CURRENT, None, current)
+        if any(p.search(question) for p in pats["current"]):
+            return TemporalIntent(Temporal.CURRENT, None, Temporal.CURRENT, None, True)
+        soft = any(p.search(question) for p in pats["current_soft"])
+        return TemporalIntent(Temporal.CURRENT, None, Temporal.CURRENT, None, soft, soft)
 
 
 def _only_date(text: str, now: datetime) -> date | None:

@@ -55,6 +55,21 @@ def is_yes_no(text: str) -> bool:
     return bool(_YES_NO_START.match(text.strip()))
 
 
+_ASKED_NOUN = re.compile(
+    rf"^\W*{_LEAD_IN}(?:(?:remind|tell|show)\s+(?:me|us)\s+)?(?:{_PREPOSITION})?(?:what|which)\s+(?P<noun>[a-z]+)\s+"
+    rf"(?=(?:{_AUXILIARY}|got|gets|i|we|you|they|he|she|it|our|my)\b)",
+    re.IGNORECASE,
+)
+
+
+def asked_noun(text: str) -> str | None:
+    """The noun a wh-question asks for when it stands alone after the interrogative and the
+    clause follows ("Which *disease* did I flag X for?", "what *drug* is MRN 4471 on?");
+    None when a longer phrase names the thing ("What drug reactions are on record?")."""
+    m = _ASKED_NOUN.match(text.strip())
+    return m.group("noun").lower() if m else None
+
+
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each sentence of ``text``; a period after a known abbreviation does not
     end one."""
