@@ -112,6 +112,11 @@ class Answerer:
                 when = choose.on_named_value(when, route.temporal, rows, named)
             parsed = Parsed(subject, reverse, spec, key, when, anchors)
             chosen = self._select(rows, parsed)
+            if not chosen and when.kind != rule.kind and not rule.explicit:
+                # only the bank's reading of the words moved the question off "current" ("what
+                # was the key result?"), and there is no earlier value: the one there is answers
+                parsed = replace(parsed, temporal=rule)
+                chosen = self._select(rows, parsed)
             if not chosen:
                 return self._not_answered(question, subject, "nothing stored for that")
             self.vault.touch(f.id for f in chosen)

@@ -113,3 +113,39 @@ def test_answers_show_graph_names_not_ids(mem: UserMemory) -> None:
     overview = mem.answer("Give me the rundown on patient 6610.", [])
     assert overview is not None and "Side Effect::" not in (overview.text or "")
     assert {a.name for a in overview.answers} == {"Benzylpenicillin", "Pruritus"}
+
+
+def test_first_person_question_about_a_noted_graph_entity_reads_the_notes(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "Nilotinib upregulates P2RY12 in the organoid screen.")
+    ours = mem.answer("Which gene did our screen show nilotinib turns up?", [])
+    assert _top(ours) == "Gene::64805"
+    # the same entity asked about without speaking of one's own work is the graph's question
+    assert mem.answer("Which genes does nilotinib bind?", []) is None
+
+
+def test_the_kind_a_question_asks_for_rules_out_other_relations(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "Nilotinib upregulates P2RY12 in the organoid screen.")
+    flagged = mem.answer("Remind me what disease I flagged nilotinib for.", [])
+    assert flagged is not None and flagged.status == Status.NOT_ANSWERED
+    assert not flagged.answers and "repurposing candidacy" in (flagged.text or "")
+
+
+def test_last_names_the_latest_value_unless_it_names_a_change(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(
+        mem,
+        clock,
+        "Lena Park (MRN 7781) was put on metformin this morning.",
+        "Switched MRN 7781 from metformin to sitagliptin.",
+        "MRN 7781 HbA1c 8.1%.",
+        "MRN 7781 HbA1c 7.2%.",
+    )
+    assert _top(mem.answer("What was MRN 7781's last HbA1c result?", [])) == "HbA1c 7.2%"
+    switched = mem.answer("Which drug was MRN 7781 switched away from last time?", [])
+    assert _top(switched) == "Compound::DB00331"
+    assert _top(mem.answer("What is MRN 7781's last-but-one HbA1c?", [])) == "HbA1c 8.1%"

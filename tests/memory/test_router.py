@@ -51,6 +51,14 @@ def test_before_the_latest_one_falls_back_to_previous() -> None:
     assert intent.kind == Temporal.BEFORE and intent.fallback == Temporal.PREVIOUS
 
 
+def test_last_alone_reads_current_softly_and_a_current_word_firmly() -> None:
+    last = Router().temporal("What was MRN 8976's last PASI result?", NOW)
+    assert last.kind == Temporal.CURRENT and last.explicit and last.soft
+    now = Router().temporal("What is MRN 8976 on right now, since the last switch?", NOW)
+    assert now.kind == Temporal.CURRENT and now.explicit and not now.soft
+    assert Router().temporal("pt 5170 last-but-one CRP?", NOW).kind == Temporal.PREVIOUS
+
+
 def test_as_of_intents_use_the_given_now() -> None:
     intent = Router().temporal("What was she on last week?", NOW)
     assert intent.kind == Temporal.AS_OF and intent.as_of == NOW - timedelta(days=7)
