@@ -73,6 +73,15 @@ def find_cues(norm: str, mentions: list[Mention], question: str) -> list[Cue]:
             if any(c.start == m.start() for c in cues):
                 continue
             cues.append(Cue(rels, m.start(), m.end(), m.group(), weight))
+    # a cue inside a longer one is part of it ("regulated" in "up-regulated")
+    cues = [
+        c
+        for c in cues
+        if not any(
+            o is not c and o.start <= c.start and c.end <= o.end and o.end - o.start > c.end - c.start
+            for o in cues
+        )
+    ]
     return sorted(cues, key=lambda c: c.start)
 
 
@@ -87,6 +96,8 @@ def kind_nouns(tokens: list[Token], mentions: list[Mention]) -> list[tuple[str, 
         kind = KIND_WORDS.get(t.norm)
         if kind is None:
             continue
+        if i + 1 < len(tokens) and tokens[i + 1].joined:
+            continue  # the first part of a compound adjective ("disease-modifying drugs")
         nxt = tokens[i + 1].norm if i + 1 < len(tokens) else ""
         prev = tokens[i - 1].norm if i > 0 else ""
         if t.norm in {"drug", "pharmacologic", "pharmacological"} and nxt in {"class", "classes"}:

@@ -43,6 +43,8 @@ from engine.util.numeric import softmax
 PARSE_TEMPERATURE = 0.5
 MIN_PARSE_SCORE = -1.5
 MAX_UNCOVERED = 2
+CONTRACTIONS = frozenset({"m", "d", "s", "ll", "re", "ve", "t"})
+"""What is left of "I'm", "I'd", "it's", "we'll" ... once the tokenizer splits at the apostrophe."""
 """Below this the best metapath leaves cues unexplained: the question is not a graph question."""
 LEXICON_CONFIDENT = 1.0
 """A parse at least this good explains the question's cues by itself (a strong cue read in
@@ -171,6 +173,7 @@ class Planner:
             and not is_structural(t.norm)
             and not t.norm.isdigit()
             and not (i == 0 and t.norm in YES_NO_START)
+            and t.norm not in CONTRACTIONS
         ]
         focused = len(plan.uncovered) <= MAX_UNCOVERED
         """A graph question names its entities and relations; a literature question says more."""

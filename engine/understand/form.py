@@ -107,6 +107,14 @@ _REQUEST_FRAME = re.compile(
 )
 """A polite request wrapped round the question ("Could you kindly tell me which ...", "I was
 wondering, would you list the ..."): what follows it is what is asked."""
+_WISH_FRAME = re.compile(
+    rf"^\W*{_LEAD_IN}(?:i|we)(?:'d| would| really)?\s+(?:like|want|need|wish|am trying|'m trying)"
+    rf"\s+to\s+(?:know|find out|see|learn|understand|check|get|have)\s+(?=(?:{_INTERROGATIVE})\b)",
+    re.IGNORECASE,
+)
+"""A wish wrapped round an embedded question ("I'd like to know which drugs ..."): its "like"
+is no comparison, its "know" no relation."""
+_CLAUSE = re.compile(r";\s+")
 
 
 def asked_span(text: str, names: Sequence[tuple[int, int]] = ()) -> tuple[int, int]:
@@ -118,7 +126,13 @@ def asked_span(text: str, names: Sequence[tuple[int, int]] = ()) -> tuple[int, i
     too, whose opening auxiliary would otherwise read as a yes/no question ("Could you kindly
     tell me which genes ...?").
     """
-    spans = sentence_spans(text)
+    # a clause after a semicolon is as separate as a sentence ("I'm building a panel; which
+    # genes ...?")
+    spans = [
+        (a + c0, a + c1)
+        for a, b in sentence_spans(text)
+        for c0, c1 in _clauses(text[a:b])
+    ]
     if not spans:
         return 0, len(text)
 
@@ -131,10 +145,23 @@ def asked_span(text: str, names: Sequence[tuple[int, int]] = ()) -> tuple[int, i
         # providers know what to teach?"), a literature question keeps them
         kept = spans
     start, end = kept[0][0], kept[-1][1]
-    frame = _REQUEST_FRAME.match(text, start, end)
-    if frame is not None and not any(start <= s < frame.end() for s, _ in names):
-        start = frame.end()
+    for rx in (_REQUEST_FRAME, _WISH_FRAME):
+        frame = rx.match(text, start, end)
+        if frame is not None and not any(start <= s < frame.end() for s, _ in names):
+            start = frame.end()
+            break
     return start, end
+
+
+def _clauses(sentence: str) -> list[tuple[int, int]]:
+    out, at = [], 0
+    for m in _CLAUSE.finditer(sentence):
+        if sentence[at : m.start()].strip():
+            out.append((at, m.start()))
+        at = m.end()
+    if sentence[at:].strip():
+        out.append((at, len(sentence)))
+    return out
 
 
 def split_turn(text: str) -> tuple[str, str]:
