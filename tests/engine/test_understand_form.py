@@ -124,3 +124,12 @@ def test_wh_questions_are_never_yes_no() -> None:
     assert is_wh_question("and what does it bind?")
     assert not is_wh_question("Riluzole for ALS - yes or no?")
     assert not is_wh_question("Does clozapine bind DRD2?")
+
+
+def test_a_wish_frame_and_a_clause_before_a_semicolon_are_not_asked() -> None:
+    q = "I'd like to know which drugs treat psoriasis."
+    a, b = asked_span(q, [(q.index("psoriasis"), len(q) - 1)])
+    assert q[a:b] == "which drugs treat psoriasis."
+    q = "I'm writing a review; which drugs treat psoriasis?"
+    a, b = asked_span(q, [(q.index("psoriasis"), len(q) - 1)])
+    assert q[a:b] == "which drugs treat psoriasis?"

@@ -249,3 +249,28 @@ def test_a_capital_that_opens_a_later_sentence_is_not_a_gene_symbol() -> None:
     assert thank.initial and not _gene_token_ok(thank, tokens.index(thank))
     tnf = next(t for t in tokens if t.text == "TNF")
     assert _gene_token_ok(tnf, tokens.index(tnf)), "an upper-case symbol still reads as one"
+
+
+def test_a_cue_inside_a_longer_cue_is_part_of_it() -> None:
+    q = "Which genes are up-regulated in the heart?"
+    cues = features(q, tokenize(q), []).cues
+    assert [c.text for c in cues] == ["up-regulated"], "'regulated' alone would be Gr>G"
+
+
+def test_a_kind_word_before_a_hyphen_is_an_adjective() -> None:
+    q = "Which disease-modifying drugs exist for psoriasis?"
+    f = features(q, tokenize(q), [])
+    assert f.target_kind == "Compound" and "Disease" not in f.named_kinds
+
+
+@pytest.mark.integration
+def test_a_wish_frame_and_a_context_clause_read_like_the_bare_question(helix) -> None:
+    bare = helix.c.planner.plan("Which drugs treat psoriasis?")
+    for q in (
+        "I'd like to know which drugs can cure or control psoriasis.",
+        "I'm writing a review for a journal club; which drugs treat psoriasis?",
+    ):
+        plan = helix.c.planner.plan(q)
+        assert plan.intent == "one_hop", (q, plan.intent)
+        assert plan.dist[0][0].uses == bare.dist[0][0].uses, q
+        assert not plan.uncovered or plan.uncovered == ["control"], plan.uncovered
