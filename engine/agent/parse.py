@@ -116,6 +116,9 @@ def kind_nouns(tokens: list[Token], mentions: list[Mention]) -> list[tuple[str, 
             continue
         if t.norm == "body" and nxt not in {"parts", "part", "sites", "site", "structures"}:
             continue
+        head = "Side Effect" if nxt == "side" else KIND_WORDS.get(nxt)
+        if head is not None and head != kind and i + 1 not in covered:
+            continue  # a modifier of the noun after it ("drug targets", "therapeutic indications")
         found.append((kind, t.start))
     return found
 
@@ -128,6 +131,9 @@ def target_kind(tokens: list[Token], nouns: list[tuple[str, int]]) -> tuple[str 
     return nouns[0] if nouns else (None, -1)
 
 
+_SAME_THING = re.compile(r"\s*(?:(?:is|are|was|were)(?:\s+the)?\s*)?", re.IGNORECASE)
+"""Between two nouns of one kind that name the same things ("gene targets", "genes are
+targets of ...")."""
 ANAPHORA = re.compile(r"\b(?:those|ones)\b", re.IGNORECASE)
 
 
@@ -135,8 +141,9 @@ def noun_chain(
     question: str, nouns: list[tuple[str, int]], mentions: list[Mention]
 ) -> tuple[str, ...]:
     """Kinds of the nouns said before the first mention, in order; two nouns of one kind
-    written next to each other ("gene targets") count once. Nouns after a mention describe
-    it ("the SMPD1 gene product") rather than a hop towards the answer."""
+    written next to each other ("gene targets") or joined by a copula ("genes are targets
+    of") count once. Nouns after a mention describe it ("the SMPD1 gene product") rather than
+    a hop towards the answer."""
     first = min((m.start for m in mentions), default=len(question))
     # "those" / "ones" after a noun stands for another thing of that noun's kind
     # ("diseases resembling those treated by ...")
@@ -150,7 +157,7 @@ def noun_chain(
         if start >= first:
             break
         end = start + len(re.match(r"\S+", question[start:]).group(0))  # type: ignore[union-attr]
-        if chain and chain[-1] == kind and not question[prev_end:start].strip():
+        if chain and chain[-1] == kind and _SAME_THING.fullmatch(question[prev_end:start]):
             prev_end = end
             continue
         chain.append(kind)

@@ -274,3 +274,22 @@ def test_a_wish_frame_and_a_context_clause_read_like_the_bare_question(helix) ->
         assert plan.intent == "one_hop", (q, plan.intent)
         assert plan.dist[0][0].uses == bare.dist[0][0].uses, q
         assert not plan.uncovered or plan.uncovered == ["control"], plan.uncovered
+
+
+def test_a_kind_word_before_a_noun_of_another_kind_modifies_it() -> None:
+    for q, kinds in (
+        ("List the therapeutic indications of donepezil.", {"Disease"}),
+        ("Give me the drug targets of donepezil.", {"Gene"}),
+        ("Which adverse drug reactions does donepezil cause?", {"Side Effect"}),
+        ("Which drug classes include donepezil?", {"Pharmacologic Class"}),
+    ):
+        f = features(q, tokenize(q), [])
+        assert set(f.named_kinds) == kinds, (q, f.named_kinds)
+
+
+def test_nouns_joined_by_a_copula_name_the_same_things() -> None:
+    q = "Which genes are targets of drugs that treat asthma?"
+    tokens = tokenize(q)
+    at = q.index("asthma")
+    asthma = Mention("asthma", at, at + 6, len(tokens) - 2, len(tokens) - 2, [])
+    assert features(q, tokens, [asthma]).noun_chain == ("Gene", "Compound")
