@@ -30,13 +30,15 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from lowo import same_wording, words  # beside this script
 
 import memory.asks as asks
 import memory.relations as relations
 import memory.router as router
-from lowo import same_wording, words  # beside this script
 
-NAME = re.compile(r"\b(?:MRN|pt|patient|Mr|Mrs|Ms|Dr)\.?\s*#?\d*\b|#?\b\S*\d\S*|(?<!^)(?<![.?!] )\b[A-Z]\w+")
+NAME = re.compile(
+    r"\b(?:MRN|pt|patient|Mr|Mrs|Ms|Dr)\.?\s*#?\d*\b|#?\b\S*\d\S*|(?<!^)(?<![.?!] )\b[A-Z]\w+"
+)
 
 
 def wording(text: str) -> str:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from engine.graph.lexicon import COMPILED_CUES, KIND_WORDS, Cue
 from engine.graph.mentions import Mention, Token
+from engine.understand.form import framed_yes_no
 from engine.util.text import normalize
 
 YES_NO_START = frozenset(
@@ -78,7 +79,10 @@ def find_cues(norm: str, mentions: list[Mention], question: str) -> list[Cue]:
         c
         for c in cues
         if not any(
-            o is not c and o.start <= c.start and c.end <= o.end and o.end - o.start > c.end - c.start
+            o is not c
+            and o.start <= c.start
+            and c.end <= o.end
+            and o.end - o.start > c.end - c.start
             for o in cues
         )
     ]
@@ -180,7 +184,8 @@ def features(question: str, tokens: list[Token], mentions: list[Mention]) -> Fea
         target_pos=pos,
         named_kinds=frozenset(k for k, _ in nouns),
         noun_chain=noun_chain(question, nouns, mentions),
-        yes_no=first in YES_NO_START and not _asks_for_a_list(tokens, mentions),
+        yes_no=(first in YES_NO_START or framed_yes_no(question))
+        and not _asks_for_a_list(tokens, mentions),
         mechanism=bool(MECHANISM.search(norm)),
         share=bool(SHARE.search(norm)),
         generic=bool(GENERIC.search(norm)),

@@ -210,7 +210,9 @@ class Planner:
             if focused:
                 plan.intent = "claim"
                 return plan
-        if len(ents) == 2 and f.yes_no and f.cues and focused:
+        if len(ents) == 2 and f.yes_no and focused and (f.cues or self._related(ents)):
+            # a yes/no question about two things the graph can relate is a claim about
+            # them, whatever verb it uses ("Would X engage Y?"): the bank reads the relation
             plan.seeds, plan.targets = [ents[0]], ents[1:2]
             plan.intent = "claim"
             return plan
@@ -308,6 +310,12 @@ class Planner:
             is not None
             for _, ids in resolved
             if len(ids) == 1
+        )
+
+    def _related(self, ents: list[LinkedEntity]) -> bool:
+        a, b = ents[0], ents[1]
+        return any(
+            mp.uses[0].dst == b.kind for mp in enumerate_metapaths(a.kind, 1, self.data.uses)
         )
 
     @staticmethod

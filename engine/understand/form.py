@@ -70,6 +70,22 @@ def asked_noun(text: str) -> str | None:
     return m.group("noun").lower() if m else None
 
 
+_YES_NO_AUX = r"is|are|was|were|do|does|did|can|could|should|would|will|has|have|had|may|might|am"
+_LABELLED_YES_NO = re.compile(
+    rf"^[^?:\u2014\u2013]{{1,60}}(?::|\s[\u2014\u2013-]\s)\s*(?:{_YES_NO_AUX})\b{_NOT_A_QUESTION}",
+    re.IGNORECASE,
+)
+_YES_OR_NO = re.compile(r"\b(?:yes or no|true or false)\b", re.IGNORECASE)
+
+
+def framed_yes_no(text: str) -> bool:
+    """A yes/no question that does not open with its auxiliary: one after a label ("Quick
+    check: is X among ...?", "pt on X — is Y a side effect?") or one that says it wants a
+    yes or a no ("X binds Y, yes or no?")."""
+    stripped = text.strip()
+    return bool(_LABELLED_YES_NO.match(stripped) or _YES_OR_NO.search(stripped))
+
+
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each sentence of ``text``; a period after a known abbreviation does not
     end one."""
@@ -128,11 +144,7 @@ def asked_span(text: str, names: Sequence[tuple[int, int]] = ()) -> tuple[int, i
     """
     # a clause after a semicolon is as separate as a sentence ("I'm building a panel; which
     # genes ...?")
-    spans = [
-        (a + c0, a + c1)
-        for a, b in sentence_spans(text)
-        for c0, c1 in _clauses(text[a:b])
-    ]
+    spans = [(a + c0, a + c1) for a, b in sentence_spans(text) for c0, c1 in _clauses(text[a:b])]
     if not spans:
         return 0, len(text)
 

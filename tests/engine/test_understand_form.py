@@ -8,6 +8,7 @@ import pytest
 
 from engine.understand.form import (
     asked_span,
+    framed_yes_no,
     is_question,
     is_wh_question,
     sentences,
@@ -133,3 +134,17 @@ def test_a_wish_frame_and_a_clause_before_a_semicolon_are_not_asked() -> None:
     q = "I'm writing a review; which drugs treat psoriasis?"
     a, b = asked_span(q, [(q.index("psoriasis"), len(q) - 1)])
     assert q[a:b] == "which drugs treat psoriasis?"
+
+
+@pytest.mark.parametrize(
+    ("text", "framed"),
+    [
+        ("Quick q: is fenofibrate known to bind RAF1?", True),
+        ("pt on diazepam \u2014 is bradycardia a side effect?", True),
+        ("Fenofibrate binds RAF1, yes or no?", True),
+        ("Tissue: any genes up there?", False),
+        ("Heart: which genes are expressed?", False),
+    ],
+)
+def test_yes_no_questions_behind_a_label_or_asking_for_yes_or_no(text: str, framed: bool) -> None:
+    assert framed_yes_no(text) is framed

@@ -293,3 +293,15 @@ def test_nouns_joined_by_a_copula_name_the_same_things() -> None:
     at = q.index("asthma")
     asthma = Mention("asthma", at, at + 6, len(tokens) - 2, len(tokens) - 2, [])
     assert features(q, tokens, [asthma]).noun_chain == ("Gene", "Compound")
+
+
+@pytest.mark.integration
+def test_a_yes_no_question_about_two_related_things_is_a_claim_without_a_cue(helix) -> None:
+    for q in (
+        "Would donepezil engage ACHE?",
+        "Quick check: is donepezil acting at ACHE?",
+        "donepezil and ACHE, yes or no?",
+    ):
+        plan = helix.c.planner.plan(q)
+        assert plan.intent == "claim", (q, plan.intent)
+        assert {plan.seeds[0].name, plan.targets[0].name} == {"Donepezil", "ACHE"}, q
