@@ -191,10 +191,15 @@ class Planner:
         mechanism = f.mechanism or (
             reading is not None and not f.yes_no and reading.intent_prob("mechanism") >= SEM_ACCEPT
         )
+        claim_read = reading is not None and reading.intent_prob("claim") >= SEM_ACCEPT
+        # a yes/no question that does not open with its verb ("Trauma patients on
+        # anticoagulation: is it safe?") is a claim about an edge only when the bank reads one
+        leading = bool(link.tokens) and link.tokens[0].norm in YES_NO_START
+        claim_form = f.yes_no and (leading or claim_read)
         if (
             (len(ents) == 2 or mechanism)
             and {"Compound", "Disease"} <= kinds
-            and (mechanism or f.yes_no)
+            and (mechanism or claim_form)
         ):
             # a yes/no question about three or more things (a comparison, a subgroup) is
             # not a claim about one edge
@@ -210,9 +215,14 @@ class Planner:
             if focused:
                 plan.intent = "claim"
                 return plan
-        if len(ents) == 2 and f.yes_no and focused and (f.cues or self._related(ents)):
-            # a yes/no question about two things the graph can relate is a claim about
-            # them, whatever verb it uses ("Would X engage Y?"): the bank reads the relation
+        if (
+            len(ents) == 2
+            and claim_form
+            and focused
+            and (f.cues or (claim_read and self._related(ents)))
+        ):
+            # a yes/no question the bank reads as a claim about two things the graph can
+            # relate is one, whatever verb it uses ("Would X engage Y?")
             plan.seeds, plan.targets = [ents[0]], ents[1:2]
             plan.intent = "claim"
             return plan
