@@ -34,6 +34,7 @@ from engine.telemetry import Tracing
 from engine.understand.bank import Bank
 from engine.understand.semantic import SemanticScorer
 from engine.understand.vocabulary import Language, Vocabulary, name_words
+from engine.util.threads import single_threaded_blas
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +67,7 @@ class Helix:
 
         ``modes``: the retrieval modes that will be asked for besides ``settings.mode``; the
         dense baseline's triple index is made ready now when one is ``dense``."""
+        single_threaded_blas()
         timings: dict[str, float] = {}
         t = time.perf_counter()
         if not stores_ready(settings):

@@ -147,3 +147,11 @@ def test_mechanism_paths_follow_rephetio_metapaths(helix) -> None:
         assert path != [("Compound::DB00843", "CtD", "Disease::DOID:10652")]
         nodes = {n for t in path for n in (t[0], t[2])}
         assert {"Compound::DB00843", "Disease::DOID:10652"} <= nodes
+
+
+def test_an_open_engine_keeps_blas_to_one_thread(helix) -> None:
+    """numpy's BLAS threads would spin beside torch's and slow every question embedding."""
+    from threadpoolctl import threadpool_info
+
+    blas = [p for p in threadpool_info() if p["user_api"] == "blas"]
+    assert blas and all(p["num_threads"] == 1 for p in blas)
