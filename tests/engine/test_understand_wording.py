@@ -305,4 +305,3 @@ def test_a_yes_no_question_about_two_related_things_is_a_claim_without_a_cue(hel
         plan = helix.c.planner.plan(q)
         assert plan.intent == "claim", (q, plan.intent)
         assert {plan.seeds[0].name, plan.targets[0].name} == {"Donepezil", "ACHE"}, q
-
