@@ -90,9 +90,9 @@ def held_out_files(asks_raw: list[str], out: Path, strict_bank: bool) -> dict[st
     rules = yaml.safe_load(router.DEFAULT_RULES.read_text(encoding="utf-8"))
     n = 0
     for rule in rules["rules"]:
-        before = len(rule["match"])
-        rule["match"] = [p for p in rule["match"] if not taught_by_one(p, groups, raw)] or [r"(?!)"]
-        n += before - len([p for p in rule["match"] if p != r"(?!)"])
+        kept = [p for p in rule["match"] if not taught_by_one(p, groups, raw)]
+        n += len(rule["match"]) - len(kept)
+        rule["match"] = kept or [r"(?!)"]
     temporal = rules["temporal"]
     for key in ("before", "after", "first", "previous", "current", "current_soft"):
         pats = temporal.get(key) or []

@@ -10,29 +10,9 @@ from dataclasses import dataclass
 
 from engine.graph.lexicon import COMPILED_CUES, KIND_WORDS, Cue
 from engine.graph.mentions import Mention, Token
-from engine.understand.form import framed_yes_no
+from engine.understand.form import YES_NO_START, framed_yes_no
 from engine.util.text import normalize
 
-YES_NO_START = frozenset(
-    {
-        "does",
-        "do",
-        "is",
-        "are",
-        "can",
-        "could",
-        "will",
-        "would",
-        "should",
-        "has",
-        "have",
-        "did",
-        "was",
-        "were",
-        "may",
-        "might",
-    }
-)
 MECHANISM = re.compile(
     r"\bmechanism\w*|\bhow (?:might|could|would|does|do|can|may)\b|\bthrough (?:which|what)\b"
     r"|\bbiological (?:link|route|path|basis|rationale)\w*|\bwhy (?:might|could|would|does)\b"

@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Literal
 
 from engine.agent import senses
-from engine.agent.parse import YES_NO_START, Features, features
+from engine.agent.parse import Features, features
 from engine.agent.plan import Plan
 from engine.graph.datarel import DataVocabulary
 from engine.graph.lexicon import is_structural
@@ -28,7 +28,7 @@ from engine.graph.relations import DirectedRel
 from engine.graph.store import KGStore
 from engine.graph.walk import Budget
 from engine.result import Candidate, LinkedEntity
-from engine.understand.form import asked_span, is_wh_question
+from engine.understand.form import YES_NO_START, asked_span, is_wh_question
 from engine.understand.reading import (
     SEM_ACCEPT,
     SEM_GRAPH,
@@ -43,9 +43,9 @@ from engine.util.numeric import softmax
 PARSE_TEMPERATURE = 0.5
 MIN_PARSE_SCORE = -1.5
 MAX_UNCOVERED = 2
+"""Below this the best metapath leaves cues unexplained: the question is not a graph question."""
 CONTRACTIONS = frozenset({"m", "d", "s", "ll", "re", "ve", "t"})
 """What is left of "I'm", "I'd", "it's", "we'll" ... once the tokenizer splits at the apostrophe."""
-"""Below this the best metapath leaves cues unexplained: the question is not a graph question."""
 LEXICON_CONFIDENT = 1.0
 """A parse at least this good explains the question's cues by itself (a strong cue read in
 order, the asked kind reached); below it the exemplar bank's reading is added."""

@@ -70,7 +70,11 @@ def asked_noun(text: str) -> str | None:
     return m.group("noun").lower() if m else None
 
 
-_YES_NO_AUX = r"is|are|was|were|do|does|did|can|could|should|would|will|has|have|had|may|might|am"
+YES_NO_START = frozenset(
+    "does do is are can could will would should has have did was were may might".split()
+)
+"""Words that open a question about one claim ("Does X treat Y?", "Might X bind Y?")."""
+_YES_NO_AUX = "|".join(sorted(YES_NO_START | {"am", "had"}))
 _LABELLED_YES_NO = re.compile(
     rf"^[^?:\u2014\u2013]{{1,60}}(?::|\s[\u2014\u2013-]\s)\s*(?:{_YES_NO_AUX})\b{_NOT_A_QUESTION}",
     re.IGNORECASE,
