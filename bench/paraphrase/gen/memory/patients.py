@@ -6,12 +6,32 @@ from __future__ import annotations
 
 from ..kg import NAME
 from ..slots import fill
-from .patient import value_on
+from .patient import Patient, value_on
 from .pools import MEASURES, date_word, measure_value
 
 
 class PatientSections:
     """The patient sections of ``MemoryStream`` (mixed in; they use its generator and events)."""
+
+    def _switch(self, p: Patient, tpl: str, day: int) -> None:
+        """Switch ``p`` from its drug to its next spare one on ``day``, said with ``tpl``."""
+        prev = p.takes[-1][0]
+        new = p.spare.pop(0)
+        p.takes.append((new, day))
+        self.say(
+            p.user,
+            self.at(day),
+            fill(
+                tpl,
+                {
+                    "Patient": p.ref(),
+                    "Compound": self.drug_text(prev),
+                    "Compound2": self.drug_text(new),
+                },
+            ),
+            (p.id, "takes", new),
+            (p.id, "takes", prev),
+        )
 
     def takes(self) -> None:
         """Drugs patients take: starts, switches (some twice), probes."""
@@ -36,48 +56,15 @@ class PatientSections:
             p = takes_pts[j % len(takes_pts)]
             if len(p.takes) >= 3:
                 continue
-            prev = p.takes[-1][0]
-            new = p.spare.pop(0)
             day = 3 if len(p.takes) == 1 else 5
             if j % 2 == 1 and len(p.takes) == 1:
                 day = 4
-            p.takes.append((new, day))
-            self.say(
-                p.user,
-                self.at(day),
-                fill(
-                    tpl,
-                    {
-                        "Patient": p.ref(),
-                        "Compound": self.drug_text(prev),
-                        "Compound2": self.drug_text(new),
-                    },
-                ),
-                (p.id, "takes", new),
-                (p.id, "takes", prev),
-            )
+            self._switch(p, tpl, day)
         # second switches for a few patients, reusing switch templates (counts are per template;
         # extra facts ok)
         for k, p in enumerate(takes_pts):
             if len(p.takes) == 2 and k % 3 == 0:
-                prev = p.takes[-1][0]
-                new = p.spare.pop(0)
-                p.takes.append((new, 5))
-                tpl = switch_tpls[k % len(switch_tpls)]
-                self.say(
-                    p.user,
-                    self.at(5),
-                    fill(
-                        tpl,
-                        {
-                            "Patient": p.ref(),
-                            "Compound": self.drug_text(prev),
-                            "Compound2": self.drug_text(new),
-                        },
-                    ),
-                    (p.id, "takes", new),
-                    (p.id, "takes", prev),
-                )
+                self._switch(p, switch_tpls[k % len(switch_tpls)], 5)
 
         switched = [p for p in takes_pts if len(p.takes) >= 2]
 
