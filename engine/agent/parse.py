@@ -107,11 +107,38 @@ def kind_nouns(tokens: list[Token], mentions: list[Mention]) -> list[tuple[str, 
     return found
 
 
-def target_kind(tokens: list[Token], nouns: list[tuple[str, int]]) -> tuple[str | None, int]:
-    """The kind of thing asked for: the first kind noun outside mentions ("Which *drugs* ...",
-    ``nouns`` from ``kind_nouns``), or a body part for a question starting with "where"."""
+WH_REACH = 3
+"""A kind noun at most this many tokens after "which"/"what" is the one the wh-phrase asks
+for ("which existing *drugs*")."""
+
+
+_CLAUSE_END = re.compile(r"(?:^|[;:,.!?\u2013\u2014]|\s-)\s*$")
+_PREPOSITIONS = frozenset({"in", "of", "for", "to", "from", "with", "by", "on", "at"})
+
+
+def _interrogative(question: str, tokens: list[Token], i: int) -> bool:
+    """Token ``i`` opens its clause, maybe after a preposition ("In which tissues ...",
+    "...; which drugs ..."); "diseases for which drugs ..." is a relative clause."""
+    if i > 0 and tokens[i - 1].norm in _PREPOSITIONS:
+        i -= 1
+    return bool(_CLAUSE_END.search(question[: tokens[i].start]))
+
+
+def target_kind(
+    question: str, tokens: list[Token], nouns: list[tuple[str, int]]
+) -> tuple[str | None, int]:
+    """The kind of thing asked for: the kind noun of an interrogative wh-phrase ("I'm
+    validating X as a target; which existing *drugs* act on it?"), else the first kind noun
+    outside mentions (``nouns`` from ``kind_nouns``), or a body part for a question starting
+    with "where"."""
     if tokens and tokens[0].norm == "where":
         return "Anatomy", tokens[0].start
+    at = {start: kind for kind, start in nouns}
+    for i, t in enumerate(tokens):
+        if t.norm in {"which", "what"} and _interrogative(question, tokens, i):
+            for u in tokens[i + 1 : i + 1 + WH_REACH]:
+                if u.start in at:
+                    return at[u.start], u.start
     return nouns[0] if nouns else (None, -1)
 
 
@@ -155,7 +182,7 @@ def features(question: str, tokens: list[Token], mentions: list[Mention]) -> Fea
     if len(norm) != len(question):
         norm = question.lower()
     nouns = kind_nouns(tokens, mentions)
-    kind, pos = target_kind(tokens, nouns)
+    kind, pos = target_kind(question, tokens, nouns)
     first = tokens[0].norm if tokens else ""
     return Features(
         norm=norm,

@@ -28,7 +28,7 @@ from engine.graph.relations import DirectedRel
 from engine.graph.store import KGStore
 from engine.graph.walk import Budget
 from engine.result import Candidate, LinkedEntity
-from engine.understand.form import YES_NO_START, asked_span, is_wh_question
+from engine.understand.form import YES_NO_START, asked_span, asks_for_things, is_wh_question
 from engine.understand.reading import (
     SEM_ACCEPT,
     SEM_GRAPH,
@@ -186,7 +186,10 @@ class Planner:
             plan.intent = "clarify"
             plan.clarification, plan.candidates = senses.clarify(self.store, m, ids)
             return plan
-        ents = [self.entity(m, ids[0]) for m, ids in resolved if len(ids) == 1]
+        # a mention still read as several nodes (in a question too long to ask back about)
+        # leaves the plan; the others are its entities
+        single = [(m, ids[0]) for m, ids in resolved if len(ids) == 1]
+        ents = [self.entity(m, node) for m, node in single]
         kinds = {e.kind for e in ents}
         mechanism = f.mechanism or (
             reading is not None and not f.yes_no and reading.intent_prob("mechanism") >= SEM_ACCEPT
@@ -231,7 +234,7 @@ class Planner:
             if structured and 1 <= len(link.unlinked) <= 2 and len(link.tokens) <= 16:
                 plan.intent = "not_found"
             return plan
-        if not focused and (f.yes_no or not self._confident(reading, resolved, f)):
+        if not focused and (f.yes_no or not self._confident(question, reading, resolved, f)):
             # a longer question is still a graph question when the bank reads it, with
             # confidence, as one relation (or chain) of a linked entity
             plan.seeds = ents
@@ -241,7 +244,7 @@ class Planner:
         # one seed (the best-parsed mention) guides the walk
         best: tuple[float, LinkedEntity, list[tuple[Metapath, float]]] | None = None
         lexical = not f.generic and (bool(f.cues) or f.target_kind is not None)
-        for m, e in zip((m for m, _ in resolved), ents, strict=True):
+        for (m, _), e in zip(single, ents, strict=True):
             if not lexical and not self._graph_reading(reading, e.kind):
                 continue
             parses = self.parses(e.kind, m, f)
@@ -310,13 +313,21 @@ class Planner:
         return plan
 
     def _confident(
-        self, reading: Reading | None, resolved: list[tuple[Mention, list[str]]], f: Features
+        self,
+        question: str,
+        reading: Reading | None,
+        resolved: list[tuple[Mention, list[str]]],
+        f: Features,
     ) -> bool:
-        """The bank is sure the question asks one relation of one of its linked entities."""
+        """The bank is sure the question asks a relation (or chain) of one of its linked
+        entities that fits the kinds it names: its top reading is one, at least ``SEM_GRAPH``
+        probable, or, when the question asks for things ("For PCOS, which medications only
+        take the edge off?"), more probable than not (``SEM_ACCEPT``)."""
         if reading is None:
             return False
+        floor = SEM_ACCEPT if asks_for_things(question) else SEM_GRAPH
         return any(
-            reading.confident_path(self.store.kind(ids[0]), f.named_kinds, f.target_kind, SEM_GRAPH)
+            reading.confident_path(self.store.kind(ids[0]), f.named_kinds, f.target_kind, floor)
             is not None
             for _, ids in resolved
             if len(ids) == 1

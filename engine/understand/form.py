@@ -49,6 +49,21 @@ def is_wh_question(text: str) -> bool:
     return bool(_WH_START.match(text.strip()))
 
 
+_ASKS_FOR_THINGS = re.compile(
+    rf"(?:^|[;:,.!?\u2013\u2014]|\s-)\W*{_LEAD_IN}(?:(?:{_PREPOSITION})?(?:{_INTERROGATIVE})|{_REQUEST})\b"
+    rf"(?!\s*:)",
+    re.IGNORECASE,
+)
+
+
+def asks_for_things(text: str) -> bool:
+    """True when a clause opens with an interrogative or a request ("Which drugs ...", "For
+    PCOS, which medications ...", "I'm validating X; which drugs act on it?", "List ..."):
+    the question asks for things, unlike a title ("Alcohol and myocardial infarction: a
+    benefit?") or a yes/no question."""
+    return bool(_ASKS_FOR_THINGS.search(text.strip()))
+
+
 def is_yes_no(text: str) -> bool:
     """True for a question answered yes or no: it opens with an auxiliary verb ("Is MRN 4471
     still on sitagliptin?", "Did clonazepam replace it?"), not with an interrogative."""

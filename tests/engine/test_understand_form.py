@@ -8,6 +8,7 @@ import pytest
 
 from engine.understand.form import (
     asked_span,
+    asks_for_things,
     framed_yes_no,
     is_question,
     is_wh_question,
@@ -148,3 +149,22 @@ def test_a_wish_frame_and_a_clause_before_a_semicolon_are_not_asked() -> None:
 )
 def test_yes_no_questions_behind_a_label_or_asking_for_yes_or_no(text: str, framed: bool) -> None:
     assert framed_yes_no(text) is framed
+
+
+@pytest.mark.parametrize(
+    ("text", "things"),
+    [
+        ("Which genes does donepezil bind?", True),
+        ("For asthma in children, which inhalers only ease the wheeze?", True),
+        ("Working on a grant; what genes go with gout?", True),
+        ("List the drugs that bind ESR1.", True),
+        ("In which tissues is ESR1 expressed?", True),
+        ("Does donepezil bind ACHE?", False),
+        ("Alcohol with meals and heart attacks: a benefit?", False),
+        ("Statin use after sepsis and mortality", False),
+    ],
+)
+def test_a_question_asks_for_things_when_a_clause_opens_with_an_interrogative_or_a_request(
+    text: str, things: bool
+) -> None:
+    assert asks_for_things(text) is things

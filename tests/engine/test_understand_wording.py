@@ -305,3 +305,31 @@ def test_a_yes_no_question_about_two_related_things_is_a_claim_without_a_cue(hel
         plan = helix.c.planner.plan(q)
         assert plan.intent == "claim", (q, plan.intent)
         assert {plan.seeds[0].name, plan.targets[0].name} == {"Donepezil", "ACHE"}, q
+
+
+def test_a_question_asking_for_things_needs_only_a_likelier_than_not_reading(
+    helix, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A question that says more than its names and cue words is a graph question when its
+    top reading fits its kinds: more probable than not is enough when it asks for things,
+    not when it reads like a title."""
+    planner = helix.c.planner
+    monkeypatch.setattr(planner, "read", lambda q, r: _reading("binds.drug->gene", 0.55))
+    asks = planner.plan(
+        "Which genes does donepezil latch onto between clinic sessions in our ward this week?"
+    )
+    assert asks.intent == "one_hop" and asks.dist[0][0].uses[0].rel == "CbG", asks.intent
+    title = planner.plan(
+        "Donepezil latching onto genes between clinic sessions in our ward this week: worth a look?"
+    )
+    assert title.intent == "literature", title.intent
+
+
+def test_the_kind_asked_for_is_the_noun_of_the_interrogative_phrase() -> None:
+    def asked(question: str, name: str) -> str | None:
+        return features(question, tokenize(question), [_mention(question, name)]).target_kind
+
+    assert asked("Working on a target list for ESR1; which drugs bind it?", "ESR1") == "Compound"
+    assert asked("In which tissues is ESR1 expressed?", "ESR1") == "Anatomy"
+    relative = "List diseases for which drugs binding the ESR1 gene product are indicated."
+    assert asked(relative, "ESR1") == "Disease", "'for which drugs' opens a relative clause"
