@@ -27,7 +27,7 @@ from memory.dates import date_spans
 from memory.literals import Measurement, find_measurements, mentioned_keys
 from memory.relations import RelationCatalog, RelationSpec
 from memory.results import NameOf, Parsed, answered, not_answered, summary, swap, who
-from memory.router import Route, TemporalIntent
+from memory.router import Route, Temporal, TemporalIntent
 from memory.subjects import NOTE, PATIENT, Resolver, SubjectRef, subject_kind
 from memory.vault import Fact, Vault
 
@@ -75,13 +75,19 @@ class Answerer:
                 self.vault.about_object(subject.id) if reverse else self.vault.history(subject.id)
             )
             own = subject.kind in (PATIENT, NOTE) or route.rule == "own-notes"
-            # a graph entity this user has notes on, asked about in the first person ("which
-            # disease did we find NADSYN1 marks?"): the notes answer when a stored relation
-            # fits the question's meaning; otherwise the graph does
-            ours = not own and not reverse and bool(history) and _FIRST_PERSON.search(question)
+            # a graph entity this user has notes on ("which disease did we find NADSYN1
+            # marks?", "HTR1E tracks which disease again?"): the notes answer when a stored
+            # relation fits the question's words or meaning; otherwise the graph does
+            ours = not own and not reverse and bool(history)
             picked = self._relation(
                 question, subject, history, reverse, reading if own or ours else None
             )
+            if (
+                ours
+                and picked.spec is not None
+                and not self._about_notes(question, picked.spec, subject.kind, reading)
+            ):
+                picked = choose.Choice(None)
             spec = picked.spec
             if picked.missing is not None and not reverse and own:
                 label = picked.missing.label or picked.missing.name
@@ -106,6 +112,9 @@ class Answerer:
             rule = route.temporal
             if rule.soft and self.catalog.supersede.switch_re.search(question):
                 rule = replace(rule, explicit=False)  # "at the last switch": not the latest value
+            if rule.kind == Temporal.CURRENT and self.catalog.supersede.asks_old_value(question):
+                # "Which drug was replaced in her latest switch?": the replaced value is asked
+                rule = TemporalIntent(Temporal.PREVIOUS, None, Temporal.PREVIOUS, None, True)
             when = choose.temporal(rule, reading, spec.name, anchored=anchored)
             if not reverse and not is_yes_no(question):
                 named = _anchor_test(anchors, when)
@@ -140,7 +149,11 @@ class Answerer:
             at = question.index(name)  # a name introduced with its MRN ("Ada Moreno (4471)")
             spans.append((at, at + len(name), "Patient"))
         spans += [(r.start, r.end, "Project") for r in notes]
-        spans += [(e.start, e.end, e.kind.replace(" ", "")) for e in entities]
+        spans += [
+            (e.start, e.end, e.kind.replace(" ", ""))
+            for e in entities
+            if question[e.start : e.end].lower() not in KIND_WORDS  # "disease" is no pathway
+        ]
         spans += [(a, b, "Date") for a, b in date_spans(question)]
         spans += [(m.start, m.end, "Value") for m in _measurements(question)]
         return self.asks.read(mask(question, spans))
@@ -227,6 +240,25 @@ class Answerer:
             return choose.Choice(None)  # no cue for this subject's relations: not about them
         stored = [s.spec for s in scored if s.stored]
         return choose.Choice(stored[0] if len(stored) == 1 else None)
+
+    def _about_notes(
+        self, question: str, spec: RelationSpec, kind: str, reading: AskReading | None
+    ) -> bool:
+        """Whether a question about a graph entity that fits the user's note ``spec`` is
+        about the note: it speaks of the user's own work, or names the relation with its
+        cue words, or reads at least as close to the note as to any relation of the graph
+        the note does not restate ("Which genes does X bind?" is not about a note that X
+        upregulates a gene)."""
+        if _FIRST_PERSON.search(question) or spec.score(question, ask=True) > 0:
+            return True
+        if reading is None or self.asks is None:
+            return False
+        rivals = self.asks.graph_read(reading, kind)
+        best = max((c for sid, c in rivals.items() if sid not in spec.graph), default=-1.0)
+        # a note that restates graph relations is compared through them, within one bank
+        restated = [rivals[sid] for sid in spec.graph if sid in rivals]
+        own = max(restated) if restated else reading.relations.get(spec.name, -1.0)
+        return own >= best
 
     def _key(self, question: str, spec: RelationSpec) -> str | None:
         if spec.functional != "key":

@@ -56,6 +56,8 @@ class AskReading:
 
     times: dict[Temporal, float] = field(default_factory=dict)
     """Time qualifier -> log-odds of the question's words (``memory.timewords``)."""
+    vector: npt.NDArray[np.float32] | None = field(default=None, repr=False, compare=False)
+    """The masked question's embedding (``AskScorer.graph_read`` reuses it)."""
 
     @property
     def relations(self) -> dict[str, float]:
@@ -148,6 +150,9 @@ class AskScorer:
         self.slots = list(slots if slots is not None else load_slots())
         self._matrix: npt.NDArray[np.float32] | None = None
         self._owner: list[int] = []
+        self._graph: dict[
+            str, tuple[list[str], npt.NDArray[np.int_], npt.NDArray[np.float32] | None]
+        ] = {}
         timed = {s.rel for s in self.slots if s.temporal != Temporal.CURRENT}
         self.time_words = TimeWords(
             (s.temporal, w) for s in self.slots if s.rel in timed for w in s.wordings
@@ -169,4 +174,25 @@ class AskScorer:
         np.maximum.at(per_slot, np.asarray(self._owner), bank @ vec)
         scores = zip(self.slots, per_slot.tolist(), strict=True)
         slots = {(s.rel, s.temporal): score for s, score in scores}
-        return AskReading(masked, slots, self.time_words.log_odds(masked))
+        return AskReading(masked, slots, self.time_words.log_odds(masked), vec)
+
+    def graph_read(self, reading: AskReading, kind: str) -> dict[str, float]:
+        """Best cosine of the read question to each knowledge-graph one-hop slot given
+        ``kind`` (the engine's bank, ``engine.understand.bank``): what the question would
+        ask of the graph about an entity of that kind. Embedded on first use per kind."""
+        if reading.vector is None:
+            return {}
+        if kind not in self._graph:
+            from engine.understand.bank import Bank
+
+            slots = [s for s in Bank.load().slots if s.section == "one_hop" and s.given == kind]
+            texts = [w for s in slots for w in s.wordings]
+            owner = np.asarray([i for i, s in enumerate(slots) for _ in s.wordings])
+            matrix = np.asarray(self._embed(texts), dtype=np.float32) if texts else None
+            self._graph[kind] = ([s.id for s in slots], owner, matrix)
+        ids, owner, matrix = self._graph[kind]
+        if matrix is None:
+            return {}
+        best = np.full(len(ids), -1.0, dtype=np.float32)
+        np.maximum.at(best, owner, matrix @ reading.vector)
+        return dict(zip(ids, best.tolist(), strict=True))

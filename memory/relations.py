@@ -51,6 +51,9 @@ class RelationSpec(BaseModel):
     phrases: list[str] = Field(default_factory=list)
     keys: list[str] = Field(default_factory=list)
     synonyms: dict[str, str] = Field(default_factory=dict)
+    graph: list[str] = Field(default_factory=list)
+    """Knowledge-graph one-hop slots (``engine/understand/exemplars.yaml``) this relation
+    restates: a question that reads as one of them may still be about the note."""
 
     @field_validator("say", "ask", mode="before")
     @classmethod
@@ -90,6 +93,23 @@ class SupersedeSpec(BaseModel):
     @cached_property
     def old_after_re(self) -> re.Pattern[str]:
         return re.compile(self.old_after, re.IGNORECASE)
+
+    def asks_old_value(self, question: str) -> bool:
+        """Whether the value a question asks for stands where a statement puts the value a
+        change replaced: the question's gap read with the statement grammar above. The gap
+        is the end of a question that strands its preposition ("What did we take her off
+        (of)?", "...move away from?") or the wh-phrase before its verb ("Which drug was
+        stopped when she began X?", "Which molecule got replaced as lead?")."""
+        text = _STRANDED_OF.sub("", question.strip().rstrip("?.! ")) + " "
+        if self.old_before_re.search(text):
+            return True
+        m = _WH_PHRASE.match(question)
+        return m is not None and bool(self.old_after_re.match(question[m.end() :]))
+
+
+_STRANDED_OF = re.compile(r"(?<=\boff)\s+of$", re.IGNORECASE)
+"""'off of' at the end says what 'off' says."""
+_WH_PHRASE = re.compile(r"^\W*(?:which|what)(?:\s+(?!(?:was|were|is|got|has|had)\b)[a-z]+)?", re.I)
 
 
 class RelationCatalog(BaseModel):

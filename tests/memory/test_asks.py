@@ -115,13 +115,15 @@ def test_answers_show_graph_names_not_ids(mem: UserMemory) -> None:
     assert {a.name for a in overview.answers} == {"Benzylpenicillin", "Pruritus"}
 
 
-def test_first_person_question_about_a_noted_graph_entity_reads_the_notes(
+def test_a_question_about_a_noted_graph_entity_reads_the_notes_when_one_fits(
     mem: UserMemory, clock: SimulatedClock
 ) -> None:
     _say(mem, clock, "Nilotinib upregulates P2RY12 in the organoid screen.")
     ours = mem.answer("Which gene did our screen show nilotinib turns up?", [])
     assert _top(ours) == "Gene::64805"
-    # the same entity asked about without speaking of one's own work is the graph's question
+    # no first person, no cue word of the relation: its meaning still fits the note
+    assert _top(mem.answer("Nilotinib makes which gene climb, again?", [])) == "Gene::64805"
+    # a relation of the same entity that was never noted is the graph's question
     assert mem.answer("Which genes does nilotinib bind?", []) is None
 
 
@@ -149,3 +151,18 @@ def test_last_names_the_latest_value_unless_it_names_a_change(
     switched = mem.answer("Which drug was MRN 7781 switched away from last time?", [])
     assert _top(switched) == "Compound::DB00331"
     assert _top(mem.answer("What is MRN 7781's last-but-one HbA1c?", [])) == "HbA1c 8.1%"
+
+
+def test_a_question_asking_for_the_replaced_value_reads_the_old_one(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(
+        mem,
+        clock,
+        "Lena Park (MRN 7781) was put on metformin this morning.",
+        "Switched MRN 7781 from metformin to sitagliptin.",
+    )
+    metformin, sitagliptin = "Compound::DB00331", "Compound::DB01261"
+    assert _top(mem.answer("Which drug got dropped at MRN 7781's latest change?", [])) == metformin
+    assert _top(mem.answer("What did we take MRN 7781 off of?", [])) == metformin
+    assert _top(mem.answer("What did we move MRN 7781 to?", [])) == sitagliptin

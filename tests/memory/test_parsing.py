@@ -7,6 +7,7 @@ import pytest
 from memory.literals import find_allergen, find_measurements, measurement_key, mentioned_keys
 from memory.notes import find_notes, match_slug, slugify
 from memory.patients import find_intros, find_mrns, find_names
+from memory.relations import load_catalog
 
 
 @pytest.mark.parametrize(
@@ -132,3 +133,23 @@ def test_allergens(text: str, allergen: str) -> None:
     found = find_allergen(text)
     assert found is not None and found[0] == allergen
     assert text[found[1] : found[2]] == allergen
+
+
+@pytest.mark.parametrize(
+    ("question", "old"),
+    [
+        ("Which statin was stopped after the liver panel?", True),
+        ("What got discontinued in March?", True),
+        ("Which compound did the screen move away from?", True),
+        ("What did the team take her off of?", True),
+        ("What was MRN 2210 switched to?", False),
+        ("What did we switch MRN 2210 onto?", False),
+        ("What replaced warfarin?", False),
+        ("What is MRN 2210 on now?", False),
+    ],
+)
+def test_a_question_asks_for_the_replaced_value_where_statements_put_it(
+    question: str, old: bool
+) -> None:
+    """The gap of the question sits where a statement puts the value a change replaced."""
+    assert load_catalog().supersede.asks_old_value(question) is old
