@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from rapidfuzz import fuzz, process
 
-from engine.graph.lexicon import is_cue_word, is_structural, verb_like
+from engine.graph.lexicon import KIND_WORDS, is_cue_word, is_structural, verb_like
 from engine.graph.mentions import (
     TOKEN,
     AliasIndex,
@@ -50,6 +50,19 @@ def predicate_after_subject(tokens: list[Token], mentions: list[Mention], a: int
     if before is None:
         return False
     return any(t.norm in AUXILIARIES for t in tokens[: before.first_token])
+
+
+def predicate_after_wh_subject(tokens: list[Token], a: int) -> bool:
+    """The chunk starting at token ``a`` stands where the verb of a question whose subject
+    is its interrogative phrase stands ("Which medications *trigger* drowsiness?", "What
+    drugs can *trigger* X?"): after "which"/"what", a kind noun and at most auxiliaries.
+    A word there that inflects as a verb says what is asked, not part of the name after it."""
+    i = a - 1
+    while i >= 0 and tokens[i].norm in AUXILIARIES:
+        i -= 1
+    if i < 1 or tokens[i].norm not in KIND_WORDS:
+        return False
+    return tokens[i - 1].norm in {"which", "what"}
 
 
 CONCEPT_GROUPS = (("Disease", "Symptom", "Side Effect"), ("Compound", "Pharmacologic Class"))
@@ -232,7 +245,11 @@ class Linker:
         unlinked: list[str] = []
         pending: list[tuple[str, int, int, bool, list[Mention]]] = []
         for a, b in self._chunks(tokens, mentions):
-            if predicate_after_subject(tokens, mentions, a):
+            if predicate_after_subject(tokens, mentions, a) or (
+                self.vocabulary is not None
+                and self.vocabulary.language.inflects_as_verb(tokens[a].norm)
+                and predicate_after_wh_subject(tokens, a)
+            ):
                 continue
             touching = [
                 m

@@ -59,6 +59,20 @@ class Language:
         stem, rest = parts[0], "".join(p.removeprefix("##") for p in parts[1:])
         return len(stem) >= STEM_MIN and len(rest) <= ENDING_MAX
 
+    def inflects_as_verb(self, word: str) -> bool:
+        """The corpus or the tokenizer (as one word piece) knows a past or progressive form
+        of the word ("trigger" -> "triggered"), as neither does for an adjective such as
+        "idiopathic"."""
+        w = word.lower()
+        if not w.isalpha():
+            return False
+        stems = {w, w[:-1]} if w.endswith("e") else {w}
+        forms = [s + end for s in stems for end in ("ed", "ing")]
+        return any(
+            f in self.corpus_words or (self.pieces is not None and len(self.pieces(f)) == 1)
+            for f in forms
+        )
+
 
 def variants(word: str) -> set[str]:
     """The word and its regular inflections ("elevate" -> "elevated", "elevates", ...)."""
