@@ -17,6 +17,7 @@ from engine.agent.planner import Planner
 from engine.config import Mode, Settings
 from engine.events import EventSink
 from engine.graph.edges import Calibration, LocalEdgePredictor
+from engine.graph.lexicon import CUE_WORDS, KIND_WORDS
 from engine.graph.linking import Linker
 from engine.graph.mentions import AliasIndex
 from engine.graph.store import KGStore
@@ -33,6 +34,7 @@ from engine.result import Evidence, LinkedEntity, Result, Status, Triple
 from engine.telemetry import Tracing
 from engine.understand.bank import Bank
 from engine.understand.semantic import SemanticScorer
+from engine.understand.spelling import Speller
 from engine.understand.vocabulary import Language, Vocabulary, name_words
 from engine.util.threads import single_threaded_blas
 
@@ -133,6 +135,9 @@ class Helix:
         planner = Planner(store, linker, budget, semantic)
         # words of the data's relations and action types ask, they never name
         linker.relation_words |= planner.data.words
+        planner.speller = Speller(
+            KIND_WORDS.keys() | CUE_WORDS | linker.relation_words, linker.vocabulary
+        )
         comp = Components(
             settings=settings,
             store=store,

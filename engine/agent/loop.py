@@ -111,11 +111,14 @@ class AgentLoop:
     ) -> Result:
         if mode == "dense":
             return self.c.dense.answer(question, steps)
+        text = self.c.planner.respell(question)  # same length: offsets hold for both
         with steps.step("link", "linking entities") as a:
-            linked = self.c.planner.link(question)
+            linked = self.c.planner.link(text)
             a["mentions"] = [m.text for m in linked.mentions]
+            if text != question:
+                a["respelled"] = text
         with steps.step("plan", "reading the question") as a:
-            plan = self.c.planner.plan(question, choice, linked)
+            plan = self.c.planner.plan(text, choice, linked)
             a.update(
                 intent=plan.intent,
                 seeds=[e.id for e in plan.seeds],
@@ -159,7 +162,7 @@ class AgentLoop:
             mention = plan.clarification.split("'")[1] if plan.clarification else ""
             decision = llm.clarify(question, mention, plan.candidates)
             if decision is not None and not decision.ambiguous and decision.choice:
-                plan = self.c.planner.plan(question, decision.choice)
+                plan = self.c.planner.plan(text, decision.choice)
                 result.intent, result.linked = plan.intent, plan.seeds + plan.targets
             elif decision is not None and decision.question:
                 plan.clarification = decision.question

@@ -38,6 +38,7 @@ from engine.understand.reading import (
     relation_question,
 )
 from engine.understand.semantic import SemanticScorer, masked
+from engine.understand.spelling import Speller
 from engine.util.numeric import softmax
 
 PARSE_TEMPERATURE = 0.5
@@ -70,6 +71,8 @@ class Planner:
         self.mechanisms = mechanism_metapaths(store.rephetio_metapaths())
         """Rephetio's Compound->Disease metapaths with their (positive) model weights."""
         self.data = DataVocabulary.of(store)
+        self.speller: Speller | None = None
+        """Corrects typos of question words before linking (``respell``); set by the engine."""
         """Relations, relation words and action types the store's layers bring."""
 
     def entity(self, m: Mention, node_id: str) -> LinkedEntity:
@@ -119,6 +122,11 @@ class Planner:
         return [(mp, p) for (mp, _), p in zip(top, probs, strict=True) if p > 1e-4]
 
     # --- the plan ----------------------------------------------------------------------
+    def respell(self, question: str) -> str:
+        """``question`` with typos of its question words corrected ("durgs" -> "drugs"); the
+        same length, so offsets into it hold for the question as typed."""
+        return self.speller.correct(question) if self.speller is not None else question
+
     def link(self, question: str) -> LinkResult:
         return self.linker.link(question, whole_names=True)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine.agent.parse import features, noun_chain
+from engine.graph.linking import predicate_after_wh_subject
 from engine.graph.mentions import (
     Candidate,
     Mention,
@@ -333,3 +334,17 @@ def test_the_kind_asked_for_is_the_noun_of_the_interrogative_phrase() -> None:
     assert asked("In which tissues is ESR1 expressed?", "ESR1") == "Anatomy"
     relative = "List diseases for which drugs binding the ESR1 gene product are indicated."
     assert asked(relative, "ESR1") == "Disease", "'for which drugs' opens a relative clause"
+
+
+def test_the_verb_after_an_interrogative_subject_is_not_part_of_the_name() -> None:
+    def verb_slot(question: str, word: str) -> bool:
+        tokens = tokenize(question)
+        return predicate_after_wh_subject(tokens, [t.norm for t in tokens].index(word))
+
+    assert verb_slot("Which medicines trigger hiccups?", "trigger")
+    assert verb_slot("What compounds can trigger hiccups?", "trigger")
+    assert not verb_slot("Which drug targets idiopathic hypersomnia?", "idiopathic")
+    assert not verb_slot("Does stress trigger hiccups?", "trigger")
+    language = Language(["caused"], pieces=lambda w: [w] if w == "triggered" else [w[:3], "##x"])
+    assert language.inflects_as_verb("trigger") and language.inflects_as_verb("cause")
+    assert not language.inflects_as_verb("idiopathic"), "an adjective has no past form"
