@@ -7,6 +7,7 @@ candidates after that becomes a clarifying question.
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import replace
 from typing import Literal
 
@@ -43,8 +44,10 @@ from engine.util.numeric import softmax
 
 PARSE_TEMPERATURE = 0.5
 MIN_PARSE_SCORE = -1.5
-MAX_UNCOVERED = 2
 """Below this the best metapath leaves cues unexplained: the question is not a graph question."""
+MAX_UNCOVERED = 2
+"""A question with more words beyond its names, cues and function words says more than a
+graph question: it needs a confident reading to be read as one."""
 CONTRACTIONS = frozenset({"m", "d", "s", "ll", "re", "ve", "t"})
 """What is left of "I'm", "I'd", "it's", "we'll" ... once the tokenizer splits at the apostrophe."""
 LEXICON_CONFIDENT = 1.0
@@ -52,6 +55,8 @@ LEXICON_CONFIDENT = 1.0
 order, the asked kind reached); below it the exemplar bank's reading is added."""
 SEM_LIFT = 1.0
 """How far a confidently read relation is put above the best lexicon parse."""
+TIE = 1e-6
+"""Lexicon parses this close in score are a tie the cue words leave open."""
 RELATION_CHOICE = "relation:"
 """Prefix of a ``choice`` that answers a relation clarification ("relation:CpD^-1")."""
 
@@ -359,6 +364,9 @@ class Planner:
         treated by drugs similar to X")."""
         if len(path) == 1 or not parses or parses[0][1] < LEXICON_CONFIDENT:
             return True
+        top = parses[0][1]
+        if any(mp.uses == path and math.isclose(s, top, abs_tol=TIE) for mp, s in parses):
+            return True  # the cue words leave a tie ("genes X binds -> diseases") meaning breaks
         best = parses[0][0].uses
         return len(best) < len(path) and path[: len(best)] == best
 

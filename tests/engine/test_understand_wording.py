@@ -348,3 +348,17 @@ def test_the_verb_after_an_interrogative_subject_is_not_part_of_the_name() -> No
     language = Language(["caused"], pieces=lambda w: [w] if w == "triggered" else [w[:3], "##x"])
     assert language.inflects_as_verb("trigger") and language.inflects_as_verb("cause")
     assert not language.inflects_as_verb("idiopathic"), "an adjective has no past form"
+
+
+def test_a_confident_chain_breaks_a_tie_the_cue_words_leave_open(
+    helix, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing in "go with" says which gene-disease relation is meant; the bank's confident
+    chain reading (drug binds gene, gene associated with disease) decides."""
+    planner = helix.c.planner
+    reading = _reading("multihop.drug->gene->disease", 0.95)
+    monkeypatch.setattr(planner, "read", lambda q, r: reading)
+    plan = planner.plan("Which diseases go with the genes that donepezil binds?")
+    assert plan.intent == "multi_hop", plan.intent
+    top, p = plan.dist[0]
+    assert [u.key for u in top.uses] == ["CbG", "DaG^-1"] and p > 0.5, plan.dist[:3]
