@@ -357,9 +357,10 @@ class Planner:
         parses: list[tuple[Metapath, float]], path: tuple[DirectedRel, ...]
     ) -> bool:
         """Whether a confident reading of ``path`` replaces the lexicon's parse. One relation
-        always does. A chain does when the cue words explain the question poorly, or when
-        their parse stops short on the chain's first hops ("X's indications -> symptoms" read
-        as X's indications); a confident chain from the bank's few multi-hop shapes does not
+        always does. A chain does when the cue words explain the question poorly, leave a tie
+        it breaks, or read only the chain's first or last hops ("X's indications ->
+        symptoms" read as X's indications; "drugs that treat X's look-alike diseases" read as
+        drugs that treat X); a confident chain from the bank's few multi-hop shapes does not
         replace a different, well-explained chain of the cue words ("symptoms of diseases
         treated by drugs similar to X")."""
         if len(path) == 1 or not parses or parses[0][1] < LEXICON_CONFIDENT:
@@ -368,7 +369,8 @@ class Planner:
         if any(mp.uses == path and math.isclose(s, top, abs_tol=TIE) for mp, s in parses):
             return True  # the cue words leave a tie ("genes X binds -> diseases") meaning breaks
         best = parses[0][0].uses
-        return len(best) < len(path) and path[: len(best)] == best
+        n = len(best)
+        return n < len(path) and best in (path[:n], path[-n:])
 
     @staticmethod
     def _meaning_first(

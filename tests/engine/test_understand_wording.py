@@ -362,3 +362,16 @@ def test_a_confident_chain_breaks_a_tie_the_cue_words_leave_open(
     assert plan.intent == "multi_hop", plan.intent
     top, p = plan.dist[0]
     assert [u.key for u in top.uses] == ["CbG", "DaG^-1"] and p > 0.5, plan.dist[:3]
+
+
+def test_a_confident_chain_replaces_a_parse_of_its_last_hop(
+    helix, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cue words read "drugs that treat X"; the bank reads the whole chain (X's
+    look-alike diseases, then the drugs treating them) with confidence."""
+    planner = helix.c.planner
+    reading = _reading("multihop.disease->disease->drug", 0.9)
+    monkeypatch.setattr(planner, "read", lambda q, r: reading)
+    plan = planner.plan("Which drugs treat the look-alikes of Alzheimer's disease?")
+    top, p = plan.dist[0]
+    assert [u.key for u in top.uses] == ["DrD", "CtD^-1"] and p > 0.8, plan.dist[:3]
