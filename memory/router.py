@@ -148,7 +148,7 @@ class Router:
         for kind in (Temporal.BEFORE, Temporal.AFTER):
             for p in pats[kind.value]:
                 m = p.search(question)
-                if m and m.group("anchor").strip():
+                if m and m.group("anchor").strip() and not _CLAUSE.match(m.group("anchor")):
                     anchor = m.group("anchor").strip()
                     day = _only_date(anchor, now)
                     if day is not None and kind == Temporal.BEFORE:
@@ -172,6 +172,11 @@ class Router:
             return TemporalIntent(Temporal.CURRENT, None, Temporal.CURRENT, None, True)
         soft = any(p.search(question) for p in pats["current_soft"])
         return TemporalIntent(Temporal.CURRENT, None, Temporal.CURRENT, None, soft, soft)
+
+
+_CLAUSE = re.compile(r"\s*(?:i|we|you|he|she|they)\b", re.IGNORECASE)
+"""An anchor that opens with a subject pronoun is a clause ("before I prescribe"), not a
+value to anchor on ("before metformin")."""
 
 
 def _only_date(text: str, now: datetime) -> date | None:

@@ -166,3 +166,11 @@ def test_a_question_asking_for_the_replaced_value_reads_the_old_one(
     assert _top(mem.answer("Which drug got dropped at MRN 7781's latest change?", [])) == metformin
     assert _top(mem.answer("What did we take MRN 7781 off of?", [])) == metformin
     assert _top(mem.answer("What did we move MRN 7781 to?", [])) == sitagliptin
+
+
+def test_a_stranded_for_after_treating_asks_for_the_diagnosis(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "Lena Park (MRN 7781) has type 2 diabetes.", "MRN 7781 is now on metformin.")
+    assert _top(mem.answer("What is the team treating MRN 7781 for?", [])) == "Disease::DOID:9352"
+    assert _top(mem.answer("What are we treating MRN 7781 with?", [])) == "Compound::DB00331"

@@ -38,6 +38,9 @@ NOW = datetime(2026, 3, 9, 10, 0, tzinfo=UTC)
             "Gefitinib",
         ),
         ("What replaced metformin for MRN 4471?", Temporal.AFTER, "metformin for MRN 4471"),
+        # a clause after "before" sets no time: it is when the user asks, not a value
+        ("Before we refill it, what is MRN 4471 taking?", Temporal.CURRENT, None),
+        ("Before I dose her: which drugs is pt 2210 allergic to?", Temporal.CURRENT, None),
     ],
 )
 def test_temporal_intent(question: str, kind: Temporal, anchor: str | None) -> None:
