@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from engine.providers.embedder.base import Embedder
+from engine.understand.vocabulary import variants
 
 ANCHORS = (
     ("increase", "decrease"),
@@ -27,6 +28,14 @@ ANCHORS = (
 )
 """Generic words for rising and falling amounts; a word's polarity is its mean cosine to the
 first of each pair minus that to the second."""
+ANCHOR_WAY: dict[str, int] = {
+    v: way
+    for pair in ANCHORS
+    for word, way in zip(pair, (1, -1), strict=True)
+    for v in variants(word)
+}
+"""An anchor word and its inflections say their own direction, whatever their score ("higher"
+sits close to "lower" in the embedding and scores below ``RISE``)."""
 RISE = 0.12
 """A word at least this much closer to the rising anchors says 'up'. The bar is higher than
 for falling because everyday words lean that way with this embedder ('other', 'levels' and
@@ -66,7 +75,9 @@ class Polarity:
         words = _WORD.findall(_PLACEHOLDER.sub(" ", text).lower())
         if not words:
             return 0
-        votes = sum(direction(s) for s in self.scores(words))
+        votes = sum(
+            ANCHOR_WAY.get(w, direction(s)) for w, s in zip(words, self.scores(words), strict=True)
+        )
         return (votes > 0) - (votes < 0)
 
     def _anchor_vectors(self) -> tuple[np.ndarray, np.ndarray]:

@@ -34,6 +34,9 @@ def test_words_and_relation_verbs_read_with_the_real_embedder(helix) -> None:
     assert polarity.sign("Which genes are expressed in [Anatomy]?") == 0
     up, down, plain = polarity.scores(["upregulates", "downregulates", "expresses"])
     assert (direction(up), direction(down), direction(plain)) == (1, -1, 0)
+    # an anchor word says its own direction even where its score is weak ("higher" sits
+    # close to "lower" in the embedding)
+    assert polarity.sign("genes at higher levels in [Anatomy] than elsewhere") == 1
 
 
 @pytest.mark.integration
