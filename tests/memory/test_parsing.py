@@ -153,3 +153,13 @@ def test_a_question_asks_for_the_replaced_value_where_statements_put_it(
 ) -> None:
     """The gap of the question sits where a statement puts the value a change replaced."""
     assert load_catalog().supersede.asks_old_value(question) is old
+
+
+def test_every_graph_slot_a_note_relation_restates_is_in_the_bank() -> None:
+    from engine.understand.bank import Bank
+
+    slots = {s.id: s for s in Bank.load().slots}
+    for spec in load_catalog().relations.values():
+        for slot_id in spec.graph:
+            assert slot_id in slots, (spec.name, slot_id)
+            assert slots[slot_id].given == spec.subject, (spec.name, slot_id)
