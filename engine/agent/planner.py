@@ -76,9 +76,9 @@ class Planner:
         self.mechanisms = mechanism_metapaths(store.rephetio_metapaths())
         """Rephetio's Compound->Disease metapaths with their (positive) model weights."""
         self.data = DataVocabulary.of(store)
+        """Relations, relation words and action types the store's layers bring."""
         self.speller: Speller | None = None
         """Corrects typos of question words before linking (``respell``); set by the engine."""
-        """Relations, relation words and action types the store's layers bring."""
 
     def entity(self, m: Mention, node_id: str) -> LinkedEntity:
         method: Literal["exact", "fuzzy", "embedding"] = (

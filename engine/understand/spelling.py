@@ -30,7 +30,7 @@ def one_slip(a: str, b: str) -> bool:
         len(diff) == 2
         and diff[1] == diff[0] + 1
         and a[diff[0]] == b[diff[1]]
-        and (a[diff[1]] == b[diff[0]])
+        and a[diff[1]] == b[diff[0]]
     )
 
 
