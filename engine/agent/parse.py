@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from engine.graph.lexicon import COMPILED_CUES, KIND_WORDS, Cue
 from engine.graph.mentions import Mention, Token
-from engine.understand.form import YES_NO_START, framed_yes_no
+from engine.understand.form import CLAUSE_OPEN, PREPOSITIONS, YES_NO_START, framed_yes_no
 from engine.util.text import normalize
 
 MECHANISM = re.compile(
@@ -112,14 +112,13 @@ WH_REACH = 3
 for ("which existing *drugs*")."""
 
 
-_CLAUSE_END = re.compile(r"(?:^|[;:,.!?\u2013\u2014]|\s-)\s*$")
-_PREPOSITIONS = frozenset({"in", "of", "for", "to", "from", "with", "by", "on", "at"})
+_CLAUSE_END = re.compile(rf"{CLAUSE_OPEN}\s*$")
 
 
 def _interrogative(question: str, tokens: list[Token], i: int) -> bool:
     """Token ``i`` opens its clause, maybe after a preposition ("In which tissues ...",
     "...; which drugs ..."); "diseases for which drugs ..." is a relative clause."""
-    if i > 0 and tokens[i - 1].norm in _PREPOSITIONS:
+    if i > 0 and tokens[i - 1].norm in PREPOSITIONS:
         i -= 1
     return bool(_CLAUSE_END.search(question[: tokens[i].start]))
 

@@ -39,7 +39,11 @@ def is_question(text: str) -> bool:
     return stripped.endswith("?") or bool(_QUESTION_START.match(stripped))
 
 
-_PREPOSITION = r"(?:in|of|for|to|from|with|by|on|at) "
+PREPOSITIONS = ("in", "of", "for", "to", "from", "with", "by", "on", "at")
+"""Prepositions that may open a wh-phrase ("In which tissues ...")."""
+_PREPOSITION = rf"(?:{'|'.join(PREPOSITIONS)}) "
+CLAUSE_OPEN = r"(?:^|[;:,.!?\u2013\u2014]|\s-)"
+"""Where a clause may open: the start, or after punctuation or a dash."""
 _WH_START = re.compile(rf"^\W*{_LEAD_IN}(?:{_PREPOSITION})?(?:{_INTERROGATIVE})\b", re.I)
 
 
@@ -50,7 +54,7 @@ def is_wh_question(text: str) -> bool:
 
 
 _ASKS_FOR_THINGS = re.compile(
-    rf"(?:^|[;:,.!?\u2013\u2014]|\s-)\W*{_LEAD_IN}(?:(?:{_PREPOSITION})?(?:{_INTERROGATIVE})|{_REQUEST})\b"
+    rf"{CLAUSE_OPEN}\W*{_LEAD_IN}(?:(?:{_PREPOSITION})?(?:{_INTERROGATIVE})|{_REQUEST})\b"
     rf"(?!\s*:)",
     re.IGNORECASE,
 )
