@@ -81,6 +81,12 @@ class TemporalRules(BaseModel):
     as_of_days: str
     current: list[str]
     current_soft: list[str] = []
+    asking_clause: str = r"(?!)"
+    """A clause that says when the user asks ("before I prescribe"), read as no time."""
+
+    @cached_property
+    def asking_clause_re(self) -> re.Pattern[str]:
+        return re.compile(self.asking_clause, re.IGNORECASE)
 
     @cached_property
     def compiled(self) -> dict[str, list[re.Pattern[str]]]:
@@ -140,6 +146,7 @@ class Router:
         Dates and relative times ("last week") are read against ``now``, the caller's clock."""
         t = self.rules.temporal
         pats = t.compiled
+        question = t.asking_clause_re.sub(" ", question)
         fallback, explicit = Temporal.CURRENT, False
         if any(p.search(question) for p in pats["first"]):
             fallback, explicit = Temporal.FIRST, True
@@ -148,7 +155,7 @@ class Router:
         for kind in (Temporal.BEFORE, Temporal.AFTER):
             for p in pats[kind.value]:
                 m = p.search(question)
-                if m and m.group("anchor").strip() and not _CLAUSE.match(m.group("anchor")):
+                if m and m.group("anchor").strip():
                     anchor = m.group("anchor").strip()
                     day = _only_date(anchor, now)
                     if day is not None and kind == Temporal.BEFORE:
@@ -172,11 +179,6 @@ class Router:
             return TemporalIntent(Temporal.CURRENT, None, Temporal.CURRENT, None, True)
         soft = any(p.search(question) for p in pats["current_soft"])
         return TemporalIntent(Temporal.CURRENT, None, Temporal.CURRENT, None, soft, soft)
-
-
-_CLAUSE = re.compile(r"\s*(?:i|we|you|he|she|they)\b", re.IGNORECASE)
-"""An anchor that opens with a subject pronoun is a clause ("before I prescribe"), not a
-value to anchor on ("before metformin")."""
 
 
 def _only_date(text: str, now: datetime) -> date | None:
