@@ -136,36 +136,37 @@ def test_the_kind_a_question_asks_for_rules_out_other_relations(
     assert not flagged.answers and "repurposing candidacy" in (flagged.text or "")
 
 
-def test_last_names_the_latest_value_unless_it_names_a_change(
-    mem: UserMemory, clock: SimulatedClock
-) -> None:
+METFORMIN, SITAGLIPTIN = "Compound::DB00331", "Compound::DB01261"
+
+
+def _switched(mem: UserMemory, clock: SimulatedClock, *more: str) -> None:
+    """MRN 7781 started on metformin, then switched to sitagliptin; then ``more``."""
     _say(
         mem,
         clock,
         "Lena Park (MRN 7781) was put on metformin this morning.",
         "Switched MRN 7781 from metformin to sitagliptin.",
-        "MRN 7781 HbA1c 8.1%.",
-        "MRN 7781 HbA1c 7.2%.",
+        *more,
     )
+
+
+def test_last_names_the_latest_value_unless_it_names_a_change(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _switched(mem, clock, "MRN 7781 HbA1c 8.1%.", "MRN 7781 HbA1c 7.2%.")
     assert _top(mem.answer("What was MRN 7781's last HbA1c result?", [])) == "HbA1c 7.2%"
     switched = mem.answer("Which drug was MRN 7781 switched away from last time?", [])
-    assert _top(switched) == "Compound::DB00331"
+    assert _top(switched) == METFORMIN
     assert _top(mem.answer("What is MRN 7781's last-but-one HbA1c?", [])) == "HbA1c 8.1%"
 
 
 def test_a_question_asking_for_the_replaced_value_reads_the_old_one(
     mem: UserMemory, clock: SimulatedClock
 ) -> None:
-    _say(
-        mem,
-        clock,
-        "Lena Park (MRN 7781) was put on metformin this morning.",
-        "Switched MRN 7781 from metformin to sitagliptin.",
-    )
-    metformin, sitagliptin = "Compound::DB00331", "Compound::DB01261"
-    assert _top(mem.answer("Which drug got dropped at MRN 7781's latest change?", [])) == metformin
-    assert _top(mem.answer("What did we take MRN 7781 off of?", [])) == metformin
-    assert _top(mem.answer("What did we move MRN 7781 to?", [])) == sitagliptin
+    _switched(mem, clock)
+    assert _top(mem.answer("Which drug got dropped at MRN 7781's latest change?", [])) == METFORMIN
+    assert _top(mem.answer("What did we take MRN 7781 off of?", [])) == METFORMIN
+    assert _top(mem.answer("What did we move MRN 7781 to?", [])) == SITAGLIPTIN
 
 
 def test_a_stranded_for_after_treating_asks_for_the_diagnosis(
@@ -173,4 +174,4 @@ def test_a_stranded_for_after_treating_asks_for_the_diagnosis(
 ) -> None:
     _say(mem, clock, "Lena Park (MRN 7781) has type 2 diabetes.", "MRN 7781 is now on metformin.")
     assert _top(mem.answer("What is the team treating MRN 7781 for?", [])) == "Disease::DOID:9352"
-    assert _top(mem.answer("What are we treating MRN 7781 with?", [])) == "Compound::DB00331"
+    assert _top(mem.answer("What are we treating MRN 7781 with?", [])) == METFORMIN
