@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 
 from engine.agent.parse import features, noun_chain
+from engine.agent.planner import Planner
+from engine.api import Helix
 from engine.graph.linking import predicate_after_wh_subject
 from engine.graph.mentions import (
     Candidate,
@@ -89,6 +91,16 @@ def _reading(slot_id: str, p: float) -> Reading:
     rest = [s for s in slots if s != slot_id][:3]
     probs = {slot_id: p, **{s: (1 - p) / len(rest) for s in rest}}
     return Reading(SlotScores("", dict(probs), probs), slots)
+
+
+def _reading_every_question(
+    helix: Helix, monkeypatch: pytest.MonkeyPatch, slot_id: str, p: float
+) -> Planner:
+    """The engine's planner, made to read every question as ``slot_id`` with probability
+    ``p`` (the rest spread over three other slots)."""
+    reading = _reading(slot_id, p)
+    monkeypatch.setattr(helix.c.planner, "read", lambda q, r: reading)
+    return helix.c.planner
 
 
 def test_confident_reading_is_vetoed_only_by_a_chain() -> None:
@@ -314,8 +326,7 @@ def test_a_question_asking_for_things_needs_only_a_likelier_than_not_reading(
     """A question that says more than its names and cue words is a graph question when its
     top reading fits its kinds: more probable than not is enough when it asks for things,
     not when it reads like a title."""
-    planner = helix.c.planner
-    monkeypatch.setattr(planner, "read", lambda q, r: _reading("binds.drug->gene", 0.55))
+    planner = _reading_every_question(helix, monkeypatch, "binds.drug->gene", 0.55)
     asks = planner.plan(
         "Which genes does donepezil latch onto between clinic sessions in our ward this week?"
     )
@@ -355,9 +366,7 @@ def test_a_confident_chain_breaks_a_tie_the_cue_words_leave_open(
 ) -> None:
     """Nothing in "go with" says which gene-disease relation is meant; the bank's confident
     chain reading (drug binds gene, gene associated with disease) decides."""
-    planner = helix.c.planner
-    reading = _reading("multihop.drug->gene->disease", 0.95)
-    monkeypatch.setattr(planner, "read", lambda q, r: reading)
+    planner = _reading_every_question(helix, monkeypatch, "multihop.drug->gene->disease", 0.95)
     plan = planner.plan("Which diseases go with the genes that donepezil binds?")
     assert plan.intent == "multi_hop", plan.intent
     top, p = plan.dist[0]
@@ -369,9 +378,7 @@ def test_a_confident_chain_replaces_a_parse_of_its_last_hop(
 ) -> None:
     """The cue words read "drugs that treat X"; the bank reads the whole chain (X's
     look-alike diseases, then the drugs treating them) with confidence."""
-    planner = helix.c.planner
-    reading = _reading("multihop.disease->disease->drug", 0.9)
-    monkeypatch.setattr(planner, "read", lambda q, r: reading)
+    planner = _reading_every_question(helix, monkeypatch, "multihop.disease->disease->drug", 0.9)
     plan = planner.plan("Which drugs treat the look-alikes of Alzheimer's disease?")
     top, p = plan.dist[0]
     assert [u.key for u in top.uses] == ["DrD", "CtD^-1"] and p > 0.8, plan.dist[:3]
