@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from engine.graph.lexicon import KIND_WORDS
 from engine.result import LinkedEntity, Result
-from engine.understand.form import asked_noun, is_yes_no
+from engine.understand.form import asked_noun, is_yes_no, without_frame
 from engine.util.text import alias_key
 from memory import choose, timeline
 from memory.asks import AskReading, AskScorer, mask
@@ -57,16 +57,19 @@ class Answerer:
         route: Route,
         session_subject: str | None = None,
     ) -> Result | None:
-        patients = self.resolver.patients(question)
-        notes = self.resolver.notes(question)
-        spans = [(r.start, r.end) for r in patients + notes] + date_spans(question)
+        # what is asked, a request wrapped round it blanked ("Can you check which drug ...":
+        # its "check" is no lab check); offsets are kept
+        text = without_frame(question)
+        patients = self.resolver.patients(text)
+        notes = self.resolver.notes(text)
+        spans = [(r.start, r.end) for r in patients + notes] + date_spans(text)
         entities = [
             e for e in linked if e.start < 0 or not any(e.start < b and a < e.end for a, b in spans)
         ]
-        reading = self._read(question, patients, notes, entities)
+        reading = self._read(text, patients, notes, entities)
         miss: SubjectRef | None = None
         for subject, reverse in self._candidates(
-            question, patients, notes, entities, route, session_subject
+            text, patients, notes, entities, route, session_subject
         ):
             if not subject.known or not subject.id:
                 miss = miss or subject
@@ -77,52 +80,47 @@ class Answerer:
             own = subject.kind in (PATIENT, NOTE) or route.rule == "own-notes"
             # a graph entity this user has notes on ("which disease did we find NADSYN1
             # marks?", "HTR1E tracks which disease again?"): the notes answer when a stored
-            # relation fits the question's words or meaning; otherwise the graph does
+            # relation fits the text's words or meaning; otherwise the graph does
             ours = not own and not reverse and bool(history)
             picked = self._relation(
-                question, subject, history, reverse, reading if own or ours else None
+                text, subject, history, reverse, reading if own or ours else None
             )
             if (
                 ours
                 and picked.spec is not None
-                and not self._about_notes(question, picked.spec, subject.kind, reading)
+                and not self._about_notes(text, picked.spec, subject.kind, reading)
             ):
                 picked = choose.Choice(None)
             spec = picked.spec
             if picked.missing is not None and not reverse and own:
                 label = picked.missing.label or picked.missing.name
                 return not_answered(question, f"I have no {label} recorded for {who(subject)}.")
-            if (
-                spec is None
-                and not reverse
-                and history
-                and self._summary_ok(question, subject, route)
-            ):
+            if spec is None and not reverse and history and self._summary_ok(text, subject, route):
                 return summary(question, subject, timeline.current(history), self.name_of)
             if spec is None:
                 if not reverse and subject.kind in (PATIENT, NOTE):
                     miss = miss or subject
                 continue
             rows = [f for f in history if f.rel == spec.name]
-            key = self._key(question, spec)
+            key = self._key(text, spec)
             if key is not None:
                 rows = [f for f in rows if f.key == key]
             anchors = tuple(e for e in entities if e.id != subject.id)
-            anchored = bool(anchors) or (spec.literal_object and _has_value(question))
+            anchored = bool(anchors) or (spec.literal_object and _has_value(text))
             rule = route.temporal
-            if rule.soft and self.catalog.supersede.switch_re.search(question):
+            if rule.soft and self.catalog.supersede.switch_re.search(text):
                 rule = replace(rule, explicit=False)  # "at the last switch": not the latest value
-            if rule.kind == Temporal.CURRENT and self.catalog.supersede.asks_old_value(question):
-                # "Which drug was replaced in her latest switch?": the replaced value is asked
+            if rule.kind == Temporal.CURRENT and self.catalog.supersede.asks_old_value(text):
+                # "Which drug was replaced in her latest switch?": the replaced value is question
                 rule = TemporalIntent(Temporal.PREVIOUS, None, Temporal.PREVIOUS, None, True)
             when = choose.temporal(rule, reading, spec.name, anchored=anchored)
-            if not reverse and not is_yes_no(question):
+            if not reverse and not is_yes_no(text):
                 named = _anchor_test(anchors, when)
                 when = choose.on_named_value(when, route.temporal, rows, named)
             parsed = Parsed(subject, reverse, spec, key, when, anchors)
             chosen = self._select(rows, parsed)
             if not chosen and when.kind != rule.kind and not rule.explicit:
-                # only the bank's reading of the words moved the question off "current" ("what
+                # only the bank's reading of the words moved the text off "current" ("what
                 # was the key result?"), and there is no earlier value: the one there is answers
                 parsed = replace(parsed, temporal=rule)
                 chosen = self._select(rows, parsed)

@@ -5,12 +5,21 @@ Pure functions over the token list; no store access.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
 from engine.graph.lexicon import COMPILED_CUES, KIND_WORDS, Cue
 from engine.graph.mentions import Mention, Token
-from engine.understand.form import CLAUSE_OPEN, PREPOSITIONS, YES_NO_START, framed_yes_no
+from engine.understand.form import (
+    CLAUSE_OPEN,
+    NEXT_STEP,
+    PREPOSITIONS,
+    YES_NO_START,
+    declarative_question,
+    framed_yes_no,
+    polite_request,
+)
 from engine.util.text import normalize
 
 MECHANISM = re.compile(
@@ -175,6 +184,19 @@ def noun_chain(
     return tuple(chain)
 
 
+def step_chain(question: str, nouns: list[tuple[str, int]]) -> tuple[str, ...]:
+    """For a request made in steps, the kind each step asks for, the last step first (the
+    answer, then each kind the steps pass through): "diseases similar to X, then the drugs
+    that treat them" -> Compound, Disease. Empty unless two steps each name a kind."""
+    cuts = [0, *(m.start() for m in NEXT_STEP.finditer(question)), len(question)]
+    kinds: list[str] = []
+    for lo, hi in itertools.pairwise(cuts):
+        first = next((k for k, s in nouns if lo <= s < hi), None)
+        if first is not None and (not kinds or kinds[-1] != first):
+            kinds.append(first)
+    return tuple(reversed(kinds)) if len(kinds) >= 2 else ()
+
+
 def features(question: str, tokens: list[Token], mentions: list[Mention]) -> Features:
     norm = normalize(question)
     # normalize() keeps offsets only when lengths match; fall back to the raw lower-case text
@@ -182,6 +204,12 @@ def features(question: str, tokens: list[Token], mentions: list[Mention]) -> Fea
         norm = question.lower()
     nouns = kind_nouns(tokens, mentions)
     kind, pos = target_kind(question, tokens, nouns)
+    chain = noun_chain(question, nouns, mentions)
+    steps = step_chain(question, nouns)
+    if steps:
+        # a request made in steps asks for what its last step names
+        chain = steps
+        kind, pos = next((k, s) for k, s in reversed(nouns) if k == steps[0])
     first = tokens[0].norm if tokens else ""
     return Features(
         norm=norm,
@@ -189,8 +217,12 @@ def features(question: str, tokens: list[Token], mentions: list[Mention]) -> Fea
         target_kind=kind,
         target_pos=pos,
         named_kinds=frozenset(k for k, _ in nouns),
-        noun_chain=noun_chain(question, nouns, mentions),
-        yes_no=(first in YES_NO_START or framed_yes_no(question))
+        noun_chain=chain,
+        yes_no=(
+            (first in YES_NO_START and not polite_request(question))
+            or framed_yes_no(question)
+            or (kind is None and len(mentions) >= 2 and declarative_question(question))
+        )
         and not _asks_for_a_list(tokens, mentions),
         mechanism=bool(MECHANISM.search(norm)),
         share=bool(SHARE.search(norm)),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 from dataclasses import replace
 from typing import Literal
 
@@ -29,7 +30,13 @@ from engine.graph.relations import DirectedRel
 from engine.graph.store import KGStore
 from engine.graph.walk import Budget
 from engine.result import Candidate, LinkedEntity
-from engine.understand.form import YES_NO_START, asked_span, asks_for_things, is_wh_question
+from engine.understand.form import (
+    YES_NO_START,
+    asked_span,
+    asks_for_things,
+    framed_yes_no,
+    is_wh_question,
+)
 from engine.understand.reading import (
     SEM_ACCEPT,
     SEM_GRAPH,
@@ -46,6 +53,7 @@ PARSE_TEMPERATURE = 0.5
 MIN_PARSE_SCORE = -1.5
 """Below this the best metapath leaves cues unexplained: the question is not a graph question."""
 MAX_UNCOVERED = 2
+_EXISTENTIAL = re.compile(r"\b(?:is|are)\s+there\b", re.IGNORECASE)
 """A question with more words beyond its names, cues and function words says more than a
 graph question: it needs a confident reading to be read as one."""
 CONTRACTIONS = frozenset({"m", "d", "s", "ll", "re", "ve", "t"})
@@ -207,11 +215,30 @@ class Planner:
         mechanism = f.mechanism or (
             reading is not None and not f.yes_no and reading.intent_prob("mechanism") >= SEM_ACCEPT
         )
-        claim_read = reading is not None and reading.intent_prob("claim") >= SEM_ACCEPT
+        # a yes/no question naming both ends of a relation asks about that edge; one asking
+        # whether there is something ("Are there brain changes in X?") does only when the
+        # bank reads a claim
+        claim_read = (
+            reading is not None
+            and (
+                reading.claim_mass(ents[0].kind, ents[1].kind)
+                if len(ents) == 2 and not _EXISTENTIAL.search(question)
+                else reading.intent_prob("claim")
+            )
+            >= SEM_ACCEPT
+        )
         # a yes/no question that does not open with its verb ("Trauma patients on
         # anticoagulation: is it safe?") is a claim about an edge only when the bank reads one
         leading = bool(link.tokens) and link.tokens[0].norm in YES_NO_START
         claim_form = f.yes_no and (leading or claim_read)
+        # a longer question that asks to check a claim ("Can you confirm whether GLRX is
+        # among the proteins Sufentanil binds?") is still about one edge when the bank is
+        # sure it is a claim
+        claim_sure = (
+            framed_yes_no(question)
+            and reading is not None
+            and reading.intent_prob("claim") >= SEM_GRAPH
+        )
         if (
             (len(ents) == 2 or mechanism)
             and {"Compound", "Disease"} <= kinds
@@ -228,13 +255,13 @@ class Planner:
                 total = sum(w for _, w in mechanisms)
                 plan.dist = [(mp, w / total) for mp, w in mechanisms]
                 return plan
-            if focused:
+            if focused or claim_sure:
                 plan.intent = "claim"
                 return plan
         if (
             len(ents) == 2
             and claim_form
-            and focused
+            and (focused or claim_sure)
             and (f.cues or (claim_read and self._related(ents)))
         ):
             # a yes/no question the bank reads as a claim about two things the graph can

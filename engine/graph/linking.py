@@ -53,16 +53,22 @@ def predicate_after_subject(tokens: list[Token], mentions: list[Mention], a: int
 
 
 def predicate_after_wh_subject(tokens: list[Token], a: int) -> bool:
-    """The chunk starting at token ``a`` stands where the verb of a question whose subject
-    is its interrogative phrase stands ("Which medications *trigger* drowsiness?", "What
-    drugs can *trigger* X?"): after "which"/"what", a kind noun and at most auxiliaries.
-    A word there that inflects as a verb says what is asked, not part of the name after it."""
+    """The chunk starting at token ``a`` stands where the verb of a clause whose subject is
+    a kind noun stands: a question's interrogative phrase ("Which medications *trigger*
+    drowsiness?", "What drugs can *trigger* X?") or a relative clause on the kind noun
+    ("medicines that *trigger* X"), at most auxiliaries between; or it is the participle of
+    a kind noun ("drug-*induced* X"). A word there that inflects as a verb says what is
+    asked, not part of the name after it."""
+    if tokens[a].joined:
+        return a >= 1 and tokens[a - 1].norm in KIND_WORDS
     i = a - 1
     while i >= 0 and tokens[i].norm in AUXILIARIES:
         i -= 1
-    if i < 1 or tokens[i].norm not in KIND_WORDS:
+    if i >= 1 and tokens[i].norm in {"that", "which", "who"}:
+        i -= 1
+    elif i < 1 or tokens[i - 1].norm not in {"which", "what"}:
         return False
-    return tokens[i - 1].norm in {"which", "what"}
+    return i >= 0 and tokens[i].norm in KIND_WORDS
 
 
 CONCEPT_GROUPS = (("Disease", "Symptom", "Side Effect"), ("Compound", "Pharmacologic Class"))
@@ -90,6 +96,25 @@ def covers(mention: str, name: str) -> bool:
         ):
             return False
     return True
+
+
+def says_relation(m: Mention, relation_words: frozenset[str]) -> bool:
+    """The mention is written only with words that say what is asked ("an *adverse
+    reaction* to", "the *nuclear receptors* it binds"), not as a symbol."""
+    words = [t for t in TOKEN.findall(m.text) if not is_structural(alias_key(t))]
+    return bool(words) and all(
+        not t.isupper() and is_relation_word(t.lower(), relation_words) for t in words
+    )
+
+
+def between_two(mentions: list[Mention], relation_words: frozenset[str]) -> list[Mention]:
+    """With two other things named, a mention that only says the relation between them is
+    wording ("Is Glossodynia an adverse reaction to Ezetimibe?": a claim about two nodes,
+    not about the side effect 'Adverse reaction')."""
+    wording = [m for m in mentions if says_relation(m, relation_words)]
+    if not wording or len(mentions) - len(wording) < 2:
+        return mentions
+    return [m for m in mentions if m not in wording]
 
 
 class Linker:
@@ -247,8 +272,11 @@ class Linker:
         for a, b in self._chunks(tokens, mentions):
             if predicate_after_subject(tokens, mentions, a) or (
                 self.vocabulary is not None
-                and self.vocabulary.language.inflects_as_verb(tokens[a].norm)
                 and predicate_after_wh_subject(tokens, a)
+                and (
+                    self.vocabulary.language.inflects_as_verb(tokens[a].norm)
+                    or (tokens[a].joined and tokens[a].norm.endswith(("ed", "ing")))
+                )
             ):
                 continue
             touching = [
@@ -299,4 +327,6 @@ class Linker:
             elif not wording:
                 unlinked.append(phrase)
         mentions.sort(key=lambda m: m.first_token)
+        if whole_names:
+            mentions = between_two(mentions, self.relation_words)
         return LinkResult(tokens, mentions, unlinked)

@@ -53,6 +53,20 @@ def is_wh_question(text: str) -> bool:
     return bool(_WH_START.match(text.strip()))
 
 
+_WHETHER = re.compile(r"\bwhether\b", re.IGNORECASE)
+"""An embedded yes/no question ("Confirm whether X is indicated in Y")."""
+_POLITE = r"(?:can|could|would|will)\s+you\b"
+_POLITE_REQUEST = re.compile(rf"^\W*{_LEAD_IN}{_POLITE}", re.IGNORECASE)
+
+
+def polite_request(text: str) -> bool:
+    """A request put as a question to the assistant ("Can you pull up the genes ...?",
+    "Could you map X to ..."): it asks for things, unless what it asks is whether
+    something holds ("Can you confirm whether X binds Y?")."""
+    stripped = text.strip()
+    return bool(_POLITE_REQUEST.match(stripped)) and not _WHETHER.search(stripped)
+
+
 _ASKS_FOR_THINGS = re.compile(
     rf"{CLAUSE_OPEN}\W*{_LEAD_IN}(?:(?:{_PREPOSITION})?(?:{_INTERROGATIVE})|{_REQUEST})\b"
     rf"(?!\s*:)",
@@ -65,7 +79,7 @@ def asks_for_things(text: str) -> bool:
     PCOS, which medications ...", "I'm validating X; which drugs act on it?", "List ..."):
     the question asks for things, unlike a title ("Alcohol and myocardial infarction: a
     benefit?") or a yes/no question."""
-    return bool(_ASKS_FOR_THINGS.search(text.strip()))
+    return bool(_ASKS_FOR_THINGS.search(text.strip())) or polite_request(text)
 
 
 def is_yes_no(text: str) -> bool:
@@ -98,15 +112,33 @@ _LABELLED_YES_NO = re.compile(
     rf"^[^?:\u2014\u2013]{{1,60}}(?::|\s[\u2014\u2013-]\s)\s*(?:{_YES_NO_AUX})\b{_NOT_A_QUESTION}",
     re.IGNORECASE,
 )
-_YES_OR_NO = re.compile(r"\b(?:yes or no|true or false)\b", re.IGNORECASE)
+_YES_OR_NO = re.compile(r"\b(?:yes or no|true or false)\b|\bor not\W*$", re.IGNORECASE)
 
 
 def framed_yes_no(text: str) -> bool:
     """A yes/no question that does not open with its auxiliary: one after a label ("Quick
-    check: is X among ...?", "pt on X — is Y a side effect?") or one that says it wants a
-    yes or a no ("X binds Y, yes or no?")."""
+    check: is X among ...?", "pt on X — is Y a side effect?"), one that says it wants a
+    yes or a no ("X binds Y, yes or no?", "... — known side effect or not?") or one that
+    embeds it ("Confirm whether X is indicated in Y")."""
     stripped = text.strip()
-    return bool(_LABELLED_YES_NO.match(stripped) or _YES_OR_NO.search(stripped))
+    return bool(
+        _LABELLED_YES_NO.match(stripped) or _YES_OR_NO.search(stripped) or _WHETHER.search(stripped)
+    )
+
+
+def declarative_question(text: str) -> bool:
+    """A statement said as a question ("Propylthiouracil treats pancreatic cancer?", "GSDMA
+    linked to nasal cavity cancer?"): it ends with a question mark, and no clause of it opens
+    with an interrogative, an auxiliary or a request. A title ("Aripiprazole: a new risk
+    factor for pathological gambling?") is not one: its label sets a topic."""
+    stripped = text.strip()
+    return (
+        stripped.endswith("?")
+        and ":" not in stripped
+        and not _QUESTION_START.match(stripped)
+        and not asks_for_things(stripped)
+        and not _LABELLED_YES_NO.match(stripped)
+    )
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -148,12 +180,39 @@ _REQUEST_FRAME = re.compile(
 wondering, would you list the ..."): what follows it is what is asked."""
 _WISH_FRAME = re.compile(
     rf"^\W*{_LEAD_IN}(?:i|we)(?:'d| would| really)?\s+(?:like|want|need|wish|am trying|'m trying)"
-    rf"\s+to\s+(?:know|find out|see|learn|understand|check|get|have)\s+(?=(?:{_INTERROGATIVE})\b)",
+    rf"\s+to\s+[a-z]+(?:\s+out)?\s+(?=(?:{_INTERROGATIVE})\b)",
     re.IGNORECASE,
 )
-"""A wish wrapped round an embedded question ("I'd like to know which drugs ..."): its "like"
-is no comparison, its "know" no relation."""
+"""A wish wrapped round an embedded question ("I'd like to know which drugs ...", "I need to
+confirm what ..."): its "like" is no comparison, its verb no relation."""
+_POLITE_FRAME = re.compile(
+    rf"^\W*{_LEAD_IN}{_POLITE}\s+(?:please\s+|kindly\s+|just\s+)?[a-z]+(?:\s+(?:me|us))?"
+    rf"\s+(?=(?:{_INTERROGATIVE})\b)",
+    re.IGNORECASE,
+)
+"""A polite request whose verb takes the question itself ("Can you check which compound
+..."): whatever the verb, it is no relation."""
+
+
+def without_frame(text: str) -> str:
+    """``text`` with a request or wish wrapped round its question blanked out, offsets kept
+    ("Can you check which drug ..." reads as "which drug ...": its "check" is no lab check)."""
+    for rx in (_REQUEST_FRAME, _WISH_FRAME, _POLITE_FRAME):
+        frame = rx.match(text)
+        if frame is not None:
+            return " " * frame.end() + text[frame.end() :]
+    return text
+
+
 _CLAUSE = re.compile(r";\s+")
+
+
+NEXT_STEP = re.compile(
+    r"\b(?:then|after that|from there|and on to)\b|\bstep\s*(?:2|two|ii)\b", re.IGNORECASE
+)
+"""Where a request made in steps goes on ("first the drugs that treat X, *then* their side
+effects", "Step 1: ... Step 2: ...")."""
+_NEXT_STEP_OPEN = re.compile(rf"\W*(?:{NEXT_STEP.pattern})", re.IGNORECASE)
 
 
 def asked_span(text: str, names: Sequence[tuple[int, int]] = ()) -> tuple[int, int]:
@@ -172,7 +231,12 @@ def asked_span(text: str, names: Sequence[tuple[int, int]] = ()) -> tuple[int, i
         return 0, len(text)
 
     def keep(a: int, b: int) -> bool:
-        return is_question(text[a:b]) or any(a <= s < b for s, _ in names)
+        # a sentence that goes on to the next step of a request belongs to it
+        return (
+            is_question(text[a:b])
+            or any(a <= s < b for s, _ in names)
+            or bool(_NEXT_STEP_OPEN.match(text, a, b))
+        )
 
     kept = [(a, b) for a, b in spans if keep(a, b)]
     if not kept or not any(a <= s < b for a, b in kept for s, _ in names):
@@ -180,7 +244,7 @@ def asked_span(text: str, names: Sequence[tuple[int, int]] = ()) -> tuple[int, i
         # providers know what to teach?"), a literature question keeps them
         kept = spans
     start, end = kept[0][0], kept[-1][1]
-    for rx in (_REQUEST_FRAME, _WISH_FRAME):
+    for rx in (_REQUEST_FRAME, _WISH_FRAME, _POLITE_FRAME):
         frame = rx.match(text, start, end)
         if frame is not None and not any(start <= s < frame.end() for s, _ in names):
             start = frame.end()

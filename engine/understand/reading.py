@@ -81,6 +81,22 @@ class Reading:
         total = sum(mass.values())
         return {k: v / total for k, v in mass.items()} if total > 0 else {}
 
+    def claim_mass(self, a: str, b: str) -> float:
+        """Probability that a yes/no question naming an ``a`` and a ``b`` asks whether they are
+        related: the claim slots, and the one-hop slots between those two kinds (a question
+        that names both ends of a relation and wants a yes or a no asks about that edge)."""
+        ends = {a, b}
+        return sum(
+            p
+            for sid, p in self.scores.probs.items()
+            if self.slots[sid].intent == "claim"
+            or (
+                (path := slot_path(self.slots[sid])) is not None
+                and len(path) == 1
+                and {path[0].src, path[0].dst} == ends
+            )
+        )
+
     def graph_mass(self, kind: str) -> float:
         """Probability that the question asks a graph relation from a seed of ``kind``."""
         return sum(

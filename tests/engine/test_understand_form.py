@@ -9,11 +9,14 @@ import pytest
 from engine.understand.form import (
     asked_span,
     asks_for_things,
+    declarative_question,
     framed_yes_no,
     is_question,
     is_wh_question,
+    polite_request,
     sentences,
     split_turn,
+    without_frame,
 )
 
 
@@ -145,6 +148,9 @@ def test_a_wish_frame_and_a_clause_before_a_semicolon_are_not_asked() -> None:
         ("Fenofibrate binds RAF1, yes or no?", True),
         ("Tissue: any genes up there?", False),
         ("Heart: which genes are expressed?", False),
+        ("Bradycardia with diazepam \u2014 known side effect or not?", True),
+        ("Confirm whether fenofibrate is indicated in gout.", True),
+        ("Which drugs treat gout or not-so-rare relatives of it?", False),
     ],
 )
 def test_yes_no_questions_behind_a_label_or_asking_for_yes_or_no(text: str, framed: bool) -> None:
@@ -162,9 +168,57 @@ def test_yes_no_questions_behind_a_label_or_asking_for_yes_or_no(text: str, fram
         ("Does donepezil bind ACHE?", False),
         ("Alcohol with meals and heart attacks: a benefit?", False),
         ("Statin use after sepsis and mortality", False),
+        ("Can you pull up the genes donepezil latches onto?", True),
+        ("Could you map donepezil to diseases via its targets?", True),
+        ("Can you confirm whether donepezil binds ACHE?", False),
+        ("Can donepezil bind ACHE?", False),
     ],
 )
 def test_a_question_asks_for_things_when_a_clause_opens_with_an_interrogative_or_a_request(
     text: str, things: bool
 ) -> None:
     assert asks_for_things(text) is things
+
+
+def test_a_request_put_as_a_question_is_no_yes_no_question() -> None:
+    assert polite_request("Can you pull up the genes donepezil latches onto?")
+    assert polite_request("ok, would you kindly map aspirin to its targets")
+    assert not polite_request("Can you confirm whether donepezil binds ACHE?"), "asks a yes/no"
+    assert not polite_request("Can aspirin treat gout?"), "the subject is no 'you'"
+
+
+@pytest.mark.parametrize(
+    ("text", "declarative"),
+    [
+        ("Fenofibrate treats gout?", True),
+        ("ESR1 linked to asthma?", True),
+        ("aspirin -> tinnitus?", True),
+        ("Alcohol with meals and heart attacks: a benefit?", False),
+        ("Which drugs treat gout?", False),
+        ("Does fenofibrate treat gout?", False),
+        ("gout drugs please", False),
+    ],
+)
+def test_a_statement_said_as_a_question_is_declarative(text: str, declarative: bool) -> None:
+    assert declarative_question(text) is declarative
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        ("Can you check which drug pt 3156 was on?", "which drug pt 3156 was on?"),
+        ("Could you please confirm what MRN 4471 is allergic to", "what MRN 4471 is allergic to"),
+        ("I need to confirm what pt 12 takes.", "what pt 12 takes."),
+        ("Which lab check is due for pt 12?", "Which lab check is due for pt 12?"),
+        ("Can you check if pt 12 takes aspirin?", "Can you check if pt 12 takes aspirin?"),
+    ],
+)
+def test_a_frame_round_the_question_is_blanked_with_its_offsets_kept(text: str, asked: str) -> None:
+    blanked = without_frame(text)
+    assert len(blanked) == len(text) and blanked.strip() == asked
+
+
+def test_a_sentence_that_goes_on_to_the_next_step_belongs_to_the_request() -> None:
+    text = "Step 1: diseases similar to gout. Step 2: drugs that treat each of those."
+    named = [(text.index("gout"), text.index("gout") + 4)]
+    assert asked_span(text, named) == (0, len(text))

@@ -9,7 +9,7 @@ import pytest
 from engine.agent.parse import features, noun_chain
 from engine.agent.planner import Planner
 from engine.api import Helix
-from engine.graph.linking import predicate_after_wh_subject
+from engine.graph.linking import between_two, predicate_after_wh_subject
 from engine.graph.mentions import (
     Candidate,
     Mention,
@@ -356,6 +356,9 @@ def test_the_verb_after_an_interrogative_subject_is_not_part_of_the_name() -> No
     assert verb_slot("What compounds can trigger hiccups?", "trigger")
     assert not verb_slot("Which drug targets idiopathic hypersomnia?", "idiopathic")
     assert not verb_slot("Does stress trigger hiccups?", "trigger")
+    assert verb_slot("Is there a list of medicines that trigger hiccups?", "trigger")
+    assert verb_slot("Which agents cause drug-induced hiccups?", "induced")
+    assert not verb_slot("Which agents cause exercise-induced asthma?", "induced")
     language = Language(["caused"], pieces=lambda w: [w] if w == "triggered" else [w[:3], "##x"])
     assert language.inflects_as_verb("trigger") and language.inflects_as_verb("cause")
     assert not language.inflects_as_verb("idiopathic"), "an adjective has no past form"
@@ -382,3 +385,73 @@ def test_a_confident_chain_replaces_a_parse_of_its_last_hop(
     plan = planner.plan("Which drugs treat the look-alikes of Alzheimer's disease?")
     top, p = plan.dist[0]
     assert [u.key for u in top.uses] == ["DrD", "CtD^-1"] and p > 0.8, plan.dist[:3]
+
+
+def test_a_request_made_in_steps_asks_for_what_its_last_step_names() -> None:
+    def read(question: str) -> tuple[str | None, tuple[str, ...]]:
+        f = features(question, tokenize(question), [_mention(question, "asthma")])
+        return f.target_kind, f.noun_chain
+
+    assert read("Find diseases resembling asthma, then list the drugs that treat them.") == (
+        "Compound",
+        ("Compound", "Disease"),
+    )
+    assert read("For asthma, first the drugs that treat it, then their side effects.") == (
+        "Side Effect",
+        ("Side Effect", "Compound"),
+    )
+    assert read("Which drugs treat asthma?") == ("Compound", ("Compound",)), "one step"
+
+
+@pytest.mark.integration
+def test_a_request_made_in_steps_is_a_chain(helix) -> None:
+    for q in (
+        "Find the diseases donepezil treats, then list the symptoms of those diseases.",
+        "Step 1: diseases donepezil treats. Step 2: their symptoms.",
+    ):
+        plan = helix.c.planner.plan(q)
+        assert plan.intent == "multi_hop", (q, plan.intent)
+        assert [u.key for u in plan.dist[0][0].uses] == ["CtD", "DpS"], (q, plan.dist[:2])
+
+
+@pytest.mark.integration
+def test_a_claim_need_not_open_with_its_verb(helix, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A statement said as a question, or a request to check one, is a claim when the bank
+    reads one; a request for things that opens like a yes/no question is not."""
+    planner = _reading_every_question(helix, monkeypatch, "claim.binds", 0.9)
+    for q in (
+        "Donepezil binds ACHE?",
+        "Can you confirm whether ACHE is among the proteins donepezil latches onto?",
+    ):
+        plan = planner.plan(q)
+        assert plan.intent == "claim", (q, plan.intent)
+        assert {plan.seeds[0].name, plan.targets[0].name} == {"Donepezil", "ACHE"}, q
+    planner = _reading_every_question(helix, monkeypatch, "binds.drug->gene", 0.9)
+    plan = planner.plan("Can you pull up the genes that donepezil latches onto in the brain?")
+    assert plan.intent == "one_hop" and plan.dist[0][0].uses[0].rel == "CbG", plan.intent
+
+
+@pytest.mark.integration
+def test_a_yes_no_question_naming_both_ends_of_a_relation_asks_about_that_edge(
+    helix, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In "Is ACHE a GWAS hit for X?" the bank reads the gene-disease relation more than a
+    claim; a yes/no question naming both of its ends still asks whether the edge is there."""
+    slots = {s.id: s for s in Bank.load().slots}
+    probs = {"associates.gene->disease": 0.45, "claim.associates": 0.3, "overview": 0.25}
+    reading = Reading(SlotScores("", dict(probs), probs), slots)
+    planner = helix.c.planner
+    monkeypatch.setattr(planner, "read", lambda q, r: reading)
+    plan = planner.plan("Is ACHE a GWAS hit for Alzheimer's disease?")
+    assert plan.intent == "claim", plan.intent
+    there = planner.plan("Are there ACHE changes in Alzheimer's disease?")
+    assert there.intent != "claim", "asks whether there is something, not about the edge"
+
+
+def test_a_mention_that_only_says_the_relation_between_two_others_is_wording() -> None:
+    q = "Is glossodynia an adverse reaction to ezetimibe?"
+    named = [_mention(q, t) for t in ("glossodynia", "adverse reaction", "ezetimibe")]
+    words = frozenset({"adverse", "reaction", "bind"})
+    assert [m.text for m in between_two(named, words)] == ["glossodynia", "ezetimibe"]
+    one = [_mention(q, "adverse reaction"), _mention(q, "ezetimibe")]
+    assert between_two(one, words) == one, "with one other thing named it may be asked about"
