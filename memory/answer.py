@@ -57,16 +57,23 @@ class Answerer:
         route: Route,
         session_subject: str | None = None,
     ) -> Result | None:
-        # what is asked, a request wrapped round it blanked ("Can you check which drug ...":
-        # its "check" is no lab check); offsets are kept
+        # the words of what is asked, a request wrapped round it blanked ("Can you check
+        # which drug ...": its "check" is no lab check); offsets are kept, and the meaning is
+        # read from the whole question
         text = without_frame(question)
-        patients = self.resolver.patients(text)
+        # an unknown "name" that holds a graph entity is no patient ("Disease Floxuridine is
+        # on the shortlist for?")
+        patients = [
+            r
+            for r in self.resolver.patients(text)
+            if r.known or not any(e.start < r.end and r.start < e.end for e in linked)
+        ]
         notes = self.resolver.notes(text)
         spans = [(r.start, r.end) for r in patients + notes] + date_spans(text)
         entities = [
             e for e in linked if e.start < 0 or not any(e.start < b and a < e.end for a, b in spans)
         ]
-        reading = self._read(text, patients, notes, entities)
+        reading = self._read(question, patients, notes, entities)
         miss: SubjectRef | None = None
         for subject, reverse in self._candidates(
             text, patients, notes, entities, route, session_subject
@@ -96,7 +103,13 @@ class Answerer:
                 label = picked.missing.label or picked.missing.name
                 return not_answered(question, f"I have no {label} recorded for {who(subject)}.")
             if spec is None and not reverse and history and self._summary_ok(text, subject, route):
-                return summary(question, subject, timeline.current(history), self.name_of)
+                return summary(
+                    question,
+                    subject,
+                    timeline.current(history),
+                    self.name_of,
+                    {name: spec.label for name, spec in self.catalog.relations.items()},
+                )
             if spec is None:
                 if not reverse and subject.kind in (PATIENT, NOTE):
                     miss = miss or subject

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from engine.result import Answer, Evidence, LinkedEntity, Result, Status
@@ -100,14 +100,20 @@ def answered(
         mode="memory",
         intent=f"memory:{parsed.spec.name}:{parsed.temporal.kind}",
         stop_reason="memory",
-        text=f"{who(subject)} — {parsed.spec.name}{when}: {value} (from {since}, {status}).",
+        text=f"{who(subject)} — {parsed.spec.label or parsed.spec.name}{when}: {value} "
+        f"(from {since}, {status}).",
     )
 
 
 def summary(
-    question: str, subject: SubjectRef, facts: list[Fact], name_of: NameOf | None
+    question: str,
+    subject: SubjectRef,
+    facts: list[Fact],
+    name_of: NameOf | None,
+    labels: Mapping[str, str] | None = None,
 ) -> Result:
-    """Everything currently recorded about a subject, most recent first."""
+    """Everything currently recorded about a subject, most recent first; ``labels`` name the
+    relations ("medication" for ``takes``)."""
     answers, evidence, lines = [], [], []
     for rank, f in enumerate(facts[:10]):
         score = round(1.0 / (1 + rank), 4)
@@ -116,7 +122,7 @@ def summary(
             Answer(id=f.obj, name=name, score=score, kind=subject_kind(f.obj), source="memory")
         )
         evidence.append(_evidence(f, score))
-        lines.append(f"{f.rel}: {name}")
+        lines.append(f"{(labels or {}).get(f.rel) or f.rel}: {name}")
     return Result(
         question=question,
         status=Status.ANSWERED,

@@ -175,3 +175,22 @@ def test_a_stranded_for_after_treating_asks_for_the_diagnosis(
     _say(mem, clock, "Lena Park (MRN 7781) has type 2 diabetes.", "MRN 7781 is now on metformin.")
     assert _top(mem.answer("What is the team treating MRN 7781 for?", [])) == "Disease::DOID:9352"
     assert _top(mem.answer("What are we treating MRN 7781 with?", [])) == METFORMIN
+
+
+def test_a_request_round_the_question_says_nothing_about_the_relation(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    """The word "check" is a lab_value cue; in "Can you check which drug ..." it only frames the
+    question. The answer names the relation by its label, not its key."""
+    _switched(mem, clock)
+    on = mem.answer("Can you check which drug MRN 7781 is on at the moment?", [])
+    assert _top(on) == SITAGLIPTIN
+    assert on is not None and "medication" in on.text and "takes" not in on.text
+
+
+def test_a_capitalised_pair_holding_a_graph_name_is_no_patient(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "Nilotinib inhibits EPHB3 in our kinase assay.")
+    asked = mem.answer("Gene Nilotinib knocks down, per my notes?", [])
+    assert _top(asked) == "Gene::2049"
