@@ -98,18 +98,34 @@ class SupersedeSpec(BaseModel):
         """Whether the value a question asks for stands where a statement puts the value a
         change replaced: the question's gap read with the statement grammar above. The gap
         is the end of a question that strands its preposition ("What did we take her off
-        (of)?", "...move away from?") or the wh-phrase before its verb ("Which drug was
-        stopped when she began X?", "Which molecule got replaced as lead?")."""
-        text = _STRANDED_OF.sub("", question.strip().rstrip("?.! ")) + " "
+        (of)?", "...move away from?"), the end of the verb phrase of a question with "did"
+        before a closing adjunct ("What did the screen drop as lead?", "What did he come off
+        last time?"), or the wh-phrase before its verb ("Which drug was stopped when she
+        began X?", "Which molecule got replaced as lead?"). The question is its last
+        clause ("the retinal study — which compound got replaced as lead?")."""
+        clause = _CLAUSES.split(question.strip())[-1].strip()
+        text = _STRANDED_OF.sub("", clause.rstrip("?.! ")) + " "
         if self.old_before_re.search(text):
             return True
-        m = _WH_PHRASE.match(question)
-        return m is not None and bool(self.old_after_re.match(question[m.end() :]))
+        if _DO_SUPPORT.match(clause):
+            verb_phrase = _CLOSING_ADJUNCT.sub("", text.rstrip()) + " "
+            if self.old_before_re.search(verb_phrase):
+                return True
+        m = _WH_PHRASE.match(clause)
+        return m is not None and bool(self.old_after_re.match(clause[m.end() :]))
 
 
 _STRANDED_OF = re.compile(r"(?<=\boff)\s+of$", re.IGNORECASE)
 """'off of' at the end says what 'off' says."""
 _WH_PHRASE = re.compile(r"^\W*(?:which|what)(?:\s+(?!(?:was|were|is|got|has|had)\b)[a-z]+)?", re.I)
+_CLAUSES = re.compile(r"\s[\u2014\u2013-]\s|[;:\u2014\u2013]")
+_DO_SUPPORT = re.compile(r"^\W*(?:which|what)(?:\s+[a-z]+)?\s+(?:did|does|do)\b", re.I)
+"""A question whose gap is the object of its main verb ("What did we take her off?")."""
+_CLOSING_ADJUNCT = re.compile(
+    r"\s+(?:as|at|in|on|during|when|last|this|recently|earlier|yesterday|today)\b.*$", re.I
+)
+"""A phrase closing a question after its verb, saying when or in what role ("... last time",
+"... as lead"): the verb's object gap is before it."""
 
 
 class RelationCatalog(BaseModel):

@@ -146,6 +146,11 @@ def test_allergens(text: str, allergen: str) -> None:
         ("What did we switch MRN 2210 onto?", False),
         ("What replaced warfarin?", False),
         ("What is MRN 2210 on now?", False),
+        ("What did the kinase screen drop as its lead?", True),
+        ("What did Mr. Ito come off at the last visit?", True),
+        ("the zebrafish study \u2014 which molecule got replaced as lead?", True),
+        ("What did we put MRN 2210 on after warfarin?", False),
+        ("What did we switch MRN 2210 from warfarin to?", False),
     ],
 )
 def test_a_question_asks_for_the_replaced_value_where_statements_put_it(

@@ -41,6 +41,10 @@ NOW = datetime(2026, 3, 9, 10, 0, tzinfo=UTC)
         # a clause after "before" sets no time: it is when the user asks, not a value
         ("Before we refill it, what is MRN 4471 taking?", Temporal.CURRENT, None),
         ("Before I dose her: which drugs is pt 2210 allergic to?", Temporal.CURRENT, None),
+        # before every change there was the first value
+        ("What was pt 2210 on prior to all the switches?", Temporal.FIRST, None),
+        ("Which lead did the screen use before any change?", Temporal.FIRST, None),
+        ("Which lead did the team settle on most recently?", Temporal.CURRENT, None),
     ],
 )
 def test_temporal_intent(question: str, kind: Temporal, anchor: str | None) -> None:
