@@ -219,7 +219,10 @@ def features(question: str, tokens: list[Token], mentions: list[Mention]) -> Fea
         named_kinds=frozenset(k for k, _ in nouns),
         noun_chain=chain,
         yes_no=(
-            (first in YES_NO_START and not polite_request(question))
+            (
+                first in YES_NO_START
+                and not (polite_request(question) and (kind is not None or len(mentions) < 2))
+            )
             or framed_yes_no(question)
             or (kind is None and len(mentions) >= 2 and declarative_question(question))
         )

@@ -34,7 +34,7 @@ from engine.understand.form import (
     YES_NO_START,
     asked_span,
     asks_for_things,
-    framed_yes_no,
+    asks_to_check,
     is_wh_question,
 )
 from engine.understand.reading import (
@@ -235,7 +235,7 @@ class Planner:
         # among the proteins Sufentanil binds?") is still about one edge when the bank is
         # sure it is a claim
         claim_sure = (
-            framed_yes_no(question)
+            asks_to_check(question)
             and reading is not None
             and reading.intent_prob("claim") >= SEM_GRAPH
         )

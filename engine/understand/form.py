@@ -121,9 +121,13 @@ def framed_yes_no(text: str) -> bool:
     yes or a no ("X binds Y, yes or no?", "... — known side effect or not?") or one that
     embeds it ("Confirm whether X is indicated in Y")."""
     stripped = text.strip()
-    return bool(
-        _LABELLED_YES_NO.match(stripped) or _YES_OR_NO.search(stripped) or _WHETHER.search(stripped)
-    )
+    return bool(_LABELLED_YES_NO.match(stripped)) or asks_to_check(stripped)
+
+
+def asks_to_check(text: str) -> bool:
+    """The question asks to check a claim outright: it wants a yes or a no ("..., yes or
+    no?", "... or not?") or embeds it ("Can you confirm whether X binds Y?")."""
+    return bool(_YES_OR_NO.search(text) or _WHETHER.search(text))
 
 
 def declarative_question(text: str) -> bool:

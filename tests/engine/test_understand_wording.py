@@ -422,6 +422,7 @@ def test_a_claim_need_not_open_with_its_verb(helix, monkeypatch: pytest.MonkeyPa
     for q in (
         "Donepezil binds ACHE?",
         "Can you confirm whether ACHE is among the proteins donepezil latches onto?",
+        "Would you say donepezil latches onto ACHE",
     ):
         plan = planner.plan(q)
         assert plan.intent == "claim", (q, plan.intent)
