@@ -30,6 +30,7 @@ NODES: dict[str, tuple[str, str]] = {
     "Symptom::D003221": ("Confusion", "Symptom"),
     "Symptom::D011537": ("Pruritus", "Symptom"),
     "Side Effect::C0033774": ("Pruritus", "Side Effect"),
+    "Pharmacologic Class::N0000171131": ("Allergens", "Pharmacologic Class"),
 }
 ALIASES: dict[str, list[str]] = {
     "metformin": ["Compound::DB00331"],
@@ -53,6 +54,7 @@ ALIASES: dict[str, list[str]] = {
     "confusion": ["Symptom::D003221"],
     "pruritus": ["Side Effect::C0033774", "Symptom::D011537"],
     "itching": ["Side Effect::C0033774", "Symptom::D011537"],
+    "allergens": ["Pharmacologic Class::N0000171131"],
 }
 
 

@@ -97,6 +97,9 @@ def test_a_relation_never_stored_is_not_answered_with_another(
     allergy = mem.answer("Is patient 6610 allergic to anything?", [])
     assert allergy is not None and allergy.status == Status.NOT_ANSWERED
     assert allergy.text == "I have no allergy recorded for patient 6610."
+    # "allergens" names a drug class too; here it says what is asked
+    allergens = mem.answer("What did I record as patient 6610's allergens?", [])
+    assert allergens is not None and allergens.text == allergy.text
     up = mem.answer("In my notes, which gene does nilotinib turn up?", [])
     assert up is not None and up.status == Status.NOT_ANSWERED and not up.answers
     assert "upregulated gene" in up.text
