@@ -6,13 +6,14 @@ next to each other, so the bank alone often cannot tell an up-regulation relatio
 down-regulation twin. Single words carry the direction much more clearly: a word's polarity
 is how much closer it is to the rising anchors than to the falling ones. A relation's own
 direction is read the same way from its verb ('upregulates', 'downregulates'); relations whose
-verb has none ('expresses', 'treats') are left alone.
+verb has none ('expresses', 'treats') are left alone. Words the embedding places poorly
+("repressed", "induced") take the direction the exemplar wordings use them for.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -50,11 +51,59 @@ _WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
 _PLACEHOLDER = re.compile(r"\[[A-Za-z ]+\]")
 
 
+LEARN_MIN = 3
+"""Wordings of the up or down relations a word must occur in to say their direction."""
+LEARN_SLOTS = 2
+"""Relations (slots) of that direction it must occur in: one relation's phrasing alone
+("cells treated with X") is no direction."""
+LEARN_PURITY = 0.9
+"""Share of those wordings that must go one way."""
+
+
+def learned_ways(wordings: Iterable[tuple[str, int, str]]) -> dict[str, int]:
+    """Directions the exemplar wordings teach (``wordings``: slot id, direction and text of
+    each wording of an up or down relation): a content word used almost only in wordings of
+    one direction, across relations ("repressed", "silenced", "induced"), says that
+    direction, and so do its inflections the other direction's wordings never use; a word
+    both directions use ("genes", "other") says neither (0), whatever the embedding makes of
+    it. The embedding misses many of these words. Pure."""
+    counts: dict[str, list[int]] = {}
+    slots: dict[tuple[str, int], set[str]] = {}
+    for slot, way, text in wordings:
+        for w in set(_WORD.findall(_PLACEHOLDER.sub(" ", text).lower())):
+            if len(w) >= 4:
+                counts.setdefault(w, [0, 0])[way > 0] += 1
+                slots.setdefault((w, way), set()).add(slot)
+    ways: dict[str, int] = {}
+    for w, (down, up) in counts.items():
+        way = 1 if up > down else -1
+        if (
+            up + down >= LEARN_MIN
+            and max(up, down) >= LEARN_PURITY * (up + down)
+            and len(slots.get((w, way), ())) >= LEARN_SLOTS
+        ):
+            ways[w] = way
+    taught = dict(ways)
+    clash: set[str] = set()
+    for w, way in taught.items():
+        for v in variants(w):
+            against = counts.get(v, [0, 0])[way < 0]  # wordings of the other direction
+            if v not in taught and not against and ways.setdefault(v, way) != way:
+                clash.add(v)  # two taught words disagree on this form
+    # a word both directions use ("genes", "other") says neither
+    both = {w for w, (down, up) in counts.items() if down and up and w not in taught}
+    return {w: 0 if w in clash or w in both else way for w, way in ways.items()} | dict.fromkeys(
+        both, 0
+    )
+
+
 class Polarity:
     def __init__(self, embedder: Embedder) -> None:
         self.embedder = embedder
         self._anchors: tuple[np.ndarray, np.ndarray] | None = None
         self._cache: dict[str, float] = {}
+        self.learned: dict[str, int] = {}
+        """Word directions taught by the exemplar wordings (``learned_ways``)."""
 
     def scores(self, words: Sequence[str]) -> list[float]:
         """Each word's polarity (cached); the embedder's rows are unit vectors, so dot products
@@ -76,7 +125,8 @@ class Polarity:
         if not words:
             return 0
         votes = sum(
-            ANCHOR_WAY.get(w, direction(s)) for w, s in zip(words, self.scores(words), strict=True)
+            ANCHOR_WAY.get(w, self.learned.get(w, direction(s)))
+            for w, s in zip(words, self.scores(words), strict=True)
         )
         return (votes > 0) - (votes < 0)
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from engine.providers.embedder.base import Embedder, Vectors
 from engine.understand.bank import PLACEHOLDER, Bank, placeholder_kinds
-from engine.understand.polarity import Polarity, direction, reweigh
+from engine.understand.polarity import Polarity, direction, learned_ways, reweigh
 from engine.util.numeric import minimize_log_scale, softmax
 
 TOP_WORDINGS = 2
@@ -172,6 +172,12 @@ class SemanticScorer:
             self._slot_signs = {
                 s.id: direction(v) for s, v in zip(slots, scores, strict=True) if direction(v)
             }
+            self.polarity.learned = learned_ways(
+                (s.id, self._slot_signs[s.id], w)
+                for s in self.bank.slots
+                if s.id in self._slot_signs
+                for w in s.wordings
+            )
         return self._slot_signs
 
     # --- calibration (leave one wording out, on the bank itself) -----------------------------

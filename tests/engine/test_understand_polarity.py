@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.understand.bank import Bank
-from engine.understand.polarity import FALL, RISE, Polarity, direction, reweigh
+from engine.understand.polarity import FALL, RISE, Polarity, direction, learned_ways, reweigh
 from engine.understand.reading import Reading
 from engine.understand.semantic import SlotScores
 
@@ -24,6 +24,35 @@ def test_reweigh_moves_mass_between_twins_and_leaves_others_in_proportion() -> N
     assert reweigh(probs, signs, -1)["down"] == pytest.approx(up["up"])
     assert reweigh(probs, signs, 0) == probs, "no direction said: nothing changes"
     assert reweigh({"plain": 1.0}, signs, 1) == {"plain": 1.0}
+
+
+def test_the_exemplar_wordings_teach_word_directions() -> None:
+    wordings = [
+        ("drug_down", -1, "Which genes are repressed by [Compound]?"),
+        ("disease_down", -1, "genes repressed in [Disease]"),
+        ("anatomy_down", -1, "genes repressed in the [Anatomy] relative to other tissues"),
+        ("anatomy_up", 1, "genes boosted in the [Anatomy] relative to other tissues"),
+        ("drug_up", 1, "which genes go up with [Compound]"),
+        ("drug_up", 1, "genes induced by [Compound]"),
+        ("drug_up", 1, "genes [Compound] has induced"),
+        ("drug_up", 1, "genes induced when cells take [Compound]"),
+    ]
+    ways = learned_ways(wordings)
+    assert ways["repressed"] == -1 and ways["represses"] == -1, "and the other inflections"
+    assert ways["other"] == 0 and ways["genes"] == 0, "used by both directions"
+    assert "induced" not in ways, "one relation's phrasing alone teaches no direction"
+    assert "boosted" not in ways, "a word seen once teaches nothing"
+
+
+@pytest.mark.integration
+def test_taught_directions_read_words_the_embedding_places_poorly(helix) -> None:
+    scorer = helix.c.planner.semantic
+    repressed = scorer.score("What drugs repress [Gene] expression?", {"Gene"})
+    assert repressed.top(1)[0][0] == "drug_down.gene->drug"
+    lower = scorer.score(
+        "Which genes show lower expression in [Anatomy] than in other tissues?", {"Anatomy"}
+    )
+    assert lower.top(1)[0][0] == "anatomy_down.anatomy->gene"
 
 
 @pytest.mark.integration
