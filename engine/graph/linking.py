@@ -107,14 +107,28 @@ def says_relation(m: Mention, relation_words: frozenset[str]) -> bool:
     )
 
 
-def between_two(mentions: list[Mention], relation_words: frozenset[str]) -> list[Mention]:
-    """With two other things named, a mention that only says the relation between them is
-    wording ("Is Glossodynia an adverse reaction to Ezetimibe?": a claim about two nodes,
-    not about the side effect 'Adverse reaction')."""
+def relation_wording(
+    mentions: list[Mention], relation_words: frozenset[str], tokens: list[Token]
+) -> list[Mention]:
+    """``mentions`` without those written only in relation words that say what is asked
+    about the others: with two other things named, the relation between them ("Is
+    Glossodynia an *adverse reaction* to Ezetimibe?": a claim about two nodes, not about the
+    side effect 'Adverse reaction'); with one, the things asked for after an interrogative
+    ("Which *signaling pathways* involve ASB2?", "Which *nuclear receptors* does clozapine
+    bind?": not the pathways of those names)."""
+
+    def asked_for(m: Mention) -> bool:
+        i = m.first_token - 1  # back over more such words ("which metabolic or signaling ...")
+        while i >= 0 and (
+            tokens[i].norm in {"or", "and"} or is_relation_word(tokens[i].norm, relation_words)
+        ):
+            i -= 1
+        return i >= 0 and tokens[i].norm in {"which", "what"}
+
     wording = [m for m in mentions if says_relation(m, relation_words)]
-    if not wording or len(mentions) - len(wording) < 2:
-        return mentions
-    return [m for m in mentions if m not in wording]
+    others = len(mentions) - len(wording)
+    drop = [m for m in wording if others >= 2 or (others == 1 and asked_for(m))]
+    return [m for m in mentions if m not in drop]
 
 
 class Linker:
@@ -328,5 +342,5 @@ class Linker:
                 unlinked.append(phrase)
         mentions.sort(key=lambda m: m.first_token)
         if whole_names:
-            mentions = between_two(mentions, self.relation_words)
+            mentions = relation_wording(mentions, self.relation_words, tokens)
         return LinkResult(tokens, mentions, unlinked)

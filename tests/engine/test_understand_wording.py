@@ -9,7 +9,7 @@ import pytest
 from engine.agent.parse import features, noun_chain
 from engine.agent.planner import Planner
 from engine.api import Helix
-from engine.graph.linking import between_two, predicate_after_wh_subject
+from engine.graph.linking import predicate_after_wh_subject, relation_wording
 from engine.graph.mentions import (
     Candidate,
     Mention,
@@ -449,10 +449,22 @@ def test_a_yes_no_question_naming_both_ends_of_a_relation_asks_about_that_edge(
     assert there.intent != "claim", "asks whether there is something, not about the edge"
 
 
-def test_a_mention_that_only_says_the_relation_between_two_others_is_wording() -> None:
+def test_a_mention_that_only_says_what_is_asked_about_the_others_is_wording() -> None:
+    words = frozenset({"adverse", "reaction", "nuclear", "receptors", "bind"})
+
+    def kept(q: str, *names: str) -> list[str]:
+        named = [_mention(q, t) for t in names]
+        tokens = tokenize(q)
+        for m in named:
+            m.first_token = next(i for i, t in enumerate(tokens) if t.start == m.start)
+        return [m.text for m in relation_wording(named, words, tokens)]
+
     q = "Is glossodynia an adverse reaction to ezetimibe?"
-    named = [_mention(q, t) for t in ("glossodynia", "adverse reaction", "ezetimibe")]
-    words = frozenset({"adverse", "reaction", "bind"})
-    assert [m.text for m in between_two(named, words)] == ["glossodynia", "ezetimibe"]
-    one = [_mention(q, "adverse reaction"), _mention(q, "ezetimibe")]
-    assert between_two(one, words) == one, "with one other thing named it may be asked about"
+    assert kept(q, "glossodynia", "adverse reaction", "ezetimibe") == ["glossodynia", "ezetimibe"]
+    assert kept(q, "adverse reaction", "ezetimibe") == ["adverse reaction", "ezetimibe"]
+    q = "Which nuclear receptors does clozapine bind?"
+    assert kept(q, "nuclear receptors", "clozapine") == ["clozapine"], "the things asked for"
+    q = "Which adverse or nuclear receptors does clozapine bind?"
+    assert kept(q, "nuclear receptors", "clozapine") == ["clozapine"]
+    q = "Which genes are in nuclear receptors?"
+    assert kept(q, "nuclear receptors") == ["nuclear receptors"], "the only thing named"
