@@ -121,6 +121,10 @@ class Answerer:
             anchors = tuple(e for e in entities if e.id != subject.id)
             anchored = bool(anchors) or (spec.literal_object and _has_value(text))
             rule = route.temporal
+            if rule.kind == Temporal.BEFORE and spec.functional == "none":
+                # values that accumulate (allergies, diagnoses) have no previous one: "Before
+                # the anaesthetic: what are her allergies?" asks what is on record
+                rule = replace(rule, fallback=Temporal.CURRENT)
             if rule.soft and self.catalog.supersede.switch_re.search(text):
                 rule = replace(rule, explicit=False)  # "at the last switch": not the latest value
             if rule.kind == Temporal.CURRENT and self.catalog.supersede.asks_old_value(text):

@@ -197,3 +197,13 @@ def test_a_capitalised_pair_holding_a_graph_name_is_no_patient(
     _say(mem, clock, "Nilotinib inhibits EPHB3 in our kinase assay.")
     asked = mem.answer("Gene Nilotinib knocks down, per my notes?", [])
     assert _top(asked) == "Gene::2049"
+
+
+def test_before_an_event_asks_for_values_that_accumulate_as_they_stand(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    """An allergy is never replaced: "before the anaesthetic" says when the user acts, not a
+    previous value."""
+    _say(mem, clock, "Patient 6610 has a penicillin G allergy.")
+    asked = mem.answer("Before the anaesthetic: what is patient 6610 allergic to?", [])
+    assert _top(asked) == "Compound::DB01053"

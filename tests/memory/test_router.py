@@ -44,7 +44,6 @@ NOW = datetime(2026, 3, 9, 10, 0, tzinfo=UTC)
         # before every change there was the first value
         ("What was pt 2210 on prior to all the switches?", Temporal.FIRST, None),
         ("Which lead did the screen use before any change?", Temporal.FIRST, None),
-        ("Which lead did the team settle on most recently?", Temporal.CURRENT, None),
     ],
 )
 def test_temporal_intent(question: str, kind: Temporal, anchor: str | None) -> None:
