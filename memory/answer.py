@@ -236,6 +236,7 @@ class Answerer:
         present = {f.rel for f in history}
         kind = subject.kind
         wanted = None if reverse else KIND_WORDS.get(asked_noun(question) or "")
+        question = without_modifiers(question)
         scored = []
         for spec in self.catalog.relations.values():
             if not (kind in spec.objects if reverse else spec.subject == kind):
@@ -293,6 +294,25 @@ class Answerer:
         return not_answered(
             question, f"I have nothing in your memory for {subject.mention or subject.id} ({why})."
         )
+
+
+_WORD_AND_NEXT = re.compile(r"\b([A-Za-z]+)\b(?=(-[A-Za-z]|\s+([A-Za-z]+)\b)?)")
+
+
+def without_modifiers(text: str) -> str:
+    """``text`` with each kind word that modifies the noun after it blanked (offsets kept): a
+    kind word joined to the next word by a hyphen ("drug-related problems") or written before
+    a kind word of another kind ("drug reactions") says what the thing is about, not what is
+    asked for."""
+    out = list(text)
+    for m in _WORD_AND_NEXT.finditer(text):
+        kind = KIND_WORDS.get(m.group(1).lower())
+        if kind is None or m.group(2) is None:
+            continue
+        after = KIND_WORDS.get((m.group(3) or "").lower())
+        if m.group(2).startswith("-") or (after is not None and after != kind):
+            out[m.start(1) : m.end(1)] = " " * len(m.group(1))
+    return "".join(out)
 
 
 _FIRST_PERSON = re.compile(r"\b(?:we|our|ours|us|my)\b|\bI\b", re.IGNORECASE)

@@ -207,3 +207,18 @@ def test_before_an_event_asks_for_values_that_accumulate_as_they_stand(
     _say(mem, clock, "Patient 6610 has a penicillin G allergy.")
     asked = mem.answer("Before the anaesthetic: what is patient 6610 allergic to?", [])
     assert _top(asked) == "Compound::DB01053"
+
+
+def test_a_kind_word_that_modifies_another_noun_does_not_ask_for_its_kind(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    """The word "drug" asks for a medication; in "drug reactions" or "drug-related problems" it says
+    what the reactions are about."""
+    mem.store_fact("patient:6610", "takes", "Compound::DB00945")
+    mem.store_fact("patient:6610", "had_side_effect", "Side Effect::C0033774")
+    for q in (
+        "Remind me which drug reactions patient 6610 experienced.",
+        "Which drug-related problems did patient 6610 run into?",
+    ):
+        assert _top(mem.answer(q, [])) == "Side Effect::C0033774", q
+    assert _top(mem.answer("Which drug is patient 6610 on?", [])) == "Compound::DB00945"
