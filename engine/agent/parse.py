@@ -47,6 +47,8 @@ class Features:
     like X" -> Pharmacologic Class, Compound, Disease): the answer first, then each kind the
     question passes through on its way back to the entity it names."""
     yes_no: bool
+    declarative: bool
+    """A yes/no question said as a statement ("X treats Y?"): it may still ask how."""
     mechanism: bool
     share: bool
     generic: bool
@@ -211,6 +213,7 @@ def features(question: str, tokens: list[Token], mentions: list[Mention]) -> Fea
         chain = steps
         kind, pos = next((k, s) for k, s in reversed(nouns) if k == steps[0])
     first = tokens[0].norm if tokens else ""
+    declarative = kind is None and len(mentions) >= 2 and declarative_question(question)
     return Features(
         norm=norm,
         cues=tuple(find_cues(norm, mentions, question)),
@@ -224,9 +227,10 @@ def features(question: str, tokens: list[Token], mentions: list[Mention]) -> Fea
                 and not (polite_request(question) and (kind is not None or len(mentions) < 2))
             )
             or framed_yes_no(question)
-            or (kind is None and len(mentions) >= 2 and declarative_question(question))
+            or declarative
         )
         and not _asks_for_a_list(tokens, mentions),
+        declarative=declarative,
         mechanism=bool(MECHANISM.search(norm)),
         share=bool(SHARE.search(norm)),
         generic=bool(GENERIC.search(norm)),

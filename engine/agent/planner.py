@@ -213,7 +213,9 @@ class Planner:
         ents = [self.entity(m, node) for m, node in single]
         kinds = {e.kind for e in ents}
         mechanism = f.mechanism or (
-            reading is not None and not f.yes_no and reading.intent_prob("mechanism") >= SEM_ACCEPT
+            reading is not None
+            and (not f.yes_no or f.declarative)
+            and reading.intent_prob("mechanism") >= SEM_ACCEPT
         )
         # a yes/no question naming both ends of a relation asks about that edge; one asking
         # whether there is something ("Are there brain changes in X?") does only when the

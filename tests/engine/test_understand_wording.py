@@ -468,3 +468,10 @@ def test_a_mention_that_only_says_what_is_asked_about_the_others_is_wording() ->
     assert kept(q, "nuclear receptors", "clozapine") == ["clozapine"]
     q = "Which genes are in nuclear receptors?"
     assert kept(q, "nuclear receptors") == ["nuclear receptors"], "the only thing named"
+
+
+@pytest.mark.integration
+def test_a_statement_said_as_a_question_may_ask_how(helix, monkeypatch: pytest.MonkeyPatch) -> None:
+    planner = _reading_every_question(helix, monkeypatch, "mechanism", 0.9)
+    plan = planner.plan("Rationale for donepezil in Alzheimer's disease?")
+    assert plan.intent == "mechanism", plan.intent
