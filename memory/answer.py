@@ -87,7 +87,7 @@ class Answerer:
             own = subject.kind in (PATIENT, NOTE) or route.rule == "own-notes"
             # a graph entity this user has notes on ("which disease did we find NADSYN1
             # marks?", "HTR1E tracks which disease again?"): the notes answer when a stored
-            # relation fits the text's words or meaning; otherwise the graph does
+            # relation fits the question's words or meaning; otherwise the graph does
             ours = not own and not reverse and bool(history)
             picked = self._relation(
                 text, subject, history, reverse, reading if own or ours else None
@@ -108,7 +108,7 @@ class Answerer:
                     subject,
                     timeline.current(history),
                     self.name_of,
-                    {name: spec.label for name, spec in self.catalog.relations.items()},
+                    {name: s.label for name, s in self.catalog.relations.items()},
                 )
             if spec is None:
                 if not reverse and subject.kind in (PATIENT, NOTE):
@@ -128,7 +128,7 @@ class Answerer:
             if rule.soft and self.catalog.supersede.switch_re.search(text):
                 rule = replace(rule, explicit=False)  # "at the last switch": not the latest value
             if rule.kind == Temporal.CURRENT and self.catalog.supersede.asks_old_value(text):
-                # "Which drug was replaced in her latest switch?": the replaced value is question
+                # "Which drug was replaced in her latest switch?": the replaced value is asked
                 rule = TemporalIntent(Temporal.PREVIOUS, None, Temporal.PREVIOUS, None, True)
             when = choose.temporal(rule, reading, spec.name, anchored=anchored)
             if not reverse and not is_yes_no(text):
@@ -137,7 +137,7 @@ class Answerer:
             parsed = Parsed(subject, reverse, spec, key, when, anchors)
             chosen = self._select(rows, parsed)
             if not chosen and when.kind != rule.kind and not rule.explicit:
-                # only the bank's reading of the words moved the text off "current" ("what
+                # only the bank's reading of the words moved the question off "current" ("what
                 # was the key result?"), and there is no earlier value: the one there is answers
                 parsed = replace(parsed, temporal=rule)
                 chosen = self._select(rows, parsed)
