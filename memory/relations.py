@@ -100,8 +100,8 @@ class SupersedeSpec(BaseModel):
         is the end of a question that strands its preposition ("What did we take her off
         (of)?", "...move away from?"), the end of the verb phrase of a question with "did"
         before a closing adjunct ("What did the screen drop as lead?", "What did he come off
-        last time?"), or the wh-phrase before its verb ("Which drug was stopped when she
-        began X?", "Which molecule got replaced as lead?"). The question is its last
+        at the last change?"), or the wh-phrase before its verb ("Which drug was stopped when
+        she began X?", "Which molecule got replaced as lead?"). The question is its last
         clause ("the retinal study — which compound got replaced as lead?")."""
         clause = _CLAUSES.split(question.strip())[-1].strip()
         text = _STRANDED_OF.sub("", clause.rstrip("?.! ")) + " "

@@ -150,6 +150,9 @@ def test_allergens(text: str, allergen: str) -> None:
         ("What did Mr. Ito come off at the last visit?", True),
         ("the zebrafish study \u2014 which molecule got replaced as lead?", True),
         ("What did we put MRN 2210 on after warfarin?", False),
+        ("What is MRN 2210 on at the moment?", False),
+        ("What is MRN 2210 suffering from at the moment?", False),
+        ("Which was the earliest drug MRN 2210 was on?", False),
         ("What did we switch MRN 2210 from warfarin to?", False),
     ],
 )

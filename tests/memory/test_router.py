@@ -44,6 +44,13 @@ NOW = datetime(2026, 3, 9, 10, 0, tzinfo=UTC)
         # before every change there was the first value
         ("What was pt 2210 on prior to all the switches?", Temporal.FIRST, None),
         ("Which lead did the screen use before any change?", Temporal.FIRST, None),
+        ("the kinase screen old lead?", Temporal.PREVIOUS, None),
+        ("How old is the latest HbA1c for pt 2210?", Temporal.CURRENT, None),
+        (
+            "Which HbA1c result preceded pt 2210's current one?",
+            Temporal.BEFORE,
+            "pt 2210's current one",
+        ),
     ],
 )
 def test_temporal_intent(question: str, kind: Temporal, anchor: str | None) -> None:
