@@ -101,8 +101,10 @@ async def test_the_answer_appears_sentence_by_sentence(harness: Harness, config_
         seen: list[str] = []
         for _ in range(200):
             turns = list(app.chat.query(AssistantTurn))
-            if turns:
-                text = turns[-1].query_one(".answer", Markdown).source
+            # the turn mounts before its answer pane does: poll until both are there
+            answers = list(turns[-1].query(".answer").results(Markdown)) if turns else []
+            if answers:
+                text = answers[0].source
                 if text and (not seen or seen[-1] != text):
                     seen.append(text)
                 if text == SENTENCES:
