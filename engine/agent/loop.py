@@ -213,7 +213,11 @@ class AgentLoop:
         self, plan: Plan, result: Result, hits: list[PassageHit], steps: Steps, llm: LLMSession
     ) -> Result:
         store, s = self.c.store, self.c.settings
-        dist = plan.dist or overview_dist(plan.seeds[0].kind)
+        seed0 = plan.seeds[0]
+        at = store.index.get(seed0.id)
+        dist = plan.dist or overview_dist(
+            seed0.kind, None if at is None else (lambda u: store.degree(at, u) > 0)
+        )
         seeds = [store.index[e.id] for e in plan.seeds if e.id in store.index]
         targets = {store.index[e.id] for e in plan.targets if e.id in store.index} or None
         with steps.step("predict_edges", "scoring relations") as a:
