@@ -213,15 +213,14 @@ class AgentLoop:
         self, plan: Plan, result: Result, hits: list[PassageHit], steps: Steps, llm: LLMSession
     ) -> Result:
         store, s = self.c.store, self.c.settings
-        seed0 = plan.seeds[0]
-        at = store.index.get(seed0.id)
+        seed = plan.seeds[0]
+        at = store.index.get(seed.id)
         dist = plan.dist or overview_dist(
-            seed0.kind, None if at is None else (lambda u: store.degree(at, u) > 0)
+            seed.kind, None if at is None else (lambda u: store.degree(at, u) > 0)
         )
         seeds = [store.index[e.id] for e in plan.seeds if e.id in store.index]
         targets = {store.index[e.id] for e in plan.targets if e.id in store.index} or None
         with steps.step("predict_edges", "scoring relations") as a:
-            seed = plan.seeds[0]
             if plan.intent in {"one_hop", "multi_hop"} and llm.enabled("edges"):
                 blended = llm.edge_dist(result.question, seed.name, seed.kind, dist)
                 a["llm"] = blended is not None

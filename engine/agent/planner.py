@@ -53,9 +53,10 @@ PARSE_TEMPERATURE = 0.5
 MIN_PARSE_SCORE = -1.5
 """Below this the best metapath leaves cues unexplained: the question is not a graph question."""
 MAX_UNCOVERED = 2
-_EXISTENTIAL = re.compile(r"\b(?:is|are)\s+there\b", re.IGNORECASE)
 """A question with more words beyond its names, cues and function words says more than a
 graph question: it needs a confident reading to be read as one."""
+_EXISTENTIAL = re.compile(r"\b(?:is|are)\s+there\b", re.IGNORECASE)
+"""A question whether there is something ("Are there brain changes in X?")."""
 CONTRACTIONS = frozenset({"m", "d", "s", "ll", "re", "ve", "t"})
 """What is left of "I'm", "I'd", "it's", "we'll" ... once the tokenizer splits at the apostrophe."""
 LEXICON_CONFIDENT = 1.0

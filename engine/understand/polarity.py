@@ -92,9 +92,7 @@ def learned_ways(wordings: Iterable[tuple[str, int, str]]) -> dict[str, int]:
                 clash.add(v)  # two taught words disagree on this form
     # a word both directions use ("genes", "other") says neither
     both = {w for w, (down, up) in counts.items() if down and up and w not in taught}
-    return {w: 0 if w in clash or w in both else way for w, way in ways.items()} | dict.fromkeys(
-        both, 0
-    )
+    return {w: 0 if w in clash else way for w, way in ways.items()} | dict.fromkeys(both, 0)
 
 
 class Polarity:
