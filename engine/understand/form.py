@@ -198,10 +198,14 @@ _POLITE_FRAME = re.compile(
 ..."): whatever the verb, it is no relation."""
 
 
+_FRAMES = (_REQUEST_FRAME, _WISH_FRAME, _POLITE_FRAME)
+"""The frames a request or wish may wrap round the question it asks."""
+
+
 def without_frame(text: str) -> str:
     """``text`` with a request or wish wrapped round its question blanked out, offsets kept
     ("Can you check which drug ..." reads as "which drug ...": its "check" is no lab check)."""
-    for rx in (_REQUEST_FRAME, _WISH_FRAME, _POLITE_FRAME):
+    for rx in _FRAMES:
         frame = rx.match(text)
         if frame is not None:
             return " " * frame.end() + text[frame.end() :]
@@ -248,7 +252,7 @@ def asked_span(text: str, names: Sequence[tuple[int, int]] = ()) -> tuple[int, i
         # providers know what to teach?"), a literature question keeps them
         kept = spans
     start, end = kept[0][0], kept[-1][1]
-    for rx in (_REQUEST_FRAME, _WISH_FRAME, _POLITE_FRAME):
+    for rx in _FRAMES:
         frame = rx.match(text, start, end)
         if frame is not None and not any(start <= s < frame.end() for s, _ in names):
             start = frame.end()
