@@ -27,7 +27,7 @@ _SHAPES = [
     for p in (
         r"\b(?P<d>\d{4}-\d{1,2}-\d{1,2})\b",
         rf"\b(?P<d>(?:the\s+)?{_DAY}\s+(?:of\s+)?(?:{_MONTH})\b\.?{_YEAR})(?!\s*\d)",
-        rf"\b(?P<d>(?:{_MONTH})\b\.?\s+(?:the\s+)?{_DAY}\b{_YEAR})(?![\d:])",
+        rf"\b(?P<d>(?:{_MONTH})\b\.?\s+(?:the\s+)?{_DAY}\b{_YEAR})(?!\d|:\d)",  # not "Mar 3:15"
         # a bare month/day only after a preposition: "as at 3/5", "before 3/5/2026"
         r"\b(?:on|of|at|by|to|before|until|after)\s+(?P<d>\d{1,2}/\d{1,2}(?:/\d{2,4})?)\b(?!/)",
     )

@@ -14,6 +14,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from engine.understand.form import without_frame
 from engine.util.text import alias_key
 
 Functional = Literal["none", "subject", "key", "explicit"]
@@ -98,31 +99,50 @@ class SupersedeSpec(BaseModel):
         """Whether the value a question asks for stands where a statement puts the value a
         change replaced: the question's gap read with the statement grammar above. The gap
         is the end of a question that strands its preposition ("What did we take her off
-        (of)?", "...move away from?"), the end of the verb phrase of a question with "did"
-        before a closing adjunct ("What did the screen drop as lead?", "What did he come off
-        at the last change?"), or the wh-phrase before its verb ("Which drug was stopped when
-        she began X?", "Which molecule got replaced as lead?"). The question is its last
-        clause ("the retinal study — which compound got replaced as lead?")."""
-        clause = _CLAUSES.split(question.strip())[-1].strip()
+        (of)?", "...move away from?"), the end of its verb phrase before a closing adjunct
+        when it has "did" or speaks of a change ("What did the screen drop as lead?", "the
+        medication he came off at the last change"; not "What is she suffering from at the
+        moment?"), the object of "replace" ("the lead that the current one replaced"), or the
+        noun phrase asked for when a participle of a change comes before or after it ("Which
+        drug was stopped when she began X?", "Which molecule got replaced as lead?", "the
+        replaced lead compound"). The question is its last clause ("the retinal study —
+        which compound got replaced as lead?"), or the one before a closing "what was it?"."""
+        clauses = [c.strip() for c in _CLAUSES.split(question.strip()) if c.strip()] or [""]
+        while len(clauses) > 1 and _RESUMPTIVE.match(clauses[-1]):
+            clauses.pop()  # "... was switched off most recently — what was it?"
+        clause = clauses[-1]
         text = _STRANDED_OF.sub("", clause.rstrip("?.! ")) + " "
-        if self.old_before_re.search(text):
+        phrases = [text]
+        if _DO_SUPPORT.match(clause) or self.switch_re.search(question):
+            phrases.append(_CLOSING_ADJUNCT.sub("", text.rstrip()) + " ")
+        if any(self.old_before_re.search(t) or _REPLACE_GAP.search(t) for t in phrases):
             return True
-        if _DO_SUPPORT.match(clause):
-            verb_phrase = _CLOSING_ADJUNCT.sub("", text.rstrip()) + " "
-            if self.old_before_re.search(verb_phrase):
-                return True
         m = _WH_PHRASE.match(clause)
-        return m is not None and bool(self.old_after_re.match(clause[m.end() :]))
+        if m is not None and self.old_after_re.match(clause[m.end() :]):
+            return True
+        head = _ASKED_NP.match(without_frame(clause))
+        return head is not None and bool(self.old_after_re.match(clause[head.end() :]))
 
 
 _STRANDED_OF = re.compile(r"(?<=\boff)\s+of$", re.IGNORECASE)
 """'off of' at the end says what 'off' says."""
 _WH_PHRASE = re.compile(r"^\W*(?:which|what)(?:\s+(?!(?:was|were|is|got|has|had)\b)[a-z]+)?", re.I)
 _CLAUSES = re.compile(r"\s[\u2014\u2013-]\s|[;:\u2014\u2013]")
+_RESUMPTIVE = re.compile(
+    r"^\W*(?:what|which)(?:\s+one)?\s+(?:is|was|were)\s+(?:it|that|this|they)\W*$", re.I
+)
+"""A closing question whose pronoun stands for what the clause before it asks about."""
 _DO_SUPPORT = re.compile(r"^\W*(?:which|what)(?:\s+[a-z]+)?\s+(?:did|does|do)\b", re.I)
 """A question whose gap is the object of its main verb ("What did we take her off?")."""
+_REPLACE_GAP = re.compile(r"\breplaced?\s*$", re.I)
+"""A verb phrase ending in "replace(d)" leaves its object, the replaced value, as the gap."""
+_ASKED_NP = re.compile(
+    r"^\W*(?:(?:what|which)\s+(?:is|was|were|are)\s+)?(?:the|a|an|her|his|their|its)\s+", re.I
+)
+"""The opening of the noun phrase a question asks for ("the ...", "what was the ...")."""
 _CLOSING_ADJUNCT = re.compile(
-    r"\s+(?:as|at|in|on|during|when|last|this|recently|earlier|yesterday|today)\b.*$", re.I
+    r"\s+(?:as|at|in|on|during|when|last|this|(?:most\s+)?recently|earlier|yesterday|today)\b.*$",
+    re.I,
 )
 """A phrase closing a question after its verb, saying when or in what role ("... last time",
 "... as lead"): the verb's object gap is before it."""

@@ -7,6 +7,7 @@ engine's linker. Aliases are per user: the same name or MRN may be someone else 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -135,16 +136,32 @@ class Resolver:
         return refs
 
     def _bare_notes(self, text: str) -> list[SubjectRef]:
-        """Known notes named without a determiner ("Zebrafish model rerun: ...")."""
+        """Known notes named without a determiner ("Zebrafish model rerun: ..."), where they
+        stand in ``text``; a note named inside a longer one's name ("organoid" in "glioma
+        organoid screen") is that one's word, not a second subject."""
         key = f" {alias_key(text)} "
         refs: list[SubjectRef] = []
         for subject in self.vault.subjects("note:"):
             words = [w for w in subject.removeprefix("note:").split("-") if w != "project"]
             phrase = " ".join(words)
-            at = key.find(f" {phrase} ")
-            if words and at >= 0:
-                refs.append(SubjectRef(subject, NOTE, phrase, -1, -1, True, NOTE, phrase))
-        return refs
+            if words and key.find(f" {phrase} ") >= 0:
+                at = re.search(
+                    r"(?<!\w)" + r"\W+".join(map(re.escape, words)) + r"(?!\w)", text, re.I
+                )
+                start, end = at.span() if at else (-1, -1)
+                refs.append(SubjectRef(subject, NOTE, phrase, start, end, True, NOTE, phrase))
+        return [
+            r
+            for r in refs
+            if not any(
+                o is not r
+                and o.start <= r.start
+                and r.end <= o.end
+                and o.end - o.start > r.end - r.start
+                for o in refs
+                if r.start >= 0
+            )
+        ]
 
     def entities(self, linked: list[LinkedEntity]) -> list[SubjectRef]:
         return [

@@ -31,7 +31,11 @@ NOW = datetime(2026, 3, 9, 10, 0, tzinfo=UTC)
         ("rx as at 3/5?", date(2026, 3, 5)),
         ("HbA1c on Mar. 2nd, 2025?", date(2025, 3, 2)),
         ("What was 5120 on back on 1 Feb?", date(2026, 2, 1)),
-        ("regimen on Dec 20?", date(2025, 12, 20)),  # later than "now" this year: last year's
+        ("regimen on Dec 20?", date(2025, 12, 20)),
+        (
+            "Mar 5: which drug was MRN 2210 on?",
+            date(2026, 3, 5),
+        ),  # a colon after it  # later than "now" this year: last year's
     ],
 )
 def test_dates_are_read_with_the_year_from_the_clock(text: str, day: date) -> None:
@@ -46,6 +50,7 @@ def test_dates_are_read_with_the_year_from_the_clock(text: str, day: date) -> No
         "What did we start in March 2026?",
         "HbA1c 7.5% for MRN 2209",
         "Any notes for the 30th of February?",
+        "infusion started Mar 3:15",
     ],
 )
 def test_no_date_where_none_is_written(text: str) -> None:

@@ -154,6 +154,13 @@ def test_allergens(text: str, allergen: str) -> None:
         ("What is MRN 2210 suffering from at the moment?", False),
         ("Which was the earliest drug MRN 2210 was on?", False),
         ("What did we switch MRN 2210 from warfarin to?", False),
+        ("the statin MRN 2210 was taken off at the last switch", True),
+        ("the lead that the screen's present one replaced", True),
+        ("What was the discontinued statin of MRN 2210?", True),
+        ("Which drug came after the discontinued one?", False),
+        ("What did we take pt 2210 off most recently?", True),
+        ("The nurse wants to know what MRN 2210 was switched off last \u2014 what was it?", True),
+        ("MRN 2210 was taken off warfarin \u2014 what is it now?", False),
     ],
 )
 def test_a_question_asks_for_the_replaced_value_where_statements_put_it(

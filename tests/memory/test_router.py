@@ -46,6 +46,14 @@ NOW = datetime(2026, 3, 9, 10, 0, tzinfo=UTC)
         ("Which lead did the screen use before any change?", Temporal.FIRST, None),
         ("the kinase screen old lead?", Temporal.PREVIOUS, None),
         ("How old is the latest HbA1c for pt 2210?", Temporal.CURRENT, None),
+        # "did ... use to" is "used to" under do-support; "use to treat" is no time
+        ("Which statin did MRN 4471 use to take?", Temporal.PREVIOUS, None),
+        ("What do we use to treat gout in MRN 4471?", Temporal.CURRENT, None),
+        ("What did MRN 4471's creatinine come back as most recently?", Temporal.CURRENT, None),
+        ("second latest LDL for pt 2210?", Temporal.PREVIOUS, None),
+        # a "pre-" glued to a name says "before" it; "pre-op" names no value
+        ("the pre-Warfarin regimen of MRN 4471", Temporal.BEFORE, "Warfarin"),
+        ("pre-op creatinine of MRN 4471", Temporal.CURRENT, None),
         (
             "Which HbA1c result preceded pt 2210's current one?",
             Temporal.BEFORE,

@@ -85,6 +85,13 @@ def test_entities_notes_and_titles(memory: UserMemory, clock: SimulatedClock) ->
         _top(memory.answer("Which compound did the CRISPR screen start with as lead?", []))
         == "Compound::DB00590"
     )
+    # a note named without a determiner is found where it stands, as one name, not as a
+    # shorter note inside it (its span is masked when the question is read)
+    _say(memory, clock, "For the CRISPR project, the lead compound is aspirin.")
+    question = "CRISPR screen: lead compound?"
+    (note,) = memory.answerer.resolver.notes(question)
+    assert note.id == "note:crispr-screen"
+    assert question[note.start : note.end] == "CRISPR screen"
     assert _top(memory.answer("What is Victor Costa allergic to?", [])) == "Compound::DB00945"
     assert _top(memory.answer("Which condition does Mr. Costa have?", [])) == ("Disease::DOID:1826")
 
