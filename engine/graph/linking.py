@@ -80,6 +80,12 @@ def same_concept_kinds(kind: str) -> tuple[str, ...]:
     return next((g for g in CONCEPT_GROUPS if kind in g), (kind,))
 
 
+def everyday_brand(c: Candidate, tok: Token) -> bool:
+    """A drug's other name written in lower case as an everyday word ("soothe", "comfort",
+    brands of DrugBank) is the word, not the drug; the caller checks the word is everyday."""
+    return not c.primary and tok.text.islower() and c.node_id.startswith("Compound::")
+
+
 def covers(mention: str, name: str) -> bool:
     """Every content word of the mention has a counterpart in the name.
 
@@ -164,13 +170,21 @@ class Linker:
                 continue
             cands = self.aliases.get(span.key)
             if i == j:
-                cands = self.aliases.plausible(cands, tokens[i], i)
+                cands = self._plausible(cands, tokens[i], i)
             if not cands:
                 continue
             found.append(
                 Mention(self._text(tokens, i, j), tokens[i].start, tokens[j].end, i, j, cands)
             )
         return found
+
+    def _plausible(self, cands: list[Candidate], tok: Token, position: int) -> list[Candidate]:
+        """Candidates for a one-word mention as it is written (``AliasIndex.plausible``),
+        without the brands it only spells as an everyday word."""
+        cands = self.aliases.plausible(cands, tok, position)
+        if self.vocabulary is not None and self.vocabulary.language.whole_word(tok.text):
+            cands = [c for c in cands if not everyday_brand(c, tok)]
+        return cands
 
     @staticmethod
     def _text(tokens: list[Token], i: int, j: int) -> str:
@@ -264,7 +278,7 @@ class Linker:
         best = fz[0][1]
         cands = [c for k, s in fz if s >= best - 1e-6 for c in self.aliases.get(k)]
         if a == b:
-            cands = self.aliases.plausible(cands, tokens[a], a)
+            cands = self._plausible(cands, tokens[a], a)
         if not cands:
             return None
         return Mention(phrase, tokens[a].start, tokens[b].end, a, b, cands, "fuzzy", best / 100.0)

@@ -59,6 +59,12 @@ class Language:
         stem, rest = parts[0], "".join(p.removeprefix("##") for p in parts[1:])
         return len(stem) >= STEM_MIN and len(rest) <= ENDING_MAX
 
+    def whole_word(self, word: str) -> bool:
+        """The tokenizer holds the word whole ("soothe", "comfort"): everyday language, where
+        a brand name such as "Tylenol" is split into pieces."""
+        w = word.lower()
+        return w.isalpha() and self.pieces is not None and len(self.pieces(w)) == 1
+
     def inflects_as_verb(self, word: str) -> bool:
         """The corpus or the tokenizer (as one word piece) knows a past or progressive form
         of the word ("trigger" -> "triggered"), as neither does for an adjective such as

@@ -37,6 +37,17 @@ def test_synonym_and_brand_names_link(helix) -> None:
     assert all(t[1] == "CpD" for t in r.triples())
 
 
+def test_a_brand_spelled_as_an_everyday_word_is_the_word_unless_capitalised(helix) -> None:
+    """DrugBank lists "Epoch" and "Renewal" as brands of one drug; in lower case they are
+    the words. A brand that is no everyday word links however it is written."""
+    planner = helix.c.planner
+    lower = planner.link("Does renewal of the prescription matter in Alzheimer's disease?")
+    assert [m.node_ids for m in lower.mentions] == [["Disease::DOID:10652"]]
+    capital = planner.link("What does Epoch treat?")
+    assert "Compound::DB00936" in capital.mentions[0].node_ids
+    assert planner.link("what does aricept treat").mentions[0].node_ids == ["Compound::DB00843"]
+
+
 def test_multi_hop_paths_follow_the_question(helix) -> None:
     r = helix.ask("Which genes are targeted by drugs that treat Alzheimer's disease?")
     assert r.status is Status.ANSWERED
