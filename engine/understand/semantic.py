@@ -18,9 +18,12 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.graph.lexicon import FUNCTION_WORDS, KIND_WORDS
 from engine.providers.embedder.base import Embedder, Vectors
 from engine.understand.bank import PLACEHOLDER, Bank, placeholder_kinds
 from engine.understand.polarity import Polarity, direction, learned_ways, reweigh
+from engine.understand.twins import TwinWords
+from engine.understand.twins import learn as learn_twins
 from engine.util.numeric import minimize_log_scale, softmax
 
 TOP_WORDINGS = 2
@@ -71,6 +74,8 @@ class SemanticScorer:
         self.row_intent = np.asarray([s.intent for s in bank.slots for _ in s.wordings])
         self.polarity = Polarity(embedder)
         self._slot_signs: dict[str, int] | None = None
+        self._twins: TwinWords | None = None
+        self._relation_of = {s.id: s.use.rel for s in bank.slots if s.use is not None}
         self.matrix = self._embed_bank(texts, cache_dir)
         self.temperature = temperature or self.fit_temperature()
 
@@ -158,11 +163,30 @@ class SemanticScorer:
         whose direction the words say."""
         signs = self.slot_signs()
         top = sorted(probs, key=lambda s: -probs[s])[:3]
-        if not any(signs.get(s, 0) for s in top):
-            return probs, frozenset()
-        way = self.polarity.sign(text)
-        said = frozenset(s for s in probs if way and signs.get(s, 0) == way)
-        return reweigh(probs, signs, way), said
+        said: frozenset[str] = frozenset()
+        if any(signs.get(s, 0) for s in top):
+            way = self.polarity.sign(text)
+            said = frozenset(s for s in probs if way and signs.get(s, 0) == way)
+            probs = reweigh(probs, signs, way)
+        polar = frozenset(self._relation_of[s] for s, way in signs.items() if way)
+        settled = polar if said else frozenset()
+        probs, chosen = self.twin_words().reweigh(probs, self._relation_of, text, polar, settled)
+        return probs, said | chosen
+
+    def twin_words(self) -> TwinWords:
+        """Words telling each one-hop relation from its twins, learnt from the bank."""
+        if self._twins is None:
+            self._twins = learn_twins(
+                (
+                    (s.id, s.use.rel, frozenset({s.use.src, s.use.dst}), w)
+                    for s in self.bank.slots
+                    if s.use is not None and s.intent == "one_hop"
+                    for w in s.wordings
+                ),
+                KIND_WORDS,
+                FUNCTION_WORDS,
+            )
+        return self._twins
 
     def slot_signs(self) -> dict[str, int]:
         """Direction of each one-hop slot's relation, read from its verb ('upregulates': +1)."""
