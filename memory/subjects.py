@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from engine.result import LinkedEntity
+from engine.understand.spans import outermost
 from engine.util.ids import kind_of as graph_kind
 from engine.util.text import alias_key
 from memory.notes import find_notes, match_slug, phrase_key
@@ -150,18 +151,7 @@ class Resolver:
                 )
                 start, end = at.span() if at else (-1, -1)
                 refs.append(SubjectRef(subject, NOTE, phrase, start, end, True, NOTE, phrase))
-        return [
-            r
-            for r in refs
-            if not any(
-                o is not r
-                and o.start <= r.start
-                and r.end <= o.end
-                and o.end - o.start > r.end - r.start
-                for o in refs
-                if r.start >= 0
-            )
-        ]
+        return outermost(refs)
 
     def entities(self, linked: list[LinkedEntity]) -> list[SubjectRef]:
         return [

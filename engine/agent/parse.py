@@ -20,6 +20,7 @@ from engine.understand.form import (
     framed_yes_no,
     polite_request,
 )
+from engine.understand.spans import outermost
 from engine.util.text import normalize
 
 MECHANISM = re.compile(
@@ -66,18 +67,7 @@ def find_cues(norm: str, mentions: list[Mention], question: str) -> list[Cue]:
                 continue
             cues.append(Cue(rels, m.start(), m.end(), m.group(), weight))
     # a cue inside a longer one is part of it ("regulated" in "up-regulated")
-    cues = [
-        c
-        for c in cues
-        if not any(
-            o is not c
-            and o.start <= c.start
-            and c.end <= o.end
-            and o.end - o.start > c.end - c.start
-            for o in cues
-        )
-    ]
-    return sorted(cues, key=lambda c: c.start)
+    return sorted(outermost(cues), key=lambda c: c.start)
 
 
 def kind_nouns(tokens: list[Token], mentions: list[Mention]) -> list[tuple[str, int]]:

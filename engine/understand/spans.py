@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 import ahocorasick
 
@@ -68,3 +69,32 @@ class SpanMatcher:
                 continue
             out.append(Span(first, last, str(key)))
         return out
+
+
+class Placed(Protocol):
+    """Anything found at ``start``..``end`` of a text."""
+
+    @property
+    def start(self) -> int: ...
+
+    @property
+    def end(self) -> int: ...
+
+
+P = TypeVar("P", bound=Placed)
+
+
+def outermost(found: Sequence[P]) -> list[P]:
+    """``found`` without what stands inside a longer one ("regulated" in "up-regulated",
+    the note "organoid" in "glioma organoid screen"), in order. Pure."""
+    return [
+        f
+        for f in found
+        if not any(
+            o is not f
+            and o.start <= f.start
+            and f.end <= o.end
+            and o.end - o.start > f.end - f.start
+            for o in found
+        )
+    ]

@@ -74,10 +74,7 @@ class Language:
             return False
         stems = {w, w[:-1]} if w.endswith("e") else {w}
         forms = [s + end for s in stems for end in ("ed", "ing")]
-        return any(
-            f in self.corpus_words or (self.pieces is not None and len(self.pieces(f)) == 1)
-            for f in forms
-        )
+        return any(f in self.corpus_words or self.whole_word(f) for f in forms)
 
 
 def variants(word: str) -> set[str]:
