@@ -65,6 +65,16 @@ SLOT_KIND: dict[str, str] = {
 }
 """Kind names used in slot ids -> node kinds."""
 
+
+def chain_kinds(slot_id: str) -> tuple[str, ...]:
+    """The kinds a multi-hop slot walks, given kind first ("multihop.drug->gene->disease" ->
+    Compound, Gene, Disease); empty when the id names no chain of known kinds."""
+    if not slot_id.startswith("multihop.") or "->" not in slot_id:
+        return ()
+    kinds = tuple(SLOT_KIND.get(k, "") for k in slot_id.split(".", 1)[1].split("->"))
+    return kinds if len(kinds) >= 3 and all(kinds) else ()
+
+
 PLACEHOLDER: dict[str, str] = {
     "Compound": "[Compound]",
     "Disease": "[Disease]",

@@ -20,7 +20,9 @@ import numpy as np
 
 from engine.graph.lexicon import FUNCTION_WORDS, KIND_WORDS
 from engine.providers.embedder.base import Embedder, Vectors
-from engine.understand.bank import PLACEHOLDER, Bank, placeholder_kinds
+from engine.understand.bank import PLACEHOLDER, Bank, chain_kinds, placeholder_kinds
+from engine.understand.chains import ChainWords
+from engine.understand.chains import learn as learn_chains
 from engine.understand.polarity import Polarity, direction, learned_ways, reweigh
 from engine.understand.twins import TwinWords
 from engine.understand.twins import learn as learn_twins
@@ -75,6 +77,7 @@ class SemanticScorer:
         self.polarity = Polarity(embedder)
         self._slot_signs: dict[str, int] | None = None
         self._twins: TwinWords | None = None
+        self._chains: ChainWords | None = None
         self._relation_of = {s.id: s.use.rel for s in bank.slots if s.use is not None}
         self.matrix = self._embed_bank(texts, cache_dir)
         self.temperature = temperature or self.fit_temperature()
@@ -171,7 +174,7 @@ class SemanticScorer:
         polar = frozenset(self._relation_of[s] for s, way in signs.items() if way)
         settled = polar if said else frozenset()
         probs, chosen = self.twin_words().reweigh(probs, self._relation_of, text, polar, settled)
-        return probs, said | chosen
+        return self.chain_words().reweigh(probs, text), said | chosen
 
     def twin_words(self) -> TwinWords:
         """Words telling each one-hop relation from its twins, learnt from the bank."""
@@ -187,6 +190,25 @@ class SemanticScorer:
                 FUNCTION_WORDS,
             )
         return self._twins
+
+    def chain_words(self) -> ChainWords:
+        """Words saying each multi-hop slot's extra hop against its one-hop rivals."""
+        if self._chains is None:
+            self._chains = learn_chains(
+                (
+                    (s.id, chain_kinds(s.id), s.wordings)
+                    for s in self.bank.slots
+                    if s.intent == "multihop" and chain_kinds(s.id)
+                ),
+                (
+                    (s.id, s.use.src, s.use.dst, s.wordings)
+                    for s in self.bank.slots
+                    if s.use is not None and s.intent == "one_hop"
+                ),
+                KIND_WORDS,
+                FUNCTION_WORDS,
+            )
+        return self._chains
 
     def slot_signs(self) -> dict[str, int]:
         """Direction of each one-hop slot's relation, read from its verb ('upregulates': +1)."""
