@@ -19,6 +19,7 @@ from engine.understand.form import (
     declarative_question,
     framed_yes_no,
     polite_request,
+    then_asks_for_things,
 )
 from engine.understand.spans import outermost
 from engine.util.text import normalize
@@ -219,7 +220,7 @@ def features(question: str, tokens: list[Token], mentions: list[Mention]) -> Fea
             or framed_yes_no(question)
             or declarative
         )
-        and not _asks_for_a_list(tokens, mentions),
+        and not _asks_for_a_list(question, tokens, mentions),
         declarative=declarative,
         mechanism=bool(MECHANISM.search(norm)),
         share=bool(SHARE.search(norm)),
@@ -227,8 +228,11 @@ def features(question: str, tokens: list[Token], mentions: list[Mention]) -> Fea
     )
 
 
-def _asks_for_a_list(tokens: list[Token], mentions: list[Mention]) -> bool:
+def _asks_for_a_list(question: str, tokens: list[Token], mentions: list[Mention]) -> bool:
     """'Is there any list of genes turned down in X?', 'Are there drugs for Y?': an existential
     question about one thing asks for the things, not for a yes or a no (about two things it
-    is a claim: 'Is there evidence that X treats Y?')."""
-    return len(tokens) > 1 and tokens[1].norm == "there" and len(mentions) < 2
+    is a claim: 'Is there evidence that X treats Y?'); so does one about one thing that goes on
+    to ask for them ('Is PRKCD druggable — which drugs hit it?')."""
+    if len(tokens) < 2 or len(mentions) >= 2:
+        return False
+    return tokens[1].norm == "there" or then_asks_for_things(question)

@@ -82,6 +82,19 @@ def asks_for_things(text: str) -> bool:
     return bool(_ASKS_FOR_THINGS.search(text.strip())) or polite_request(text)
 
 
+_THEN_ASKS = re.compile(
+    rf"(?:[?;:]|\s[\u2013\u2014-])\s*{_LEAD_IN}(?:(?:{_PREPOSITION})?(?:{_INTERROGATIVE})|{_REQUEST})\b",
+    re.IGNORECASE,
+)
+
+
+def then_asks_for_things(text: str) -> bool:
+    """A later clause asks for things after the opening one ("Is PRKCD druggable — which
+    drugs hit it?", "Is X a kinase, a receptor...? What's its molecular function?"): what
+    the user wants is the list, the yes/no opening only leads up to it."""
+    return bool(_THEN_ASKS.search(text.strip()))
+
+
 def is_yes_no(text: str) -> bool:
     """True for a question answered yes or no: it opens with an auxiliary verb ("Is MRN 4471
     still on sitagliptin?", "Did clonazepam replace it?"), not with an interrogative."""

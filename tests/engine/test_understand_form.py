@@ -16,6 +16,7 @@ from engine.understand.form import (
     polite_request,
     sentences,
     split_turn,
+    then_asks_for_things,
     without_frame,
 )
 
@@ -222,3 +223,18 @@ def test_a_sentence_that_goes_on_to_the_next_step_belongs_to_the_request() -> No
     text = "Step 1: diseases similar to gout. Step 2: drugs that treat each of those."
     named = [(text.index("gout"), text.index("gout") + 4)]
     assert asked_span(text, named) == (0, len(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "then"),
+    [
+        ("Is PRKCD druggable — which existing drugs hit it?", True),
+        ("Is X a kinase, a receptor...? What's its molecular function?", True),
+        ("Is X safe; list the alternatives", True),
+        ("Is X, which is a kinase, expressed in the liver?", False),
+        ("Which drugs hit PRKCD?", False),
+        ("Does X bind Y?", False),
+    ],
+)
+def test_a_later_clause_that_asks_for_things(text: str, then: bool) -> None:
+    assert then_asks_for_things(text) is then

@@ -256,6 +256,15 @@ def test_an_existential_question_about_one_thing_asks_for_a_list(helix) -> None:
     assert claim.features.yes_no and claim.intent == "claim", claim.intent
 
 
+@pytest.mark.integration
+def test_a_yes_no_opening_that_goes_on_to_ask_for_things_asks_for_them(helix) -> None:
+    plan = helix.c.planner.plan("Is donepezil selective — which genes does it bind?")
+    assert not plan.features.yes_no and plan.intent == "one_hop", plan.intent
+    assert plan.dist[0][0].uses[0].rel == "CbG"
+    claim = helix.c.planner.plan("Does donepezil treat Alzheimer's disease? Which trials say so?")
+    assert claim.features.yes_no, "about two things it is still the claim"
+
+
 def test_a_capital_that_opens_a_later_sentence_is_not_a_gene_symbol() -> None:
     tokens = tokenize("Which genes are expressed in the heart? Thank you. And TNF?")
     thank = next(t for t in tokens if t.text == "Thank")
