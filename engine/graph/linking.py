@@ -170,7 +170,7 @@ class Linker:
                 continue
             cands = self.aliases.get(span.key)
             if i == j:
-                cands = self._plausible(cands, tokens[i], i)
+                cands = self._plausible(cands, tokens, i)
             if not cands:
                 continue
             found.append(
@@ -178,13 +178,24 @@ class Linker:
             )
         return found
 
-    def _plausible(self, cands: list[Candidate], tok: Token, position: int) -> list[Candidate]:
+    def _plausible(
+        self, cands: list[Candidate], tokens: list[Token], position: int
+    ) -> list[Candidate]:
         """Candidates for a one-word mention as it is written (``AliasIndex.plausible``),
-        without the brands it only spells as an everyday word."""
+        without the brands it only spells as an everyday word; none for an everyday word in
+        lower case where the verb of a kind noun's clause stands ("agents that *fall* under
+        X": not the side effect Fall)."""
+        tok = tokens[position]
         cands = self.aliases.plausible(cands, tok, position)
-        if self.vocabulary is not None and self.vocabulary.language.whole_word(tok.text):
-            cands = [c for c in cands if not everyday_brand(c, tok)]
-        return cands
+        if self.vocabulary is None or not self.vocabulary.language.whole_word(tok.text):
+            return cands
+        if (
+            tok.text.islower()
+            and predicate_after_wh_subject(tokens, position)
+            and self.vocabulary.language.inflects_as_verb(tok.norm)
+        ):
+            return []
+        return [c for c in cands if not everyday_brand(c, tok)]
 
     @staticmethod
     def _text(tokens: list[Token], i: int, j: int) -> str:
@@ -278,7 +289,7 @@ class Linker:
         best = fz[0][1]
         cands = [c for k, s in fz if s >= best - 1e-6 for c in self.aliases.get(k)]
         if a == b:
-            cands = self._plausible(cands, tokens[a], a)
+            cands = self._plausible(cands, tokens, a)
         if not cands:
             return None
         return Mention(phrase, tokens[a].start, tokens[b].end, a, b, cands, "fuzzy", best / 100.0)
@@ -325,6 +336,16 @@ class Linker:
             weak = [m for m in touching if not self._name_word(tokens, a, b, m)]
             phrase = self._text(tokens, lo, hi)
             found = self._fuzzy_mention(phrase, lo, hi, tokens) if fallback else None
+            if (
+                found is not None
+                and touching
+                and not any(covers(phrase, self.store.name(c.node_id)) for c in found.candidates)
+            ):
+                # a name longer than the exact mention must carry the words it was extended
+                # by ("amyotrophic lateral sclerosis pls" is not "... sclerosis (ALS)"): the
+                # exact name stands
+                mentions.extend(touching)
+                continue
             if found is not None:
                 mentions.append(found)
             elif fallback and len(pending) < MAX_EMBEDDED_PHRASES:

@@ -48,6 +48,18 @@ def test_a_brand_spelled_as_an_everyday_word_is_the_word_unless_capitalised(heli
     assert planner.link("what does aricept treat").mentions[0].node_ids == ["Compound::DB00843"]
 
 
+def test_a_name_where_the_verb_of_a_kind_nouns_clause_stands_is_the_verb(helix) -> None:
+    """"pain" after "drugs that" is what the drugs do, not the symptom Pain (as "fall" in
+    "agents that fall under X" is no side effect); as the object of a verb it is the
+    symptom."""
+    planner = helix.c.planner
+    verb = planner.link("Which drugs that pain patients are Biguanides?")
+    kinds = {n.split("::")[0] for m in verb.mentions for n in m.node_ids}
+    assert kinds == {"Pharmacologic Class"}
+    noun = planner.link("Which drugs relieve pain?")
+    assert any(n.startswith("Symptom::") for m in noun.mentions for n in m.node_ids)
+
+
 def test_multi_hop_paths_follow_the_question(helix) -> None:
     r = helix.ask("Which genes are targeted by drugs that treat Alzheimer's disease?")
     assert r.status is Status.ANSWERED
