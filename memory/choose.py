@@ -118,9 +118,14 @@ def temporal(
             (Temporal.AFTER, Temporal.CURRENT),
             (Temporal.BEFORE, Temporal.PREVIOUS),
         ):
-            if gone in own and into in own:
+            if into not in own:
+                continue
+            # the words count even for a relation the bank has no such slot for ("MRN
+            # 1452's preceding INR value")
+            words[into] = max(words[into], reading.times.get(gone, 0.0))
+            words.pop(gone, None)
+            if gone in own:
                 own[into] = max(own[into], own.pop(gone))
-                words[into] = max(words[into], words.pop(gone))
     own.pop(Temporal.AS_OF, None)
     evidence = {
         when: (score - own[Temporal.CURRENT]) / TIME_UNIT + words[when] - words[Temporal.CURRENT]

@@ -21,6 +21,8 @@ _TOKEN = re.compile(r"\[[A-Za-z]+\]|[a-z]+")
 _SUFFIXES = ("ing", "ed", "es", "s", "ly")
 _PRIOR = 0.5
 """Additive smoothing of the word counts."""
+_CLIPPED_MIN = 4
+"""Letters a clipped word ("prev", "orig") keeps at least."""
 
 
 def _stem(word: str) -> str:
@@ -45,13 +47,30 @@ class TimeWords:
         for when, text in examples:
             self.counts.setdefault(when, Counter()).update(features(text))
             self.sizes[when] += 1
+        self._words: list[str] | None = None
         self.total: Counter[str] = Counter()
         for counts in self.counts.values():
             self.total.update(counts)
 
+    def _known(self, feature: str) -> str:
+        """The feature, or the one word of the bank it clips ("prev" -> "previou", "orig" ->
+        "original"), or "" when the bank has neither."""
+        if feature in self.total:
+            return feature
+        if len(feature) < _CLIPPED_MIN or "_" in feature:
+            return ""
+        if self._words is None:
+            self._words = sorted(f for f in self.total if "_" not in f)
+        longer = sorted(
+            (w for w in self._words if w.startswith(feature) and len(w) > len(feature)), key=len
+        )
+        # one word, however its forms were cut ("previou" of "previous", "previous" of
+        # "previously")
+        return longer[0] if longer and all(w.startswith(longer[0]) for w in longer) else ""
+
     def log_odds(self, text: str) -> dict[Temporal, float]:
         """Qualifier -> summed log-odds of the question's known features (0 when none)."""
-        feats = {f for f in features(text) if f in self.total}
+        feats = {self._known(f) for f in features(text)} - {""}
         n_all = sum(self.sizes.values())
         out: dict[Temporal, float] = {}
         for when, counts in self.counts.items():
