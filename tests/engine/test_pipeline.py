@@ -49,9 +49,9 @@ def test_a_brand_spelled_as_an_everyday_word_is_the_word_unless_capitalised(heli
 
 
 def test_a_name_where_the_verb_of_a_kind_nouns_clause_stands_is_the_verb(helix) -> None:
-    """"pain" after "drugs that" is what the drugs do, not the symptom Pain (as "fall" in
-    "agents that fall under X" is no side effect); as the object of a verb it is the
-    symptom."""
+    """The word "pain" after "drugs that" is what the drugs do, not the symptom Pain (as
+    "fall" in "agents that fall under X" is no side effect); as the object of a verb it is
+    the symptom."""
     planner = helix.c.planner
     verb = planner.link("Which drugs that pain patients are Biguanides?")
     kinds = {n.split("::")[0] for m in verb.mentions for n in m.node_ids}
