@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable
 from itertools import pairwise
 
+from engine.util.text import strip_suffix
 from memory.router import Temporal
 
 _TOKEN = re.compile(r"\[[A-Za-z]+\]|[a-z]+")
@@ -26,10 +27,7 @@ _CLIPPED_MIN = 4
 
 
 def _stem(word: str) -> str:
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
+    return strip_suffix(word, _SUFFIXES)
 
 
 def features(text: str) -> set[str]:

@@ -17,7 +17,6 @@ by ``WEIGHT``.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -25,6 +24,8 @@ from rapidfuzz import fuzz, process
 
 from engine.understand.bank import PLACEHOLDER
 from engine.understand.twins import MIN_LEN, content_words
+from engine.util.numeric import tilt
+from engine.util.text import strip_suffix
 
 LEARN_MIN = 3
 """Wordings of the chain a word must occur in to say its extra hop."""
@@ -52,9 +53,10 @@ class ChainWords:
     rivals: Mapping[str, tuple[Rival, ...]]
     """Chain slot -> its one-hop rivals."""
 
-    def unsaid(self, chain: str, rival: str, text: str) -> bool:
-        """Whether ``text`` says nothing of what ``chain`` has and ``rival`` lacks."""
-        words = stems(text)
+    def unsaid(self, chain: str, rival: str, text: str, words: set[str] | None = None) -> bool:
+        """Whether ``text`` (its ``stems``, when already taken) says nothing of what ``chain``
+        has and ``rival`` lacks."""
+        words = stems(text) if words is None else words
         return any(
             r.slot == rival and not _says(words, r.words) and not any(m in text for m in r.marks)
             for r in self.rivals.get(chain, ())
@@ -67,17 +69,11 @@ class ChainWords:
         top = sorted(probs, key=lambda s: -probs[s])[:3]
         if not top or top[0] not in self.rivals:
             return probs
-        chain = top[0]
-        rival = next((s for s in top[1:] if self.unsaid(chain, s, text)), None)
+        chain, words = top[0], stems(text)
+        rival = next((s for s in top[1:] if self.unsaid(chain, s, text, words)), None)
         if rival is None:
             return probs
-        mass = probs[chain] + probs[rival]
-        lowered = probs[chain] * math.exp(-WEIGHT / 2)
-        raised = probs[rival] * math.exp(WEIGHT / 2)
-        total = lowered + raised
-        if total <= 0:
-            return probs
-        return probs | {chain: lowered * mass / total, rival: raised * mass / total}
+        return tilt(probs, {chain: -1, rival: 1}, WEIGHT / 2)
 
 
 def learn(
@@ -150,10 +146,7 @@ _SUFFIXES = ("ing", "ed", "es", "e", "s", "ly")
 
 def stem(word: str) -> str:
     """A crude stem, enough to hear "resemble", "resembles" and "resembling" as one word."""
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
+    return strip_suffix(word, _SUFFIXES)
 
 
 def stems(text: str) -> set[str]:

@@ -67,11 +67,9 @@ def polite_request(text: str) -> bool:
     return bool(_POLITE_REQUEST.match(stripped)) and not _WHETHER.search(stripped)
 
 
-_ASKS_FOR_THINGS = re.compile(
-    rf"{CLAUSE_OPEN}\W*{_LEAD_IN}(?:(?:{_PREPOSITION})?(?:{_INTERROGATIVE})|{_REQUEST})\b"
-    rf"(?!\s*:)",
-    re.IGNORECASE,
-)
+_ASKING = rf"{_LEAD_IN}(?:(?:{_PREPOSITION})?(?:{_INTERROGATIVE})|{_REQUEST})\b"
+"""What opens a clause that asks for things: an interrogative or a request."""
+_ASKS_FOR_THINGS = re.compile(rf"{CLAUSE_OPEN}\W*{_ASKING}(?!\s*:)", re.IGNORECASE)
 
 
 def asks_for_things(text: str) -> bool:
@@ -82,10 +80,7 @@ def asks_for_things(text: str) -> bool:
     return bool(_ASKS_FOR_THINGS.search(text.strip())) or polite_request(text)
 
 
-_THEN_ASKS = re.compile(
-    rf"(?:[?;:]|\s[\u2013\u2014-])\s*{_LEAD_IN}(?:(?:{_PREPOSITION})?(?:{_INTERROGATIVE})|{_REQUEST})\b",
-    re.IGNORECASE,
-)
+_THEN_ASKS = re.compile(rf"(?:[?;:]|\s[\u2013\u2014-])\s*{_ASKING}", re.IGNORECASE)
 
 
 def then_asks_for_things(text: str) -> bool:

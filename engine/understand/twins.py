@@ -14,12 +14,12 @@ the meaning: when it already puts their relation first, they add nothing.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from engine.understand.vocabulary import variants
+from engine.util.numeric import tilt
 
 LEARN_MIN = 3
 """Wordings of one relation a word must occur in to speak for it."""
@@ -105,10 +105,7 @@ class TwinWords:
         out = dict(probs)
         for g in {self.group_of[r] for r in sign}:
             slots = [s for s in probs if self.group_of.get(relation_of.get(s, "")) == g]
-            weighted = {s: probs[s] * math.exp(WEIGHT * sign[relation_of[s]]) for s in slots}
-            total, mass = sum(weighted.values()), sum(probs[s] for s in slots)
-            if total > 0:
-                out |= {s: w * mass / total for s, w in weighted.items()}
+            out = tilt(out, {s: sign[relation_of[s]] for s in slots}, WEIGHT)
         chosen = frozenset(s for s in probs if sign.get(relation_of.get(s, ""), 0) > 0)
         return out, chosen
 

@@ -35,3 +35,13 @@ def minimize_log_scale(
             b = a_lo + g * (a_hi - a_lo)
             fb = loss(math.exp(b))
     return math.exp((a_lo + a_hi) / 2)
+
+
+def tilt(probs: dict[str, float], signs: dict[str, int], weight: float) -> dict[str, float]:
+    """``probs`` with each slot of ``signs`` scaled by exp(``weight`` x its sign), the slots
+    of ``signs`` keeping their total mass and every other slot its own. Pure."""
+    weighted = {s: probs[s] * math.exp(weight * sign) for s, sign in signs.items()}
+    total, mass = sum(weighted.values()), sum(probs[s] for s in signs)
+    if total <= 0:
+        return probs
+    return probs | {s: w * mass / total for s, w in weighted.items()}

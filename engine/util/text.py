@@ -20,6 +20,15 @@ def normalize(text: str) -> str:
     return _WS.sub(" ", text).strip()
 
 
+def strip_suffix(word: str, suffixes: tuple[str, ...], keep: int = 3) -> str:
+    """``word`` without the first of ``suffixes`` it ends with, when at least ``keep`` letters
+    stay: a crude stem ("resembling" -> "resembl")."""
+    for suffix in suffixes:
+        if word.endswith(suffix) and len(word) - len(suffix) >= keep:
+            return word[: -len(suffix)]
+    return word
+
+
 def alias_key(text: str) -> str:
     """Key used for exact alias lookup: normalized, punctuation folded to spaces."""
     t = normalize(text)
