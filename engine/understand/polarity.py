@@ -7,7 +7,10 @@ down-regulation twin. Single words carry the direction much more clearly: a word
 is how much closer it is to the rising anchors than to the falling ones. A relation's own
 direction is read the same way from its verb ('upregulates', 'downregulates'); relations whose
 verb has none ('expresses', 'treats') are left alone. Words the embedding places poorly
-("repressed", "induced") take the direction the exemplar wordings use them for.
+("repressed", "induced") take the direction the exemplar wordings use them for, and so do
+their other forms ("repressors", "repression"). When only such known words say the direction,
+it is sure, and it decides between an up relation and its down twin even against a meaning
+that puts the other first. The "up" of a request ("Pull up the genes ...") says nothing.
 """
 
 from __future__ import annotations
@@ -18,7 +21,10 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from engine.providers.embedder.base import Embedder
+from engine.understand.form import PREPOSITIONS
 from engine.understand.vocabulary import variants
+from engine.util.numeric import tilt
+from engine.util.text import strip_suffix
 
 ANCHORS = (
     ("increase", "decrease"),
@@ -45,9 +51,25 @@ FALL = -0.06
 """A word at most this says 'down' (everyday words stay above about -0.04)."""
 WEIGHT = 1.5
 """Log-odds added to a slot whose relation goes the question's way (taken from the other)."""
+SURE_WEIGHT = 3.0
+"""Log-odds moved from a relation to its opposite-direction twin when the question's
+direction comes only from words whose direction is known (anchors, or words the exemplar
+wordings teach), the twins keeping their total mass: "transcripts that fall in [Disease]"
+asks for the down-regulation twin however close the meaning puts the up one."""
 MAX_CACHED = 50_000
+_STEM_SUFFIXES = ("ions", "ion", "ors", "or", "ing", "ed", "es", "s")
+"""Endings cut to find a taught word's other forms ("repressors", "repression",
+"repressing" of "repress")."""
 
 _WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
+_REQUEST_PARTICLE = re.compile(
+    r"^(\W*(?:(?:can|could|would|will)\s+you\s+|please\s+)?[a-z]+)\s+(?:up|down)\b"
+    rf"(?!\s*(?:$|[?.!,;:]|(?:{'|'.join((*PREPOSITIONS, 'after', 'when', 'during'))})\b))",
+    re.IGNORECASE,
+)
+""""up" or "down" right after the verb a request opens with, before what it asks for ("Pull
+up the genes ...", "Can you look up drugs ..."): the particle of the request, no direction;
+one before a preposition or at the end says one ("Genes up in [Anatomy]?")."""
 _PLACEHOLDER = re.compile(r"\[[A-Za-z ]+\]")
 
 
@@ -119,14 +141,36 @@ class Polarity:
     def sign(self, text: str) -> int:
         """+1 when the words of ``text`` (placeholders left out) say up, -1 down, 0 neither or
         both."""
-        words = _WORD.findall(_PLACEHOLDER.sub(" ", text).lower())
+        return self.read(text)[0]
+
+    def read(self, text: str) -> tuple[int, bool]:
+        """The direction ``text`` says (as ``sign``) and whether it is sure: every word that
+        says a direction is an anchor or a taught word, and they all agree."""
+        words = _WORD.findall(_PLACEHOLDER.sub(" ", _REQUEST_PARTICLE.sub(r"\1", text)).lower())
         if not words:
-            return 0
-        votes = sum(
-            ANCHOR_WAY.get(w, self.learned.get(w, direction(s)))
-            for w, s in zip(words, self.scores(words), strict=True)
-        )
-        return (votes > 0) - (votes < 0)
+            return 0, False
+        ways = [self.known(w) for w in words]
+        votes = [
+            (way, True) if way is not None else (direction(s), False)
+            for way, s in zip(ways, self.scores(words), strict=True)
+        ]
+        total = sum(v for v, _ in votes)
+        said = [(v, known) for v, known in votes if v]
+        sure = bool(said) and all(known and v == said[0][0] for v, known in said)
+        return (total > 0) - (total < 0), sure
+
+    def known(self, word: str) -> int | None:
+        """The direction of an anchor word or a taught word, or of a taught word's other form
+        ("repressors" of "repress"); None when the word is neither."""
+        if word in ANCHOR_WAY:
+            return ANCHOR_WAY[word]
+        if word in self.learned:
+            return self.learned[word]
+        stem = strip_suffix(word, _STEM_SUFFIXES, keep=4)
+        for form in (stem, stem + "e"):
+            if stem != word and self.learned.get(form):
+                return self.learned[form]
+        return None
 
     def _anchor_vectors(self) -> tuple[np.ndarray, np.ndarray]:
         if self._anchors is None:
@@ -138,6 +182,17 @@ class Polarity:
 def direction(score: float) -> int:
     """+1, -1 or 0 for one word's polarity score."""
     return 1 if score >= RISE else -1 if score <= FALL else 0
+
+
+def settle(
+    probs: dict[str, float], signs: dict[str, int], pairs: Iterable[tuple[str, str]], way: int
+) -> dict[str, float]:
+    """``probs`` with each pair of opposite-direction twins (``pairs``, as slot ids) tilted
+    by ``SURE_WEIGHT`` towards the one going ``way``, the pair keeping its mass. Pure."""
+    for a, b in pairs:
+        if a in probs and b in probs:
+            probs = tilt(probs, {a: way * signs[a], b: way * signs[b]}, SURE_WEIGHT)
+    return probs
 
 
 def reweigh(probs: dict[str, float], signs: dict[str, int], question: int) -> dict[str, float]:

@@ -23,7 +23,7 @@ from engine.providers.embedder.base import Embedder, Vectors
 from engine.understand.bank import PLACEHOLDER, Bank, chain_kinds, placeholder_kinds
 from engine.understand.chains import ChainWords
 from engine.understand.chains import learn as learn_chains
-from engine.understand.polarity import Polarity, direction, learned_ways, reweigh
+from engine.understand.polarity import Polarity, direction, learned_ways, reweigh, settle
 from engine.understand.twins import TwinWords
 from engine.understand.twins import learn as learn_twins
 from engine.util.numeric import minimize_log_scale, softmax
@@ -168,13 +168,27 @@ class SemanticScorer:
         top = sorted(probs, key=lambda s: -probs[s])[:3]
         said: frozenset[str] = frozenset()
         if any(signs.get(s, 0) for s in top):
-            way = self.polarity.sign(text)
+            way, sure = self.polarity.read(text)
             said = frozenset(s for s in probs if way and signs.get(s, 0) == way)
             probs = reweigh(probs, signs, way)
+            if sure:
+                probs = settle(probs, signs, self.polar_pairs(), way)
         polar = frozenset(self._relation_of[s] for s, way in signs.items() if way)
         settled = polar if said else frozenset()
         probs, chosen = self.twin_words().reweigh(probs, self._relation_of, text, polar, settled)
         return self.chain_words().reweigh(probs, text), said | chosen
+
+    def polar_pairs(self) -> list[tuple[str, str]]:
+        """Up/down twin slots: the slots of opposite direction joining the same kinds the same
+        way ("drug_up.gene->drug", "drug_down.gene->drug")."""
+        signs = self.slot_signs()
+        ends = {s: s.split(".", 1)[1] for s in signs if "." in s}
+        return [
+            (a, b)
+            for a in sorted(ends)
+            for b in sorted(ends)
+            if signs[a] > 0 > signs[b] and ends[a] == ends[b]
+        ]
 
     def twin_words(self) -> TwinWords:
         """Words telling each one-hop relation from its twins, learnt from the bank."""

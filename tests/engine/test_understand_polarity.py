@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 
 from engine.understand.bank import Bank
-from engine.understand.polarity import FALL, RISE, Polarity, direction, learned_ways, reweigh
+from engine.understand.polarity import (
+    FALL,
+    RISE,
+    Polarity,
+    direction,
+    learned_ways,
+    reweigh,
+    settle,
+)
 from engine.understand.reading import Reading
 from engine.understand.semantic import SlotScores
 
@@ -24,6 +32,16 @@ def test_reweigh_moves_mass_between_twins_and_leaves_others_in_proportion() -> N
     assert reweigh(probs, signs, -1)["down"] == pytest.approx(up["up"])
     assert reweigh(probs, signs, 0) == probs, "no direction said: nothing changes"
     assert reweigh({"plain": 1.0}, signs, 1) == {"plain": 1.0}
+
+
+def test_a_sure_direction_moves_mass_between_twins_only() -> None:
+    probs = {"up": 0.6, "down": 0.1, "plain": 0.3}
+    signs = {"up": 1, "down": -1}
+    down = settle(probs, signs, [("up", "down")], -1)
+    assert down["down"] > 0.6 > down["up"]
+    assert down["up"] + down["down"] == pytest.approx(0.7), "the pair keeps its mass"
+    assert down["plain"] == probs["plain"], "a relation without a direction is left alone"
+    assert settle(probs, signs, [("up", "down")], 1)["up"] > probs["up"]
 
 
 def test_the_exemplar_wordings_teach_word_directions() -> None:
@@ -98,3 +116,29 @@ def test_raised_expression_in_a_tissue_is_up_regulation(helix) -> None:
     assert plan.dist[0][0].uses[0].rel == "AuG", plan.dist[:2]
     plain = helix.c.planner.plan("Which genes are expressed in the heart?")
     assert plain.dist[0][0].uses[0].rel == "AeG"
+
+
+@pytest.mark.integration
+def test_other_forms_of_taught_words_say_their_direction_for_sure(helix) -> None:
+    scorer = helix.c.planner.semantic
+    scorer.slot_signs()  # teaches the words
+    polarity = scorer.polarity
+    assert polarity.known("repressors") == polarity.known("repressing") == -1
+    assert polarity.known("tissue") == 0, "both directions' wordings use it"
+    assert polarity.known("zebrafish") is None
+    assert polarity.read("What drugs act as repressors of [Gene] transcription?") == (-1, True)
+    # a direction only the embedding hears is not sure
+    assert polarity.read("genes with diminished transcript levels in [Anatomy]") == (-1, False)
+    # words that disagree say nothing
+    assert polarity.read("Which genes go up and which down with [Compound]?") == (0, False)
+    # the particle of a request is no direction; "up" before a preposition is one
+    assert polarity.read("Pull up genes with less expression in [Anatomy]") == (-1, True)
+    assert polarity.read("Can you look up drugs that bind [Gene]?") == (0, False)
+    assert polarity.read("Genes up in [Anatomy]?") == (1, True)
+
+
+@pytest.mark.integration
+def test_a_sure_direction_picks_the_twin_the_meaning_put_second(helix) -> None:
+    scorer = helix.c.planner.semantic
+    read = scorer.score("What drugs act as repressors of [Gene] transcription?", {"Gene"})
+    assert read.top(1)[0][0] == "drug_down.gene->drug"
