@@ -8,7 +8,7 @@ said plainly instead of guessing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from rapidfuzz import fuzz, process
 
@@ -52,13 +52,16 @@ def predicate_after_subject(tokens: list[Token], mentions: list[Mention], a: int
     return any(t.norm in AUXILIARIES for t in tokens[: before.first_token])
 
 
-def predicate_after_wh_subject(tokens: list[Token], a: int) -> bool:
+def predicate_after_wh_subject(
+    tokens: list[Token], a: int, noun: Callable[[str], bool] | None = None
+) -> bool:
     """The chunk starting at token ``a`` stands where the verb of a clause whose subject is
-    a kind noun stands: a question's interrogative phrase ("Which medications *trigger*
-    drowsiness?", "What drugs can *trigger* X?") or a relative clause on the kind noun
-    ("medicines that *trigger* X"), at most auxiliaries between; or it is the participle of
-    a kind noun ("drug-*induced* X"). A word there that inflects as a verb says what is
-    asked, not part of the name after it."""
+    a kind noun (or a word ``noun`` accepts: "Which *transcripts* fall in X?") stands: a
+    question's interrogative phrase ("Which medications *trigger* drowsiness?", "What drugs
+    can *trigger* X?") or a relative clause on the kind noun ("medicines that *trigger* X"),
+    at most auxiliaries between; or it is the participle of a kind noun ("drug-*induced*
+    X"). A word there that inflects as a verb says what is asked, not part of the name after
+    it."""
     if tokens[a].joined:
         return a >= 1 and tokens[a - 1].norm in KIND_WORDS
     i = a - 1
@@ -68,7 +71,7 @@ def predicate_after_wh_subject(tokens: list[Token], a: int) -> bool:
         i -= 1
     elif i < 1 or tokens[i - 1].norm not in {"which", "what"}:
         return False
-    return i >= 0 and tokens[i].norm in KIND_WORDS
+    return i >= 0 and (tokens[i].norm in KIND_WORDS or (noun is not None and noun(tokens[i].norm)))
 
 
 CONCEPT_GROUPS = (("Disease", "Symptom", "Side Effect"), ("Compound", "Pharmacologic Class"))
@@ -191,7 +194,7 @@ class Linker:
             return cands
         if (
             tok.text.islower()
-            and predicate_after_wh_subject(tokens, position)
+            and predicate_after_wh_subject(tokens, position, self.vocabulary.language.plural_noun)
             and self.vocabulary.language.inflects_as_verb(tok.norm)
         ):
             return []

@@ -65,6 +65,15 @@ class Language:
         w = word.lower()
         return w.isalpha() and self.pieces is not None and len(self.pieces(w)) == 1
 
+    def plural_noun(self, word: str) -> bool:
+        """A plural the language knows whose singular is no verb ("transcripts", not "causes"
+        or "treats")."""
+        w = word.lower()
+        if not w.endswith("s") or w.endswith(("ss", "us", "is")) or len(w) < 4:
+            return False
+        one = w[:-1]
+        return self.knows(one) and not self.inflects_as_verb(one)
+
     def inflects_as_verb(self, word: str) -> bool:
         """The corpus or the tokenizer (as one word piece) knows a past or progressive form
         of the word ("trigger" -> "triggered"), as neither does for an adjective such as

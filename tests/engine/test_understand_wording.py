@@ -373,6 +373,20 @@ def test_the_verb_after_an_interrogative_subject_is_not_part_of_the_name() -> No
     assert not language.inflects_as_verb("idiopathic"), "an adjective has no past form"
 
 
+def test_a_plural_noun_after_the_interrogative_is_the_clause_subject() -> None:
+    """ "Which enzymes *fall* in X?": a plural noun that is no kind word still stands where the
+    subject does, so the word after it is the clause's verb (not the side effect Fall)."""
+    language = Language(["enzyme", "cause", "caused", "fall", "falling"])
+    assert language.plural_noun("enzymes")
+    assert not language.plural_noun("causes"), "its singular is a verb"
+    assert not language.plural_noun("enzyme") and not language.plural_noun("analysis")
+    tokens = tokenize("Which enzymes fall in psoriasis?")
+    assert not predicate_after_wh_subject(tokens, 2), "no kind word before it"
+    assert predicate_after_wh_subject(tokens, 2, language.plural_noun)
+    tokens = tokenize("What causes fatigue?")
+    assert not predicate_after_wh_subject(tokens, 2, language.plural_noun)
+
+
 def test_a_confident_chain_breaks_a_tie_the_cue_words_leave_open(
     helix, monkeypatch: pytest.MonkeyPatch
 ) -> None:
