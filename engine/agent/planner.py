@@ -30,6 +30,7 @@ from engine.graph.relations import DirectedRel
 from engine.graph.store import KGStore
 from engine.graph.walk import Budget
 from engine.result import Candidate, LinkedEntity
+from engine.understand.bank import is_relation_word
 from engine.understand.form import (
     YES_NO_START,
     asked_span,
@@ -199,6 +200,13 @@ class Planner:
         ]
         focused = len(plan.uncovered) <= MAX_UNCOVERED
         """A graph question names its entities and relations; a literature question says more."""
+        # words the graph-question wordings and cue tables use ("molecular", "repressors",
+        # "profile") say how a graph question is asked; a literature question's further
+        # words are its own subject matter ("survival", "biopsy")
+        explained = (
+            sum(not is_relation_word(w.lower(), self.linker.relation_words) for w in plan.uncovered)
+            <= MAX_UNCOVERED
+        )
         # several nodes merely close in meaning to a phrase are a weak link, not a choice to
         # ask the user about: such a mention is left out
         resolved = [(m, ids) for m, ids in resolved if len(ids) == 1 or m.method != "embedding"]
@@ -277,7 +285,18 @@ class Planner:
             if structured and 1 <= len(link.unlinked) <= 2 and len(link.tokens) <= 16:
                 plan.intent = "not_found"
             return plan
-        if not focused and (f.yes_no or not self._confident(question, reading, resolved, f)):
+        # a longer request about one named thing, in the words graph questions use, asks the
+        # graph for that thing's relation; a longer question about how several things relate
+        # ("risk factors for progression from X to Y") needs a confident reading (a phrase
+        # linked only by meaning, "levels *shift*", names nothing)
+        graph_request = (
+            explained
+            and sum(m.method != "embedding" for m, _ in single) == 1
+            and (asks_for_things(question) or self._imperative(link, covered))
+        )
+        if not focused and (
+            f.yes_no or (not graph_request and not self._confident(question, reading, resolved, f))
+        ):
             # a longer question is still a graph question when the bank reads it, with
             # confidence, as one relation (or chain) of a linked entity
             plan.seeds = ents
@@ -374,6 +393,20 @@ class Planner:
             is not None
             for _, ids in resolved
             if len(ids) == 1
+        )
+
+    def _imperative(self, link: LinkResult, covered: set[int]) -> bool:
+        """The question opens with a verb in its plain form that is no name ("Pull up ...",
+        "Fetch ..."): a request, which asks for things."""
+        vocabulary = self.linker.vocabulary
+        if vocabulary is None or not link.tokens or 0 in covered:
+            return False
+        first = link.tokens[0]
+        return (
+            first.text.isalpha()
+            and first.norm not in YES_NO_START
+            and not is_structural(first.norm)
+            and vocabulary.language.inflects_as_verb(first.norm)
         )
 
     def _related(self, ents: list[LinkedEntity]) -> bool:

@@ -346,6 +346,25 @@ def test_a_question_asking_for_things_needs_only_a_likelier_than_not_reading(
     assert title.intent == "literature", title.intent
 
 
+def test_a_longer_request_in_graph_words_is_a_graph_question_without_a_sure_reading(
+    helix, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Extra words that graph questions use ("receptors", "molecular") say how a graph
+    question is asked; a request made of them needs no confident reading. Words of its own
+    subject matter ("clinic sessions", "ward") still do."""
+    planner = _reading_every_question(helix, monkeypatch, "binds.drug->gene", 0.35)
+    for q in (
+        "Show me the receptors and enzymes that donepezil binds to as its molecular targets",
+        "Pull up the molecular targets that donepezil binds, please.",  # a verb opens it
+    ):
+        plan = planner.plan(q)
+        assert plan.intent == "one_hop" and plan.dist[0][0].uses[0].rel == "CbG", (q, plan.intent)
+    own = planner.plan(
+        "Which genes does donepezil latch onto between clinic sessions in our ward this week?"
+    )
+    assert own.intent == "literature", own.intent
+
+
 def test_the_kind_asked_for_is_the_noun_of_the_interrogative_phrase() -> None:
     def asked(question: str, name: str) -> str | None:
         return features(question, tokenize(question), [_mention(question, name)]).target_kind
