@@ -75,6 +75,15 @@ def kind_nouns(tokens: list[Token], mentions: list[Mention]) -> list[tuple[str, 
     """Kind nouns outside mentions, in order, with their offsets ("Which *drugs* treat
     *diseases* that ..." -> Compound, Disease)."""
     covered = {i for m in mentions for i in range(m.first_token, m.last_token + 1)}
+    # the kinds of the names each token is next to (a phrase linked only by meaning is no
+    # name the noun could stand beside)
+    beside: dict[int, set[str]] = {}
+    for m in mentions:
+        if m.method == "embedding":
+            continue
+        kinds = {n.split("::", 1)[0] for n in m.node_ids}
+        for i in (m.first_token - 1, m.last_token + 1):
+            beside.setdefault(i, set()).update(kinds)
     found: list[tuple[str, int]] = []
     for i, t in enumerate(tokens):
         if i in covered:
@@ -82,6 +91,8 @@ def kind_nouns(tokens: list[Token], mentions: list[Mention]) -> list[tuple[str, 
         kind = KIND_WORDS.get(t.norm)
         if kind is None:
             continue
+        if kind in beside.get(i, ()):
+            continue  # names the mention beside it ("the PIN4 *protein*", "the gene BRCA1")
         if i + 1 < len(tokens) and tokens[i + 1].joined:
             continue  # the first part of a compound adjective ("disease-modifying drugs")
         nxt = tokens[i + 1].norm if i + 1 < len(tokens) else ""

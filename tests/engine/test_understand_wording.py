@@ -148,6 +148,28 @@ def _mention(question: str, text: str) -> Mention:
     return Mention(text, start, start + len(text), 0, 0, [])
 
 
+def _named(question: str, text: str, node_id: str) -> Mention:
+    """A mention of ``node_id`` over ``text``, with its token positions."""
+    start = question.index(text)
+    covered = [i for i, t in enumerate(tokenize(question)) if start <= t.start < start + len(text)]
+    cand = Candidate(node_id, text, "test", True)
+    return Mention(text, start, start + len(text), covered[0], covered[-1], [cand])
+
+
+def test_a_kind_noun_beside_a_mention_of_its_kind_names_the_mention() -> None:
+    """ "The PIN4 *protein*", "the gene BRCA1": the noun says what the mention is, not what
+    is asked; a noun of another kind beside it still counts ("asthma *drugs*")."""
+    q = "Which molecular activities does the PIN4 protein have?"
+    f = features(q, tokenize(q), [_named(q, "PIN4", "Gene::5303")])
+    assert f.target_kind is None and not f.named_kinds
+    q2 = "Which genes interact with the gene BRCA1?"
+    f2 = features(q2, tokenize(q2), [_named(q2, "BRCA1", "Gene::672")])
+    assert f2.target_kind == "Gene" and f2.named_kinds == {"Gene"}, "the asked noun stays"
+    q3 = "Which asthma drugs bind ADRB2?"
+    f3 = features(q3, tokenize(q3), [_named(q3, "asthma", "Disease::DOID:2841")])
+    assert f3.target_kind == "Compound"
+
+
 def test_noun_chain_reads_the_kinds_said_before_the_entity() -> None:
     q = "Which pharmacologic classes include drugs that treat diseases resembling asthma?"
     tokens = tokenize(q)
