@@ -287,8 +287,8 @@ class Planner:
             return plan
         # a longer request about one named thing, in the words graph questions use, asks the
         # graph for that thing's relation; a longer question about how several things relate
-        # ("risk factors for progression from X to Y") needs a confident reading (a phrase
-        # linked only by meaning, "levels *shift*", names nothing)
+        # ("what makes X turn into Y") needs a confident reading (a phrase linked only by
+        # meaning names nothing)
         graph_request = (
             explained
             and sum(m.method != "embedding" for m, _ in single) == 1

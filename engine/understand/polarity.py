@@ -54,8 +54,8 @@ WEIGHT = 1.5
 SURE_WEIGHT = 3.0
 """Log-odds moved from a relation to its opposite-direction twin when the question's
 direction comes only from words whose direction is known (anchors, or words the exemplar
-wordings teach), the twins keeping their total mass: "transcripts that fall in [Disease]"
-asks for the down-regulation twin however close the meaning puts the up one."""
+wordings teach), the twins keeping their total mass: "genes that fall in [Disease]" asks
+for the down-regulation twin however close the meaning puts the up one."""
 MAX_CACHED = 50_000
 _STEM_SUFFIXES = ("ions", "ion", "ors", "or", "ing", "ed", "es", "s")
 """Endings cut to find a taught word's other forms ("repressors", "repression",
