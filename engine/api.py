@@ -90,6 +90,8 @@ class Helix:
             errors.append(f"the embedding model cannot be loaded ({exc})")
             degraded.append("embedder")
             log.error("embedder unavailable: %s", exc)
+        if embedder is not None:
+            aliases.admit_synonyms(embedder.encode, store.name)
         names = _load_index(settings, "names", errors, degraded)
         if names is not None:
             names = names.subset(store.index)  # only names of the active layers link

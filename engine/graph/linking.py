@@ -198,7 +198,11 @@ class Linker:
             and self.vocabulary.language.inflects_as_verb(tok.norm)
         ):
             return []
-        return [c for c in cands if not everyday_brand(c, tok)]
+        return [
+            c
+            for c in cands
+            if not everyday_brand(c, tok) or (tok.norm, c.node_id) in self.aliases.meant
+        ]
 
     @staticmethod
     def _text(tokens: list[Token], i: int, j: int) -> str:

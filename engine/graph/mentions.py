@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
 
 from engine.graph.store import KGStore
 from engine.understand.spans import SpanMatcher
@@ -97,6 +101,9 @@ class AliasIndex:
         self.keys = list(self.by_key)
         self.matcher = SpanMatcher(self.keys)
         self.common = self._common_words(store)
+        self.meant: frozenset[tuple[str, str]] = frozenset()
+        """(key, node) of everyday-looking aliases that are their node's other name
+        (``admit_synonyms``): linked in lower case too."""
         self.by_length: dict[int, list[str]] = defaultdict(list)
         for k in self.keys:
             self.by_length[len(k)].append(k)
@@ -119,6 +126,19 @@ class AliasIndex:
                 counts[w] += 1
         return frozenset(w for w, c in counts.items() if c >= min_count)
 
+    def admit_synonyms(
+        self, encode: Callable[[list[str]], Any], name_of: Callable[[str], str]
+    ) -> None:
+        """Let the corpus-common aliases that mean their node ("autism" of autistic disorder,
+        "alcohol" of ethanol) link in lower case (``meant``); see ``synonyms``."""
+        pairs = [
+            (key, c.node_id, name_of(c.node_id))
+            for key in self.common
+            for c in self.by_key.get(key, ())
+            if not c.primary and not c.node_id.startswith("Gene::")
+        ]
+        self.meant = synonyms(pairs, encode)
+
     def plausible(self, cands: list[Candidate], tok: Token, position: int) -> list[Candidate]:
         """Filter candidates for a one-word mention by how the word is written."""
         if not any(ch.isalpha() for ch in tok.text):
@@ -127,10 +147,35 @@ class AliasIndex:
         for c in cands:
             if c.node_id.startswith("Gene::") and not _gene_token_ok(tok, position):
                 continue
-            if not c.primary and tok.text.islower() and tok.norm in self.common:
+            if (
+                not c.primary
+                and tok.text.islower()
+                and tok.norm in self.common
+                and (tok.norm, c.node_id) not in self.meant
+            ):
                 continue
             out.append(c)
         return out
+
+
+SYNONYM_COSINE = 0.5
+"""An everyday-looking alias at least this close in meaning to its node's name is that node's
+other name ("autism": autistic disorder 0.84, "alcohol": ethanol 0.75); brands spelled as
+words stay far below ("comfort": ethanol 0.16, "allergy": loratadine 0.43)."""
+
+
+def synonyms(
+    pairs: list[tuple[str, str, str]], encode: Callable[[list[str]], Any]
+) -> frozenset[tuple[str, str]]:
+    """The (alias key, node) of ``pairs`` (alias key, node, the node's name) whose alias means
+    the node: its embedding is within ``SYNONYM_COSINE`` of the name's (``encode`` gives unit
+    rows). Gene symbols are not for this: a symbol's embedding says nothing of its gene."""
+    if not pairs:
+        return frozenset()
+    words = np.asarray(encode([k for k, _, _ in pairs]))
+    names = np.asarray(encode([n for _, _, n in pairs]))
+    close = (words * names).sum(axis=1) >= SYNONYM_COSINE
+    return frozenset((k, n) for (k, n, _), ok in zip(pairs, close, strict=True) if ok)
 
 
 def _gene_token_ok(tok: Token, position: int) -> bool:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.events import StepEvent
+from engine.graph.mentions import Candidate, synonyms, tokenize
 from engine.result import Status
 
 pytestmark = pytest.mark.integration
@@ -46,6 +47,28 @@ def test_a_brand_spelled_as_an_everyday_word_is_the_word_unless_capitalised(heli
     capital = planner.link("What does Epoch treat?")
     assert "Compound::DB00936" in capital.mentions[0].node_ids
     assert planner.link("what does aricept treat").mentions[0].node_ids == ["Compound::DB00843"]
+
+
+def test_an_everyday_looking_alias_that_means_its_node_links_in_lower_case(
+    helix, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A word common in the corpus ("autism", "alcohol") links in lower case when it is its
+    node's other name, judged by meaning; a brand spelled as a word ("comfort") does not."""
+    pairs = [
+        ("autism", "Disease::DOID:12849", "autistic disorder"),
+        ("alcohol", "Compound::DB00898", "Ethanol"),
+        ("comfort", "Compound::DB00898", "Ethanol"),
+        ("care", "Compound::DB00898", "Ethanol"),
+    ]
+    meant = synonyms(pairs, helix.c.embedder.encode)
+    assert meant == {("autism", "Disease::DOID:12849"), ("alcohol", "Compound::DB00898")}
+    aliases = helix.c.planner.linker.aliases
+    monkeypatch.setattr(aliases, "common", frozenset({"autism", "comfort"}))
+    monkeypatch.setattr(aliases, "meant", meant)
+    autism = Candidate("Disease::DOID:12849", "autism", "disease-ontology", False)
+    comfort = Candidate("Compound::DB00898", "comfort", "drugbank", False)
+    assert aliases.plausible([autism], tokenize("autism")[0], 3) == [autism]
+    assert aliases.plausible([comfort], tokenize("comfort")[0], 3) == []
 
 
 def test_a_name_where_the_verb_of_a_kind_nouns_clause_stands_is_the_verb(helix) -> None:
