@@ -120,8 +120,8 @@ def temporal(
         ):
             if into not in own:
                 continue
-            # the words count even for a relation the bank has no such slot for ("MRN
-            # 1452's preceding INR value")
+            # the words count even for a relation the bank has no such slot for ("the INR
+            # reading prior to the latest one")
             words[into] = max(words[into], reading.times.get(gone, 0.0))
             words.pop(gone, None)
             if gone in own:

@@ -92,7 +92,7 @@ def kind_nouns(tokens: list[Token], mentions: list[Mention]) -> list[tuple[str, 
         if kind is None:
             continue
         if kind in beside.get(i, ()):
-            continue  # names the mention beside it ("the PIN4 *protein*", "the gene BRCA1")
+            continue  # names the mention beside it ("the LRRK2 *protein*", "the gene BRCA1")
         if i + 1 < len(tokens) and tokens[i + 1].joined:
             continue  # the first part of a compound adjective ("disease-modifying drugs")
         nxt = tokens[i + 1].norm if i + 1 < len(tokens) else ""
@@ -243,7 +243,7 @@ def _asks_for_a_list(question: str, tokens: list[Token], mentions: list[Mention]
     """'Is there any list of genes turned down in X?', 'Are there drugs for Y?': an existential
     question about one thing asks for the things, not for a yes or a no (about two things it
     is a claim: 'Is there evidence that X treats Y?'); so does one about one thing that goes on
-    to ask for them ('Is PRKCD druggable — which drugs hit it?')."""
+    to ask for them ('Is LRRK2 worth drugging — which compounds bind it?')."""
     if len(tokens) < 2 or len(mentions) >= 2:
         return False
     return tokens[1].norm == "there" or then_asks_for_things(question)

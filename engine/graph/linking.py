@@ -56,8 +56,8 @@ def predicate_after_wh_subject(
     tokens: list[Token], a: int, noun: Callable[[str], bool] | None = None
 ) -> bool:
     """The chunk starting at token ``a`` stands where the verb of a clause whose subject is
-    a kind noun (or a word ``noun`` accepts: "Which *transcripts* fall in X?") stands: a
-    question's interrogative phrase ("Which medications *trigger* drowsiness?", "What drugs
+    a kind noun (or a word ``noun`` accepts: "Which *enzymes* fall in X?") stands: a
+    question's interrogative phrase ("Which medicines *trigger* hiccups?", "What drugs
     can *trigger* X?") or a relative clause on the kind noun ("medicines that *trigger* X"),
     at most auxiliaries between; or it is the participle of a kind noun ("drug-*induced*
     X"). A word there that inflects as a verb says what is asked, not part of the name after
@@ -186,7 +186,7 @@ class Linker:
     ) -> list[Candidate]:
         """Candidates for a one-word mention as it is written (``AliasIndex.plausible``),
         without the brands it only spells as an everyday word; none for an everyday word in
-        lower case where the verb of a kind noun's clause stands ("agents that *fall* under
+        lower case where the verb of a kind noun's clause stands ("medicines that *fall* into
         X": not the side effect Fall)."""
         tok = tokens[position]
         cands = self.aliases.plausible(cands, tok, position)
@@ -349,7 +349,7 @@ class Linker:
                 and not any(covers(phrase, self.store.name(c.node_id)) for c in found.candidates)
             ):
                 # a name longer than the exact mention must carry the words it was extended
-                # by ("amyotrophic lateral sclerosis pls" is not "... sclerosis (ALS)"): the
+                # by ("multiple sclerosis thx" is not "relapsing multiple sclerosis"): the
                 # exact name stands
                 mentions.extend(touching)
                 continue

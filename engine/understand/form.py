@@ -84,9 +84,9 @@ _THEN_ASKS = re.compile(rf"(?:[?;:]|\s[\u2013\u2014-])\s*{_ASKING}", re.IGNORECA
 
 
 def then_asks_for_things(text: str) -> bool:
-    """A later clause asks for things after the opening one ("Is PRKCD druggable — which
-    drugs hit it?", "Is X a kinase, a receptor...? What's its molecular function?"): what
-    the user wants is the list, the yes/no opening only leads up to it."""
+    """A later clause asks for things after the opening one ("Is LRRK2 worth drugging —
+    which compounds bind it?", "Is X an enzyme or a channel...? What activity does it
+    have?"): what the user wants is the list, the yes/no opening only leads up to it."""
     return bool(_THEN_ASKS.search(text.strip()))
 
 

@@ -73,7 +73,7 @@ def test_an_everyday_looking_alias_that_means_its_node_links_in_lower_case(
 
 def test_a_name_where_the_verb_of_a_kind_nouns_clause_stands_is_the_verb(helix) -> None:
     """The word "pain" after "drugs that" is what the drugs do, not the symptom Pain (as
-    "fall" in "agents that fall under X" is no side effect); as the object of a verb it is
+    "fall" in "medicines that fall into class X" is no side effect); as the object of a verb it is
     the symptom."""
     planner = helix.c.planner
     verb = planner.link("Which drugs that pain patients are Biguanides?")

@@ -228,11 +228,11 @@ def test_a_sentence_that_goes_on_to_the_next_step_belongs_to_the_request() -> No
 @pytest.mark.parametrize(
     ("text", "then"),
     [
-        ("Is PRKCD druggable — which existing drugs hit it?", True),
-        ("Is X a kinase, a receptor...? What's its molecular function?", True),
+        ("Is LRRK2 worth drugging — which compounds already bind it?", True),
+        ("Is X an enzyme or a channel...? What activity does it have?", True),
         ("Is X safe; list the alternatives", True),
         ("Is X, which is a kinase, expressed in the liver?", False),
-        ("Which drugs hit PRKCD?", False),
+        ("Which compounds bind LRRK2?", False),
         ("Does X bind Y?", False),
     ],
 )

@@ -157,10 +157,10 @@ def _named(question: str, text: str, node_id: str) -> Mention:
 
 
 def test_a_kind_noun_beside_a_mention_of_its_kind_names_the_mention() -> None:
-    """ "The PIN4 *protein*", "the gene BRCA1": the noun says what the mention is, not what
+    """ "The LRRK2 *protein*", "the gene BRCA1": the noun says what the mention is, not what
     is asked; a noun of another kind beside it still counts ("asthma *drugs*")."""
-    q = "Which molecular activities does the PIN4 protein have?"
-    f = features(q, tokenize(q), [_named(q, "PIN4", "Gene::5303")])
+    q = "Which catalytic activities does the LRRK2 protein carry?"
+    f = features(q, tokenize(q), [_named(q, "LRRK2", "Gene::120892")])
     assert f.target_kind is None and not f.named_kinds
     q2 = "Which genes interact with the gene BRCA1?"
     f2 = features(q2, tokenize(q2), [_named(q2, "BRCA1", "Gene::672")])

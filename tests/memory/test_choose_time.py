@@ -8,10 +8,10 @@ from memory.router import Temporal, TemporalIntent
 
 
 def test_before_words_without_an_anchor_ask_for_the_previous_value() -> None:
-    """The relation has no "before" slot ("MRN 1452's preceding INR value"): the words that
+    """The relation has no "before" slot ("the INR reading prior to the latest one"): the words that
     speak for "before" still move an unanchored question to the previous value."""
     reading = AskReading(
-        "[Patient]'s preceding INR value",
+        "[Patient]'s INR reading prior to the latest one",
         {("lab_value", Temporal.CURRENT): 0.60, ("lab_value", Temporal.PREVIOUS): 0.60},
         {Temporal.CURRENT: 0.0, Temporal.PREVIOUS: 0.0, Temporal.BEFORE: 6.0},
     )
