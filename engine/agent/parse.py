@@ -22,6 +22,7 @@ from engine.understand.form import (
     then_asks_for_things,
 )
 from engine.understand.spans import outermost
+from engine.util.ids import kind_of
 from engine.util.text import normalize
 
 MECHANISM = re.compile(
@@ -81,7 +82,7 @@ def kind_nouns(tokens: list[Token], mentions: list[Mention]) -> list[tuple[str, 
     for m in mentions:
         if m.method == "embedding":
             continue
-        kinds = {n.split("::", 1)[0] for n in m.node_ids}
+        kinds = {k for n in m.node_ids if (k := kind_of(n)) is not None}
         for i in (m.first_token - 1, m.last_token + 1):
             beside.setdefault(i, set()).update(kinds)
     found: list[tuple[str, int]] = []

@@ -200,13 +200,6 @@ class Planner:
         ]
         focused = len(plan.uncovered) <= MAX_UNCOVERED
         """A graph question names its entities and relations; a literature question says more."""
-        # words the graph-question wordings and cue tables use ("molecular", "repressors",
-        # "profile") say how a graph question is asked; a literature question's further
-        # words are its own subject matter ("survival", "biopsy")
-        explained = (
-            sum(not is_relation_word(w.lower(), self.linker.relation_words) for w in plan.uncovered)
-            <= MAX_UNCOVERED
-        )
         # several nodes merely close in meaning to a phrase are a weak link, not a choice to
         # ask the user about: such a mention is left out
         resolved = [(m, ids) for m, ids in resolved if len(ids) == 1 or m.method != "embedding"]
@@ -285,17 +278,12 @@ class Planner:
             if structured and 1 <= len(link.unlinked) <= 2 and len(link.tokens) <= 16:
                 plan.intent = "not_found"
             return plan
-        # a longer request about one named thing, in the words graph questions use, asks the
-        # graph for that thing's relation; a longer question about how several things relate
-        # ("what makes X turn into Y") needs a confident reading (a phrase linked only by
-        # meaning names nothing)
-        graph_request = (
-            explained
-            and sum(m.method != "embedding" for m, _ in single) == 1
-            and (asks_for_things(question) or self._imperative(link, covered))
-        )
         if not focused and (
-            f.yes_no or (not graph_request and not self._confident(question, reading, resolved, f))
+            f.yes_no
+            or (
+                not self._graph_request(question, plan, single, covered)
+                and not self._confident(question, reading, resolved, f)
+            )
         ):
             # a longer question is still a graph question when the bank reads it, with
             # confidence, as one relation (or chain) of a linked entity
@@ -393,6 +381,29 @@ class Planner:
             is not None
             for _, ids in resolved
             if len(ids) == 1
+        )
+
+    def _graph_request(
+        self,
+        question: str,
+        plan: Plan,
+        single: list[tuple[Mention, str]],
+        covered: set[int],
+    ) -> bool:
+        """A longer request about one named thing whose further words (``plan.uncovered``)
+        are, but for at most ``MAX_UNCOVERED``, words the graph-question wordings and cue
+        tables use ("molecular", "repressors", "profile"): it asks the graph for that thing's
+        relation. A literature question's further words are its own subject matter
+        ("survival", "biopsy"); a longer question about how several things relate ("what
+        makes X turn into Y") needs a confident reading; a phrase linked only by meaning names
+        nothing."""
+        own = sum(
+            not is_relation_word(w.lower(), self.linker.relation_words) for w in plan.uncovered
+        )
+        return (
+            own <= MAX_UNCOVERED
+            and sum(m.method != "embedding" for m, _ in single) == 1
+            and (asks_for_things(question) or self._imperative(plan.link, covered))
         )
 
     def _imperative(self, link: LinkResult, covered: set[int]) -> bool:

@@ -76,6 +76,7 @@ class SemanticScorer:
         self.row_intent = np.asarray([s.intent for s in bank.slots for _ in s.wordings])
         self.polarity = Polarity(embedder)
         self._slot_signs: dict[str, int] | None = None
+        self._polar_pairs: list[tuple[str, str]] | None = None
         self._twins: TwinWords | None = None
         self._chains: ChainWords | None = None
         self._relation_of = {s.id: s.use.rel for s in bank.slots if s.use is not None}
@@ -181,14 +182,16 @@ class SemanticScorer:
     def polar_pairs(self) -> list[tuple[str, str]]:
         """Up/down twin slots: the slots of opposite direction joining the same kinds the same
         way ("drug_up.gene->drug", "drug_down.gene->drug")."""
-        signs = self.slot_signs()
-        ends = {s: s.split(".", 1)[1] for s in signs if "." in s}
-        return [
-            (a, b)
-            for a in sorted(ends)
-            for b in sorted(ends)
-            if signs[a] > 0 > signs[b] and ends[a] == ends[b]
-        ]
+        if self._polar_pairs is None:
+            signs = self.slot_signs()
+            ends = {s: s.split(".", 1)[1] for s in signs if "." in s}
+            self._polar_pairs = [
+                (a, b)
+                for a in sorted(ends)
+                for b in sorted(ends)
+                if signs[a] > 0 > signs[b] and ends[a] == ends[b]
+            ]
+        return self._polar_pairs
 
     def twin_words(self) -> TwinWords:
         """Words telling each one-hop relation from its twins, learnt from the bank."""
