@@ -38,6 +38,7 @@ from engine.understand.form import (
     asks_to_check,
     is_wh_question,
 )
+from engine.understand.negation import is_negated, negated_spans
 from engine.understand.reading import (
     SEM_ACCEPT,
     SEM_GRAPH,
@@ -174,6 +175,10 @@ class Planner:
             if asked is not None:
                 named = f.named_kinds | {asked[0]}
                 f = replace(f, target_kind=asked[0], target_pos=asked[1], named_kinds=named)
+        if not f.yes_no:
+            # a relation word the question negates says what the answer is not
+            denied = negated_spans(question, link.tokens)
+            f = replace(f, cues=tuple(c for c in f.cues if not is_negated(denied, c.start)))
         qhash = hashlib.sha1(question.encode("utf-8")).hexdigest()[:16]
         plan = Plan(
             question,

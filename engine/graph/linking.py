@@ -27,6 +27,7 @@ from engine.graph.store import KGStore
 from engine.index.vectors import VectorIndex
 from engine.providers.embedder.base import Embedder
 from engine.understand.bank import is_relation_word
+from engine.understand.negation import in_negative_contraction
 from engine.understand.vocabulary import Vocabulary
 from engine.util.text import alias_key
 
@@ -259,6 +260,7 @@ class Linker:
                 and not (is_relation_word(t.norm, self.relation_words) and not t.joined)
                 and not (verb_like(t.norm) and not t.joined)
                 and not (i == 0 and t.norm in {"does", "is", "can", "are", "do"})
+                and not in_negative_contraction(tokens, i)
             )
             if content and start is None:
                 start = i

@@ -113,8 +113,10 @@ def asked_noun(text: str) -> str | None:
 
 YES_NO_START = frozenset(
     "does do is are can could will would should has have did was were may might".split()
+    + "doesn don isn aren didn wasn weren hasn haven couldn wouldn shouldn".split()
 )
-"""Words that open a question about one claim ("Does X treat Y?", "Might X bind Y?")."""
+"""Words that open a question about one claim ("Does X treat Y?", "Might X bind Y?"), also
+negated ("Doesn't X treat Y?": the tokenizer splits it at the apostrophe)."""
 _YES_NO_AUX = "|".join(sorted(YES_NO_START | {"am", "had"}))
 _LABELLED_YES_NO = re.compile(
     rf"^[^?:\u2014\u2013]{{1,60}}(?::|\s[\u2014\u2013-]\s)\s*(?:{_YES_NO_AUX})\b{_NOT_A_QUESTION}",

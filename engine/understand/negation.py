@@ -1,0 +1,85 @@
+"""Where a question denies a relation rather than asks for it.
+
+"Drugs that ease X's symptoms *without treating* the disease", "relieve the pain *rather
+than cure* it", "taken *not to get cured*": the relation word after a negation says what
+the answer is not, so it is no cue for the relation asked. A negation reaches to the end of
+its clause (a comma, a colon, "but") and at most ``REACH`` words; a prefix ("non-curative")
+negates only the word it is joined to. A yes/no question that negates its verb ("Doesn't X
+treat Y?") still asks about that relation: callers apply this to questions that ask for
+things.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from engine.graph.mentions import Token
+
+REACH = 4
+"""Words after a negation it can scope over."""
+_NEGATORS = frozenset({"not", "never", "without", "nor", "no", "cannot"})
+_TWO_WORD = frozenset({("rather", "than"), ("instead", "of"), ("other", "than")})
+_PREFIXES = frozenset({"non"})
+_CONTRACTED = frozenset({"don", "doesn", "didn", "isn", "aren", "wasn", "weren", "won", "can"})
+_CLAUSE_END = re.compile(r"[,;:()\u2014\u2013]|\s-\s")
+_STOPPERS = frozenset({"but", "and", "or", "while", "whereas", "which", "that", "who"})
+
+
+def negated_spans(text: str, tokens: Sequence[Token]) -> list[tuple[int, int]]:
+    """Character ranges of ``text`` a negation scopes over."""
+    spans: list[tuple[int, int]] = []
+    n = len(tokens)
+    for i in range(n):
+        first = _scope_start(tokens, i)
+        if first is None:
+            continue
+        if first == -1:  # a prefix: the joined word only
+            j = i + 1
+            while j + 1 < n and tokens[j + 1].joined:
+                j += 1
+            spans.append((tokens[i + 1].start, tokens[j].end))
+            continue
+        last = first - 1
+        for j in range(first, min(n, first + REACH)):
+            if _CLAUSE_END.search(text[tokens[j - 1].end : tokens[j].start]):
+                break
+            if tokens[j].norm in _STOPPERS:
+                break
+            last = j
+        if last >= first:
+            spans.append((tokens[first].start, tokens[last].end))
+    return spans
+
+
+def _scope_start(tokens: Sequence[Token], i: int) -> int | None:
+    """The first token index a negation at ``i`` scopes over; -1 for a negating prefix; None
+    when token ``i`` negates nothing."""
+    t = tokens[i].norm
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else None
+    if t in _NEGATORS:
+        return i + 1
+    if t == "t" and in_negative_contraction(tokens, i):
+        return i + 1
+    if nxt is not None and (t, nxt.norm) in _TWO_WORD:
+        return i + 2
+    if t in _PREFIXES and nxt is not None and nxt.joined:
+        return -1
+    return None
+
+
+def in_negative_contraction(tokens: Sequence[Token], i: int) -> bool:
+    """Token ``i`` is a part of a negated auxiliary the tokenizer split at its apostrophe
+    ("doesn" or "t" of "doesn't")."""
+    t = tokens[i]
+    if t.norm == "t" and i > 0:
+        prev = tokens[i - 1]
+        return prev.norm in _CONTRACTED and t.start == prev.end + 1
+    if t.norm in _CONTRACTED and i + 1 < len(tokens):
+        nxt = tokens[i + 1]
+        return nxt.norm == "t" and nxt.start == t.end + 1
+    return False
+
+
+def is_negated(spans: Sequence[tuple[int, int]], start: int) -> bool:
+    return any(s <= start < e for s, e in spans)
