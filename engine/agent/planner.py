@@ -16,7 +16,7 @@ from engine.agent import senses
 from engine.agent.parse import Features, features
 from engine.agent.plan import Plan
 from engine.graph.datarel import DataVocabulary
-from engine.graph.lexicon import is_structural
+from engine.graph.lexicon import COMPILED_CUES, is_structural
 from engine.graph.linking import Linker
 from engine.graph.mentions import LinkResult, Mention
 from engine.graph.metapaths import (
@@ -31,6 +31,7 @@ from engine.graph.store import KGStore
 from engine.graph.walk import Budget
 from engine.result import Candidate, LinkedEntity
 from engine.understand.bank import is_relation_word
+from engine.understand.cueshare import shared_relations, widen
 from engine.understand.form import (
     YES_NO_START,
     asked_span,
@@ -88,6 +89,11 @@ class Planner:
         """Rephetio's Compound->Disease metapaths with their (positive) model weights."""
         self.data = DataVocabulary.of(store)
         """Relations, relation words and action types the store's layers bring."""
+        self.shared = (
+            shared_relations(COMPILED_CUES, semantic.bank.slots) if semantic is not None else {}
+        )
+        """Cue pattern -> the further relations whose exemplar wordings use its word, each with
+        the share of the cue's weight it gets."""
         self.speller: Speller | None = None
         """Corrects typos of question words before linking (``respell``); set by the engine."""
 
@@ -111,14 +117,28 @@ class Planner:
         self, kind: str, m: Mention, f: Features, reading: Reading | None = None
     ) -> list[tuple[Metapath, float]]:
         """Metapaths from ``kind`` scored by the lexicon cues plus, with a reading, the log
-        probability the exemplar bank gives their first relation."""
+        probability the exemplar bank gives their first relation. With a reading, a single
+        relation is also supported by the cue words its exemplar wordings share
+        (``cueshare``), so that meaning decides between the relations a word serves; a chain
+        only by the relations the cue tables name."""
         cues = order_cues(f.cues, m.start, m.end)
+        wide = (
+            [widen(c, COMPILED_CUES, self.shared) for c in cues]
+            if self.shared and reading is not None
+            else cues
+        )
         hops = reading.first_hops(kind) if reading is not None else {}
         return sorted(
             (
                 (
                     mp,
-                    score_metapath(mp, cues, f.target_kind, f.share, noun_chain=f.noun_chain)
+                    score_metapath(
+                        mp,
+                        wide if len(mp) == 1 else cues,
+                        f.target_kind,
+                        f.share,
+                        noun_chain=f.noun_chain,
+                    )
                     + (reading.bonus(mp, hops) if reading is not None else 0.0),
                 )
                 for mp in enumerate_metapaths(kind, self.budget.max_depth, self.data.uses)

@@ -146,6 +146,16 @@ class Cue:
     end: int
     text: str
     weight: float = 1.0
+    shared: tuple[tuple[str, float], ...] = ()
+    """Further relations the cue word supports, each with the share of ``weight`` it gives
+    (``engine.understand.cueshare``)."""
+
+    def support(self, rel: str) -> float:
+        """How much the cue supports ``rel``: its weight for a relation it names, a share of
+        it for one whose wordings also use it, else 0."""
+        if rel in self.rels:
+            return self.weight
+        return next((self.weight * f for r, f in self.shared if r == rel), 0.0)
 
 
 CUE_WORDS = frozenset(
