@@ -117,6 +117,9 @@ def says_relation(m: Mention, relation_words: frozenset[str]) -> bool:
     )
 
 
+_INTERROGATIVES = frozenset({"which", "what"})
+
+
 def relation_wording(
     mentions: list[Mention], relation_words: frozenset[str], tokens: list[Token]
 ) -> list[Mention]:
@@ -129,11 +132,15 @@ def relation_wording(
 
     def asked_for(m: Mention) -> bool:
         i = m.first_token - 1  # back over more such words ("which metabolic or signaling ...")
-        while i >= 0 and (
-            tokens[i].norm in {"or", "and"} or is_relation_word(tokens[i].norm, relation_words)
+        while (
+            i >= 0
+            and tokens[i].norm not in _INTERROGATIVES  # the bank's wordings use them too
+            and (
+                tokens[i].norm in {"or", "and"} or is_relation_word(tokens[i].norm, relation_words)
+            )
         ):
             i -= 1
-        return i >= 0 and tokens[i].norm in {"which", "what"}
+        return i >= 0 and tokens[i].norm in _INTERROGATIVES
 
     wording = [m for m in mentions if says_relation(m, relation_words)]
     others = len(mentions) - len(wording)
