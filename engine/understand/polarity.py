@@ -162,6 +162,8 @@ class Polarity:
     def known(self, word: str) -> int | None:
         """The direction of an anchor word or a taught word, or of a taught word's other form
         ("repressors" of "repress"); None when the word is neither."""
+        if "-" in word and word.replace("-", "") in self.learned:
+            word = word.replace("-", "")  # "over-expressed" as "overexpressed"
         if word in ANCHOR_WAY:
             return ANCHOR_WAY[word]
         if word in self.learned:

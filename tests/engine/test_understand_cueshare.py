@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from engine.agent.parse import find_cues
 from engine.api import Helix
 from engine.graph.lexicon import Cue
 from engine.graph.relations import DirectedRel
@@ -56,6 +57,15 @@ def test_a_cue_word_common_in_a_relations_wordings_supports_it_in_proportion() -
     assert widen(pathway, [EXPRESS, PATHWAY], shared) == pathway
 
 
+def test_hyphenated_direction_words_are_the_cues_of_their_direction() -> None:
+    q = "genes over-expressed in the heart, and those under-expressed there"
+    cues = find_cues(q, [], q)
+    assert [(c.text, c.rels[-1]) for c in cues] == [
+        ("over-expressed", "AuG"),
+        ("under-expressed", "AdG"),
+    ]
+
+
 def _reading(slot_id: str, p: float) -> Reading:
     slots = {s.id: s for s in Bank.load().slots}
     rest = [s for s in slots if s != slot_id][:3]
@@ -70,7 +80,7 @@ def test_the_reading_decides_between_relations_a_cue_word_serves(
     """'expressed' names expression in the cue tables, and up-regulation wordings use it
     too: a reading short of confident decides between the two."""
     planner = helix.c.planner
-    assert "AuG" in next(v for k, v in planner.shared.items() if "express" in k)
+    assert "AuG" in dict(planner.shared[r"\bexpress\w*"])
     question = "Which genes are expressed in the heart?"
     for slot, key in (("anatomy_up.anatomy->gene", "AuG"), ("expresses.anatomy->gene", "AeG")):
         reading = _reading(slot, 0.6)

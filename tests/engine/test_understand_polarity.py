@@ -126,6 +126,7 @@ def test_other_forms_of_taught_words_say_their_direction_for_sure(helix) -> None
     assert polarity.known("repressors") == polarity.known("repressing") == -1
     assert polarity.known("tissue") == 0, "both directions' wordings use it"
     assert polarity.known("zebrafish") is None
+    assert polarity.known("over-expressed") == polarity.known("overexpressed") == 1, "hyphenated"
     assert polarity.read("What drugs act as repressors of [Gene] transcription?") == (-1, True)
     # a direction only the embedding hears is not sure
     assert polarity.read("genes with diminished transcript levels in [Anatomy]") == (-1, False)
