@@ -5,4 +5,8 @@
 ``bank``: the exemplar bank (``exemplars.yaml``, data) and its slot -> relation mapping.
 ``semantic``: relation and intent scores from the question with its mentions masked by kind.
 ``relevance``: whether retrieved passages are relevant enough to answer from.
+``polarity``, ``twins``, ``chains``: which way an amount moves, which of two twin relations, and
+whether a chain is asked, from the question's own words.
+``negation``: the relation words a question denies.
+``cueshare``: the neighbouring relations a cue word serves, learned from the bank's wordings.
 """
