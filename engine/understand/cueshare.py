@@ -2,11 +2,11 @@
 
 The cue tables tie each cue word to the relation it names: "expressed" to expression,
 "treat" to treatment, "bind" to drug targets. People use the same words for neighbouring
-relations: "genes expressed at higher levels in [Anatomy] than elsewhere" asks for
-up-regulation, "drugs that treat [Disease]'s symptoms" for palliation, "proteins that bind
-[Gene]" for interaction. A cue word that a relation's own wordings use often is no evidence
-against that relation: it supports it as much as the relation the table names, and the
-bank's reading of the whole question decides between them.
+relations: "genes [Anatomy] expresses far more strongly than the rest of the body does" asks
+for up-regulation, "drugs that treat [Disease]'s symptoms" for palliation, "what binds to
+[Gene] inside the cell" for interaction. A cue word that a relation's own wordings use often
+is weak evidence against that relation: it supports it too, in proportion to how often its
+wordings use the word, and the bank's reading of the whole question decides between them.
 """
 
 from __future__ import annotations

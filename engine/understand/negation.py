@@ -1,7 +1,7 @@
 """Where a question denies a relation rather than asks for it.
 
-"Drugs that ease X's symptoms *without treating* the disease", "relieve the pain *rather
-than cure* it", "taken *not to get cured*": the relation word after a negation says what
+"Compounds that soothe gout *but never cure* it", "help with the itch *rather than heal*
+the skin", "given for comfort, *not to treat* it": the relation word after a negation says what
 the answer is not, so it is no cue for the relation asked. A negation reaches to the end of
 its clause (a comma, a colon, "but") and at most ``REACH`` words; a prefix ("non-curative")
 negates only the word it is joined to. A yes/no question that negates its verb ("Doesn't X

@@ -29,7 +29,7 @@ def test_a_negation_reaches_to_the_end_of_its_clause() -> None:
     assert _denied("Which drugs never cure psoriasis but relieve it?") == ["cure", "psoriasis"]
     assert "relieve" not in _denied("Medicines that don't cure gout, relieving it instead")
     assert _denied("compounds for gout rather than healing it") == ["healing", "it"]
-    assert _denied("Which drugs ease the pain, not to cure it at all or ever") == [
+    assert _denied("Which drugs dull the pain, not to cure it at all or ever") == [
         "to",
         "cure",
         "it",
@@ -59,12 +59,10 @@ def test_a_denied_relation_word_leaves_the_relation_to_the_meaning(
     planner = helix.c.planner
     reading = _reading("palliates.disease->drug", 0.7)
     monkeypatch.setattr(planner, "read", lambda q, r: reading)
-    denied = planner.plan(
-        "Which drugs make Parkinson's disease easier to live with without treating it?"
-    )
+    denied = planner.plan("Which drugs soothe Parkinson's disease without treating it?")
     assert denied.intent == "one_hop" and denied.dist[0][0].uses[0].key == "CpD^-1"
     assert [c.text for c in denied.features.cues] == []
-    said = planner.plan("Which drugs make Parkinson's disease easier to live with by treating it?")
+    said = planner.plan("Which drugs soothe Parkinson's disease by treating it?")
     assert [c.text for c in said.features.cues] == ["treating"], "read when not denied"
     asked = planner.plan("Doesn't ropinirole treat Parkinson's disease?")
     assert asked.intent == "claim", "a yes/no question about a relation it negates still asks it"
