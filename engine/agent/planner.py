@@ -17,7 +17,7 @@ from engine.agent.parse import Features, features
 from engine.agent.plan import Plan
 from engine.graph.datarel import DataVocabulary
 from engine.graph.lexicon import COMPILED_CUES, is_structural
-from engine.graph.linking import Linker
+from engine.graph.linking import Linker, example_asides, examples
 from engine.graph.mentions import LinkResult, Mention
 from engine.graph.metapaths import (
     Metapath,
@@ -38,6 +38,7 @@ from engine.understand.form import (
     asks_for_things,
     asks_to_check,
     is_wh_question,
+    is_yes_no,
 )
 from engine.understand.negation import is_negated, negated_spans
 from engine.understand.reading import (
@@ -164,7 +165,10 @@ class Planner:
         return self.speller.correct(question) if self.speller is not None else question
 
     def link(self, question: str) -> LinkResult:
-        return self.linker.link(question, whole_names=True)
+        link = self.linker.link(question, whole_names=True)
+        if not is_yes_no(question):
+            link.mentions = examples(question, link.tokens, link.mentions)
+        return link
 
     def read(self, question: str, resolved: list[tuple[Mention, list[str]]]) -> Reading | None:
         """Score the question, mentions masked by kind, against the exemplar bank (a question
@@ -196,8 +200,10 @@ class Planner:
                 named = f.named_kinds | {asked[0]}
                 f = replace(f, target_kind=asked[0], target_pos=asked[1], named_kinds=named)
         if not f.yes_no:
-            # a relation word the question negates says what the answer is not
-            denied = negated_spans(question, link.tokens)
+            # a relation word the question negates says what the answer is not; one in an
+            # aside that gives examples ("roles, such as receptor activity, ...") says what
+            # the answer is like
+            denied = negated_spans(question, link.tokens) + example_asides(question)
             f = replace(f, cues=tuple(c for c in f.cues if not is_negated(denied, c.start)))
         qhash = hashlib.sha1(question.encode("utf-8")).hexdigest()[:16]
         plan = Plan(

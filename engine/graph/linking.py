@@ -8,6 +8,7 @@ said plainly instead of guessing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 
 from rapidfuzz import fuzz, process
@@ -146,6 +147,33 @@ def relation_wording(
     others = len(mentions) - len(wording)
     drop = [m for m in wording if others >= 2 or (others == 1 and asked_for(m))]
     return [m for m in mentions if m not in drop]
+
+
+_EXAMPLES = re.compile(
+    r"(?:^|[,(\u2014\u2013:]\s*)(?P<aside>(?:like|such as|e\.\s?g\.?|for example|for instance"
+    r"|including)\s[^,;:()?!\u2014\u2013]+)",
+    re.IGNORECASE,
+)
+"""An aside that gives examples ("processes, like signaling or metabolism, ..."), up to the
+next comma or the end of the clause."""
+
+
+def example_asides(text: str) -> list[tuple[int, int]]:
+    """Character ranges of the asides of ``text`` that give examples, opening word included."""
+    return [(m.start("aside"), m.end("aside")) for m in _EXAMPLES.finditer(text)]
+
+
+def examples(text: str, tokens: list[Token], mentions: list[Mention]) -> list[Mention]:
+    """``mentions`` without those inside an aside that gives examples of what is asked
+    ("Which processes, like signaling or metabolism, does BAG4 take part in?": not the
+    pathway Metabolism), when a mention outside the aside is left to ask about. A yes/no
+    question may ask about its example ("Do statins, like atorvastatin, cause myalgia?"):
+    callers apply this to questions that ask for things."""
+    spans = example_asides(text)
+    inside = [m for m in mentions if any(a <= m.start and m.end <= b for a, b in spans)]
+    if not inside or len(inside) == len(mentions):
+        return mentions
+    return [m for m in mentions if m not in inside]
 
 
 class Linker:
