@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 FUNCTION_WORDS = frozenset(
     """a an the of in on at to for from by with without into onto about as and or nor but if
@@ -153,9 +154,12 @@ class Cue:
     def support(self, rel: str) -> float:
         """How much the cue supports ``rel``: its weight for a relation it names, a share of
         it for one whose wordings also use it, else 0."""
-        if rel in self.rels:
-            return self.weight
-        return next((self.weight * f for r, f in self.shared if r == rel), 0.0)
+        return self.supports.get(rel, 0.0)
+
+    @cached_property
+    def supports(self) -> dict[str, float]:
+        """Relation -> ``support`` (worked out once: it is asked for every metapath)."""
+        return {r: self.weight * f for r, f in self.shared} | dict.fromkeys(self.rels, self.weight)
 
 
 CUE_WORDS = frozenset(

@@ -125,15 +125,21 @@ def score_metapath(
     for h, use in enumerate(mp.uses):
         while next_cue < len(ordered_cues) and next_cue in used:
             next_cue += 1
-        if next_cue < len(ordered_cues) and ordered_cues[next_cue].support(use.rel):
-            score += w.in_order * ordered_cues[next_cue].support(use.rel)
+        support = (
+            ordered_cues[next_cue].supports.get(use.rel, 0.0)
+            if next_cue < len(ordered_cues)
+            else 0.0
+        )
+        if support:
+            score += w.in_order * support
             used.add(next_cue)
             continue
         other = next(
-            (i for i, c in enumerate(ordered_cues) if i not in used and c.support(use.rel)), None
+            (i for i, c in enumerate(ordered_cues) if i not in used and use.rel in c.supports),
+            None,
         )
         if other is not None:
-            score += w.out_of_order * ordered_cues[other].support(use.rel)
+            score += w.out_of_order * ordered_cues[other].supports[use.rel]
             used.add(other)
         elif share and h > 0 and _reverses(mp.uses[h - 1], use):
             score += w.shared_repeat
