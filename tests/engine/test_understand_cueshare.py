@@ -12,10 +12,9 @@ from engine.agent.parse import find_cues
 from engine.api import Helix
 from engine.graph.lexicon import Cue
 from engine.graph.relations import DirectedRel
-from engine.understand.bank import Bank, Slot
+from engine.understand.bank import Slot
 from engine.understand.cueshare import MIN_WORDINGS, shared_relations, widen
-from engine.understand.reading import Reading
-from engine.understand.semantic import SlotScores
+from tests.support.understanding import fixed_reading
 
 EXPRESS = (re.compile(r"\bexpress\w*"), ("AeG",), 1.0)
 PATHWAY = (re.compile(r"\bpathways?\b"), ("GpPW",), 1.0)
@@ -48,7 +47,7 @@ def test_a_cue_word_common_in_a_relations_wordings_supports_it_in_proportion() -
     assert shared == {EXPRESS[0].pattern: (("AuG", 0.5),)}, "3 of 10 against 6 of 10"
     widened = widen(Cue(("AeG",), 10, 19, "expressed"), [EXPRESS, PATHWAY], shared)
     assert widened.rels == ("AeG",) and (widened.start, widened.end) == (10, 19)
-    assert (widened.support("AeG"), widened.support("AuG"), widened.support("AdG")) == (
+    assert tuple(widened.supports.get(r, 0.0) for r in ("AeG", "AuG", "AdG")) == (
         1.0,
         0.5,
         0.0,
@@ -66,13 +65,6 @@ def test_hyphenated_direction_words_are_the_cues_of_their_direction() -> None:
     ]
 
 
-def _reading(slot_id: str, p: float) -> Reading:
-    slots = {s.id: s for s in Bank.load().slots}
-    rest = [s for s in slots if s != slot_id][:3]
-    probs = {slot_id: p, **{s: (1 - p) / len(rest) for s in rest}}
-    return Reading(SlotScores("", dict(probs), probs), slots)
-
-
 @pytest.mark.integration
 def test_the_reading_decides_between_relations_a_cue_word_serves(
     helix: Helix, monkeypatch: pytest.MonkeyPatch
@@ -83,7 +75,7 @@ def test_the_reading_decides_between_relations_a_cue_word_serves(
     assert "AuG" in dict(planner.shared[r"\bexpress\w*"])
     question = "Which genes are expressed in the heart?"
     for slot, key in (("anatomy_up.anatomy->gene", "AuG"), ("expresses.anatomy->gene", "AeG")):
-        reading = _reading(slot, 0.6)
+        reading = fixed_reading(slot, 0.6)
         monkeypatch.setattr(planner, "read", lambda q, r, reading=reading: reading)
         plan = planner.plan(question)
         assert plan.dist[0][0].uses[0].key == key, (slot, plan.dist[:2])

@@ -8,14 +8,8 @@ import pytest
 
 from engine.api import Helix
 from engine.graph.linking import example_asides, examples
-from engine.graph.mentions import Candidate, Mention, tokenize
-
-
-def _named(question: str, text: str, node_id: str) -> Mention:
-    start = question.index(text)
-    covered = [i for i, t in enumerate(tokenize(question)) if start <= t.start < start + len(text)]
-    cand = Candidate(node_id, text, "test", True)
-    return Mention(text, start, start + len(text), covered[0], covered[-1], [cand])
+from engine.graph.mentions import tokenize
+from tests.support.understanding import named
 
 
 def test_an_aside_of_examples_runs_to_the_next_comma() -> None:
@@ -29,12 +23,12 @@ def test_an_aside_of_examples_runs_to_the_next_comma() -> None:
 
 def test_mentions_inside_an_aside_are_examples_when_something_else_is_named() -> None:
     q = "Which tissues, such as liver or heart, express FOXP2 most?"
-    liver = _named(q, "liver", "Anatomy::UBERON:0002107")
-    heart = _named(q, "heart", "Anatomy::UBERON:0000948")
-    gene = _named(q, "FOXP2", "Gene::93986")
+    liver = named(q, "liver", "Anatomy::UBERON:0002107")
+    heart = named(q, "heart", "Anatomy::UBERON:0000948")
+    gene = named(q, "FOXP2", "Gene::93986")
     assert examples(q, tokenize(q), [liver, heart, gene]) == [gene]
     alone = "Which tissues, such as the liver, are there?"
-    only = _named(alone, "liver", "Anatomy::UBERON:0002107")
+    only = named(alone, "liver", "Anatomy::UBERON:0002107")
     assert examples(alone, tokenize(alone), [only]) == [only], "nothing else to ask about"
 
 

@@ -8,10 +8,8 @@ import pytest
 
 from engine.api import Helix
 from engine.graph.mentions import tokenize
-from engine.understand.bank import Bank
 from engine.understand.negation import is_negated, negated_spans
-from engine.understand.reading import Reading
-from engine.understand.semantic import SlotScores
+from tests.support.understanding import fixed_reading
 
 
 def _denied(text: str) -> list[str]:
@@ -43,13 +41,6 @@ def test_a_negating_prefix_denies_only_its_own_word() -> None:
     assert _denied("Which genes are expressed in the liver?") == []
 
 
-def _reading(slot_id: str, p: float) -> Reading:
-    slots = {s.id: s for s in Bank.load().slots}
-    rest = [s for s in slots if s != slot_id][:3]
-    probs = {slot_id: p, **{s: (1 - p) / len(rest) for s in rest}}
-    return Reading(SlotScores("", dict(probs), probs), slots)
-
-
 @pytest.mark.integration
 def test_a_denied_relation_word_leaves_the_relation_to_the_meaning(
     helix: Helix, monkeypatch: pytest.MonkeyPatch
@@ -57,7 +48,7 @@ def test_a_denied_relation_word_leaves_the_relation_to_the_meaning(
     """The bank reads palliation, not confidently enough to overrule a treatment word: a
     treatment word still decides, one the question denies does not."""
     planner = helix.c.planner
-    reading = _reading("palliates.disease->drug", 0.7)
+    reading = fixed_reading("palliates.disease->drug", 0.7)
     monkeypatch.setattr(planner, "read", lambda q, r: reading)
     denied = planner.plan("Which drugs soothe Parkinson's disease without treating it?")
     assert denied.intent == "one_hop" and denied.dist[0][0].uses[0].key == "CpD^-1"

@@ -24,6 +24,7 @@ from engine.understand.bank import Bank
 from engine.understand.reading import Reading
 from engine.understand.semantic import SlotScores
 from engine.understand.vocabulary import Language, Vocabulary, name_words, variants
+from tests.support.understanding import fixed_reading, named
 
 PIECES = {
     "boosts": ["boost", "##s"],
@@ -85,38 +86,33 @@ def test_named_kinds_show_a_chain() -> None:
     assert f.target_kind == "Disease" and {"Disease", "Compound"} <= f.named_kinds
 
 
-def _reading(slot_id: str, p: float) -> Reading:
-    bank = Bank.load()
-    slots = {s.id: s for s in bank.slots}
-    rest = [s for s in slots if s != slot_id][:3]
-    probs = {slot_id: p, **{s: (1 - p) / len(rest) for s in rest}}
-    return Reading(SlotScores("", dict(probs), probs), slots)
-
-
 def _reading_every_question(
     helix: Helix, monkeypatch: pytest.MonkeyPatch, slot_id: str, p: float
 ) -> Planner:
     """The engine's planner, made to read every question as ``slot_id`` with probability
     ``p`` (the rest spread over three other slots)."""
-    reading = _reading(slot_id, p)
+    reading = fixed_reading(slot_id, p)
     monkeypatch.setattr(helix.c.planner, "read", lambda q, r: reading)
     return helix.c.planner
 
 
 def test_confident_reading_is_vetoed_only_by_a_chain() -> None:
-    r = _reading("class.drug->class", 0.95)
+    r = fixed_reading("class.drug->class", 0.95)
     path = r.confident_path("Compound", frozenset({"Compound"}), "Compound")
     assert path is not None and path[-1].dst == "Pharmacologic Class", "'what kind of drug is X'"
     assert r.confident_path("Compound", frozenset({"Compound", "Disease"}), "Disease") is None
-    treats = _reading("treats.drug->disease", 0.9)
+    treats = fixed_reading("treats.drug->disease", 0.9)
     assert (
         treats.confident_path("Compound", frozenset({"Compound", "Disease"}), "Compound") is None
     ), "'drugs that treat diseases resembling those X treats' is a chain"
-    assert _reading("class.drug->class", 0.6).confident_path("Compound", frozenset(), None) is None
+    assert (
+        fixed_reading("class.drug->class", 0.6).confident_path("Compound", frozenset(), None)
+        is None
+    )
 
 
 def test_confident_chain_reading_names_the_whole_chain() -> None:
-    r = _reading("multihop.drug->disease->symptom", 0.9)
+    r = fixed_reading("multihop.drug->disease->symptom", 0.9)
     path = r.confident_path("Compound", frozenset({"Symptom", "Disease"}), "Symptom")
     assert path is not None and [u.key for u in path] == ["CtD", "DpS"]
     assert r.confident_path("Compound", frozenset({"Gene"}), "Gene") is None, "off the chain"
@@ -148,25 +144,17 @@ def _mention(question: str, text: str) -> Mention:
     return Mention(text, start, start + len(text), 0, 0, [])
 
 
-def _named(question: str, text: str, node_id: str) -> Mention:
-    """A mention of ``node_id`` over ``text``, with its token positions."""
-    start = question.index(text)
-    covered = [i for i, t in enumerate(tokenize(question)) if start <= t.start < start + len(text)]
-    cand = Candidate(node_id, text, "test", True)
-    return Mention(text, start, start + len(text), covered[0], covered[-1], [cand])
-
-
 def test_a_kind_noun_beside_a_mention_of_its_kind_names_the_mention() -> None:
     """ "The LRRK2 *protein*", "the gene BRCA1": the noun says what the mention is, not what
     is asked; a noun of another kind beside it still counts ("asthma *drugs*")."""
     q = "Which catalytic activities does the LRRK2 protein carry?"
-    f = features(q, tokenize(q), [_named(q, "LRRK2", "Gene::120892")])
+    f = features(q, tokenize(q), [named(q, "LRRK2", "Gene::120892")])
     assert f.target_kind is None and not f.named_kinds
     q2 = "Which genes interact with the gene BRCA1?"
-    f2 = features(q2, tokenize(q2), [_named(q2, "BRCA1", "Gene::672")])
+    f2 = features(q2, tokenize(q2), [named(q2, "BRCA1", "Gene::672")])
     assert f2.target_kind == "Gene" and f2.named_kinds == {"Gene"}, "the asked noun stays"
     q3 = "Which asthma drugs bind ADRB2?"
-    f3 = features(q3, tokenize(q3), [_named(q3, "asthma", "Disease::DOID:2841")])
+    f3 = features(q3, tokenize(q3), [named(q3, "asthma", "Disease::DOID:2841")])
     assert f3.target_kind == "Compound"
 
 
