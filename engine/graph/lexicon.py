@@ -151,14 +151,11 @@ class Cue:
     """Further relations the cue word supports, each with the share of ``weight`` it gives
     (``engine.understand.cueshare``)."""
 
-    def support(self, rel: str) -> float:
-        """How much the cue supports ``rel``: its weight for a relation it names, a share of
-        it for one whose wordings also use it, else 0."""
-        return self.supports.get(rel, 0.0)
-
     @cached_property
     def supports(self) -> dict[str, float]:
-        """Relation -> ``support`` (worked out once: it is asked for every metapath)."""
+        """Relation -> how much the cue supports it: its weight for a relation it names, a
+        share of it for one whose wordings also use it (worked out once: it is asked for
+        every metapath)."""
         return {r: self.weight * f for r, f in self.shared} | dict.fromkeys(self.rels, self.weight)
 
 

@@ -54,6 +54,9 @@ def predicate_after_subject(tokens: list[Token], mentions: list[Mention], a: int
     return any(t.norm in AUXILIARIES for t in tokens[: before.first_token])
 
 
+_INTERROGATIVES = frozenset({"which", "what"})
+
+
 def predicate_after_wh_subject(
     tokens: list[Token], a: int, noun: Callable[[str], bool] | None = None
 ) -> bool:
@@ -71,7 +74,7 @@ def predicate_after_wh_subject(
         i -= 1
     if i >= 1 and tokens[i].norm in {"that", "which", "who"}:
         i -= 1
-    elif i < 1 or tokens[i - 1].norm not in {"which", "what"}:
+    elif i < 1 or tokens[i - 1].norm not in _INTERROGATIVES:
         return False
     return i >= 0 and (tokens[i].norm in KIND_WORDS or (noun is not None and noun(tokens[i].norm)))
 
@@ -116,9 +119,6 @@ def says_relation(m: Mention, relation_words: frozenset[str]) -> bool:
     return bool(words) and all(
         not t.isupper() and is_relation_word(t.lower(), relation_words) for t in words
     )
-
-
-_INTERROGATIVES = frozenset({"which", "what"})
 
 
 def relation_wording(
