@@ -111,10 +111,14 @@ def asked_noun(text: str) -> str | None:
     return m.group("noun").lower() if m else None
 
 
+NEGATED_AUXILIARIES = frozenset(
+    "doesn don isn aren didn wasn weren hasn haven couldn wouldn shouldn won".split()
+)
+"""What is left of "doesn't", "isn't", "won't" ... once the tokenizer splits at the apostrophe
+("can't" leaves "can")."""
 YES_NO_START = frozenset(
     "does do is are can could will would should has have did was were may might".split()
-    + "doesn don isn aren didn wasn weren hasn haven couldn wouldn shouldn".split()
-)
+) | (NEGATED_AUXILIARIES - {"won"})
 """Words that open a question about one claim ("Does X treat Y?", "Might X bind Y?"), also
 negated ("Doesn't X treat Y?": the tokenizer splits it at the apostrophe)."""
 _YES_NO_AUX = "|".join(sorted(YES_NO_START | {"am", "had"}))

@@ -15,13 +15,14 @@ import re
 from collections.abc import Sequence
 
 from engine.graph.mentions import Token
+from engine.understand.form import NEGATED_AUXILIARIES
 
 REACH = 4
 """Words after a negation it can scope over."""
 _NEGATORS = frozenset({"not", "never", "without", "nor", "no", "cannot"})
 _TWO_WORD = frozenset({("rather", "than"), ("instead", "of"), ("other", "than")})
 _PREFIXES = frozenset({"non"})
-_CONTRACTED = frozenset({"don", "doesn", "didn", "isn", "aren", "wasn", "weren", "won", "can"})
+_CONTRACTED = NEGATED_AUXILIARIES | {"can"}
 _CLAUSE_END = re.compile(r"[,;:()\u2014\u2013]|\s-\s")
 _STOPPERS = frozenset({"but", "and", "or", "while", "whereas", "which", "that", "who"})
 
