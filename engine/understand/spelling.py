@@ -6,6 +6,12 @@ from by one substituted letter or one swap of neighbouring letters, when exactly
 word does. Question words are the kind nouns, the relation cue words and the words of the
 exemplar bank's graph wordings. A correction keeps the word's length, so every offset into
 the question still holds; names are never touched (the linker's fuzzy match reads those).
+
+With ``gaps`` a letter left out or typed once too often is corrected as well ("previus",
+"alergies", "befor"); the text then changes length, so a caller corrects before it reads any
+offset. Such a speller takes a word for language only when the passage corpus uses it (the
+tokenizer's stems would take "previus" for "prev" + "ius"), and corrects a capitalised word
+only where it opens the text: inside a sentence it may be a person's name.
 """
 
 from __future__ import annotations
@@ -34,23 +40,73 @@ def one_slip(a: str, b: str) -> bool:
     )
 
 
+Edit = tuple[int, int, str]
+"""A correction: the span of ``text[start:end]`` and what replaces it."""
+
+
+def apply(text: str, edits: Iterable[Edit]) -> str:
+    """``text`` with ``edits`` (in order, not overlapping) made. Pure."""
+    out: list[str] = []
+    last = 0
+    for start, end, new in edits:
+        out += [text[last:start], new]
+        last = end
+    return "".join(out) + text[last:]
+
+
+def moved(at: int, edits: Iterable[Edit]) -> int | None:
+    """Where offset ``at`` of a text is after ``edits``; None inside an edited word. Pure."""
+    shift = 0
+    for start, end, new in edits:
+        if at <= start:
+            break
+        if at < end:
+            return None
+        shift += len(new) - (end - start)
+    return at + shift
+
+
+def deletions(word: str) -> set[str]:
+    """``word`` with one letter left out, every way."""
+    return {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+
 class Speller:
-    def __init__(self, words: Iterable[str], vocabulary: Vocabulary) -> None:
+    def __init__(self, words: Iterable[str], vocabulary: Vocabulary, *, gaps: bool = False) -> None:
         self.words = frozenset(w for w in words if w.isalpha() and len(w) >= MIN_LENGTH)
         self.vocabulary = vocabulary
+        self.gaps = gaps
         self._by_length: dict[int, list[str]] = defaultdict(list)
         for w in sorted(self.words):
             self._by_length[len(w)].append(w)
         self._names = frozenset().union(*vocabulary.names.values())
+        self._short_of: dict[str, set[str]] = defaultdict(set)
+        """A question word with one letter left out -> the question words it comes from."""
+        if gaps:
+            for w in self.words:
+                for d in deletions(w):
+                    self._short_of[d].add(w)
+
+    def widened(self, words: Iterable[str], *, gaps: bool) -> Speller:
+        """A speller over these question words as well as this one's."""
+        return Speller(self.words | set(words), self.vocabulary, gaps=gaps)
 
     def correct(self, text: str) -> str:
-        """``text`` with each typo of a question word replaced (same length, case kept)."""
-        out = list(text)
+        """``text`` with each typo of a question word replaced (case kept; the same length
+        unless ``gaps``)."""
+        return apply(text, self.edits(text))
+
+    def edits(self, text: str) -> list[Edit]:
+        """The corrections of ``text``, in order: (start, end, replacement)."""
+        out: list[Edit] = []
         for m in _WORD.finditer(text):
-            fixed = self._word(m.group())
+            word = m.group()
+            if self.gaps and m.start() > 0 and word[0].isupper():
+                continue  # a capital inside the text may start a person's name
+            fixed = self._word(word)
             if fixed is not None:
-                out[m.start() : m.end()] = fixed
-        return "".join(out)
+                out.append((m.start(), m.end(), fixed))
+        return out
 
     def _word(self, word: str) -> str | None:
         low = word.lower()
@@ -58,9 +114,14 @@ class Speller:
             return None
         if not (word.islower() or (word[0].isupper() and word[1:].islower())):
             return None  # an acronym or a symbol ("PDGFRA", "mRNA") is a name
-        if self.vocabulary.language.knows(low):
+        language = self.vocabulary.language
+        if language.in_corpus(low) if self.gaps else language.knows(low):
             return None
-        hits = [w for w in self._by_length[len(low)] if one_slip(low, w)]
+        hits = {w for w in self._by_length[len(low)] if one_slip(low, w)}
+        if self.gaps:
+            hits |= self._short_of.get(low, set())  # a letter left out
+            hits |= deletions(low) & self.words  # a letter typed once too often
         if len(hits) != 1:
             return None
-        return hits[0].capitalize() if word[0].isupper() else hits[0]
+        (hit,) = hits
+        return hit.capitalize() if word[0].isupper() else hit

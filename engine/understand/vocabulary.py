@@ -59,6 +59,13 @@ class Language:
         stem, rest = parts[0], "".join(p.removeprefix("##") for p in parts[1:])
         return len(stem) >= STEM_MIN and len(rest) <= ENDING_MAX
 
+    def in_corpus(self, word: str) -> bool:
+        """The passage corpus uses the word or one of its inflections; the tokenizer's say
+        is not asked, which takes most misspellings for a known stem plus an ending
+        ("previus" as "prev" + "##ius")."""
+        w = word.lower()
+        return w.isalpha() and any(v in self.corpus_words for v in variants(w))
+
     def whole_word(self, word: str) -> bool:
         """The tokenizer holds the word whole ("soothe", "comfort"): everyday language, where
         a brand name such as "Tylenol" is split into pieces."""
