@@ -33,6 +33,7 @@ from engine.providers.llm import LLMProvider
 from engine.result import Evidence, LinkedEntity, Result, Status, Triple
 from engine.telemetry import Tracing
 from engine.understand.bank import Bank
+from engine.understand.polarity import Directions
 from engine.understand.semantic import SemanticScorer
 from engine.understand.spelling import Speller
 from engine.understand.vocabulary import Language, Vocabulary, name_words
@@ -314,6 +315,16 @@ class Helix:
     def embed(self) -> Embed | None:
         """The embedding function (normalised vectors), for callers such as the answer cache."""
         return self.c.embedder.encode if self.c.embedder is not None else None
+
+    def speller(self, words: Iterable[str]) -> Speller | None:
+        speller = self.c.planner.speller
+        return speller.widened(words, gaps=True) if speller is not None else None
+
+    def directions(self) -> Directions | None:
+        semantic = self.c.planner.semantic
+        if semantic is None:
+            return None
+        return Directions(semantic.polarity, semantic.slot_signs())
 
     def close(self) -> None:
         self.tracing.shutdown()

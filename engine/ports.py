@@ -22,6 +22,8 @@ from engine.result import Evidence, LinkedEntity, Result, Triple
 
 if TYPE_CHECKING:  # numpy stays out of the chat app's start-up
     from engine.providers.embedder.base import Vectors
+    from engine.understand.polarity import Directions
+    from engine.understand.spelling import Speller
 
 Embed = Callable[[list[str]], "Vectors"]
 """Texts -> L2-normalised vectors (the engine's embedding model)."""
@@ -150,6 +152,16 @@ class EnginePort(Protocol):
 
     def embed(self) -> Embed | None:
         """The embedding function, or None when the model could not be loaded."""
+        ...
+
+    def speller(self, words: Iterable[str]) -> Speller | None:
+        """The engine's typo corrector widened to another reader's question words (memory's),
+        also correcting a letter left out or typed twice; None without a semantic reader."""
+        ...
+
+    def directions(self) -> Directions | None:
+        """The engine's reading of which way a question says an amount moves, and of which
+        way its one-hop relations go; None without a semantic reader."""
         ...
 
     def close(self) -> None: ...

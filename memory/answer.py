@@ -16,16 +16,19 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from functools import cached_property
 
 from engine.graph.lexicon import KIND_WORDS
 from engine.result import LinkedEntity, Result
+from engine.understand.cueshare import shared_uses
 from engine.understand.form import asked_noun, is_yes_no, without_frame
+from engine.understand.polarity import Directions
 from engine.util.text import alias_key
 from memory import choose, timeline
 from memory.asks import AskReading, AskScorer, mask
 from memory.dates import date_spans
 from memory.literals import Measurement, find_measurements, mentioned_keys
-from memory.relations import RelationCatalog, RelationSpec
+from memory.relations import Cue, RelationCatalog, RelationSpec
 from memory.results import NameOf, Parsed, answered, not_answered, summary, swap, who
 from memory.router import Route, Temporal, TemporalIntent
 from memory.subjects import NOTE, PATIENT, Resolver, SubjectRef, subject_kind
@@ -43,12 +46,16 @@ class Answerer:
         *,
         asks: AskScorer | None = None,
         name_of: NameOf | None = None,
+        directions: Directions | None = None,
     ) -> None:
+        """``directions``: the engine's reading of which way an amount moves, which tells
+        relations that go opposite ways apart (inhibits, upregulates)."""
         self.vault = vault
         self.resolver = resolver
         self.catalog = catalog
         self.asks = asks
         self.name_of = name_of
+        self.directions = directions
 
     def answer(
         self,
@@ -237,17 +244,24 @@ class Answerer:
         kind = subject.kind
         wanted = None if reverse else KIND_WORDS.get(asked_noun(question) or "")
         question = without_modifiers(question)
+        specs = [
+            spec
+            for spec in self.catalog.relations.values()
+            if (kind in spec.objects if reverse else spec.subject == kind)
+            # "which disease did I flag X for?" never asks for a gene
+            and (wanted is None or spec.literal_object or wanted in spec.objects)
+        ]
+        signs = {spec.name: self._sign(spec) for spec in specs}
+        way = self._direction(reading) if any(signs.values()) else 0
         scored = []
-        for spec in self.catalog.relations.values():
-            if not (kind in spec.objects if reverse else spec.subject == kind):
-                continue
-            if wanted is not None and not spec.literal_object and wanted not in spec.objects:
-                continue  # "which disease did I flag X for?" never asks for a gene
+        for spec in specs:
             cue = spec.score(question, ask=True)
             if spec.functional == "key" and self._key(question, spec) is not None:
                 cue += 3.0
             sense = choose.meaning(reading, spec.name)
-            scored.append(choose.Scored(spec, cue, sense, spec.name in present))
+            moves = choose.direction(way, signs[spec.name])
+            shared = self._shared_support(spec, question)
+            scored.append(choose.Scored(spec, cue, sense, spec.name in present, moves, shared))
         if choose.asked(scored, reading) or not scored:
             return choose.choose(scored, reading)
         if subject.kind not in (PATIENT, NOTE) or any(
@@ -264,17 +278,63 @@ class Answerer:
         about the note: it speaks of the user's own work, or names the relation with its
         cue words, or reads at least as close to the note as to any relation of the graph
         the note does not restate ("Which genes does X bind?" is not about a note that X
-        upregulates a gene)."""
+        upregulates a gene). A note with a direction reads that much closer when the question
+        says its direction ("what does X bump up?"), and relations going the other way are
+        no rivals."""
         if _FIRST_PERSON.search(question) or spec.score(question, ask=True) > 0:
             return True
         if reading is None or self.asks is None:
             return False
         rivals = self.asks.graph_read(reading, kind)
+        sign = self._sign(spec)
+        way = self._direction(reading) if sign else 0
+        if way and self.directions is not None:
+            rivals = {s: c for s, c in rivals.items() if self.directions.sign([s]) != -way}
         best = max((c for sid, c in rivals.items() if sid not in spec.graph), default=-1.0)
         # a note that restates graph relations is compared through them, within one bank
         restated = [rivals[sid] for sid in spec.graph if sid in rivals]
         own = max(restated) if restated else reading.relations.get(spec.name, -1.0)
-        return own >= best
+        return own + choose.SEM_UNIT * choose.direction(way, sign) >= best
+
+    @cached_property
+    def _shared(self) -> dict[str, list[tuple[Cue, float]]]:
+        """Relation -> the ask cues of other relations that its exemplar wordings use too,
+        each with the share of its weight the relation gets (``cueshare.shared_uses``)."""
+        if self.asks is None:
+            return {}
+        wordings: dict[str, list[str]] = {}
+        for slot in self.asks.slots:
+            if slot.rel in self.catalog.relations:
+                wordings.setdefault(slot.rel, []).extend(slot.wordings)
+        out: dict[str, list[tuple[Cue, float]]] = {}
+        for name, spec in self.catalog.relations.items():
+            for cue in spec.ask:
+                shared = shared_uses([(cue.pattern, (name,))], wordings)
+                for rel, share in shared.get(cue.pattern.pattern, ()):
+                    out.setdefault(rel, []).append((cue, share))
+        return out
+
+    def _shared_support(self, spec: RelationSpec, question: str) -> float:
+        """Cue units ``spec`` gets from other relations' cues found in the question, each
+        word once: a word one of its own cues reads already counts as its own."""
+        total = 0.0
+        for cue, share in self._shared.get(spec.name, ()):
+            m = cue.pattern.search(question)
+            if m is not None and not any(own.pattern.search(m.group()) for own in spec.ask):
+                total += cue.w * share
+        return total
+
+    def _direction(self, reading: AskReading | None) -> int:
+        """Which way the question's words say for sure that an amount moves (+1, -1), or 0
+        (``choose.DIRECTION``)."""
+        if self.directions is None or reading is None:
+            return 0
+        way, sure = self.directions.read(reading.masked)
+        return way if sure else 0
+
+    def _sign(self, spec: RelationSpec) -> int:
+        """The direction of a relation: that of the graph relations it restates."""
+        return self.directions.sign(spec.graph) if self.directions is not None else 0
 
     def _key(self, question: str, spec: RelationSpec) -> str | None:
         if spec.functional != "key":

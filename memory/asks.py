@@ -106,6 +106,17 @@ def _load(path: str) -> tuple[Slot, ...]:
     return tuple(out)
 
 
+def question_words(slots: Iterable[Slot]) -> set[str]:
+    """The words the memory wordings ask with ("previous", "allergies", "biomarker"): what
+    a typo in a memory question is corrected to."""
+    return {
+        w
+        for s in slots
+        for text in s.wordings
+        for w in re.findall(r"[a-z]+", _PLACEHOLDER.sub(" ", text).lower())
+    }
+
+
 def _canonical(text: str) -> str:
     """Placeholders in one spelling: "[Compound2]" -> "[Compound]"."""
     return _PLACEHOLDER.sub(lambda m: f"[{m.group('kind')}]", str(text).strip())

@@ -3,11 +3,17 @@
 Evidence is combined additively in cue units (a cue regex of ``relations.yaml`` weighs 1):
 
 * the relation's cue score and a measurement-name bonus (``Answerer``), plus
-* its meaning: ``(cosine - SEM_FLOOR) / SEM_UNIT`` from the exemplar bank (``memory.asks``).
+* its meaning: ``(cosine - SEM_FLOOR) / SEM_UNIT`` from the exemplar bank (``memory.asks``),
+* for a relation with a direction (inhibits, upregulates), the direction the question's words
+  say, read as the engine reads it (``direction``),
+* the cue words of other relations that its own exemplar wordings use too, in proportion
+  (``engine.understand.cueshare``: "medication" is a cue of takes, and allergy questions
+  say it too: "which medication is she hypersensitive to?").
 
 The best relation wins even when it was never stored for the subject: the question is then
 answered "nothing recorded" instead of with another relation's value. Only a stored relation
-that a cue names and that scores within ``AMBIGUOUS`` of the best may stand in for it.
+that one of its own cues names and that scores within ``AMBIGUOUS`` of the best may stand in
+for it.
 
 The time qualifier is the router's rule (``rules.yaml``) when one fired, else the bank's
 best time qualifier for the relation when its evidence clearly beats "current" (``temporal``).
@@ -28,6 +34,11 @@ SEM_FLOOR = 0.5
 """Cosine at which the meaning of a question starts to count for a relation."""
 SEM_UNIT = 0.1
 """Cosine that weighs as much as one cue."""
+DIRECTION = 2.0
+"""Cue units for (and, taken, against) a relation that goes the way the question's words say
+an amount moves ("what does X turn down?": inhibits, not upregulates), when the direction is
+sure (``engine.understand.polarity``): a direction the embedding alone reads from an everyday
+word ("promising", "notes") would tip relations the question does not ask about."""
 AMBIGUOUS = 1.0
 """A stored relation within this (cue units) of the best one may answer in its place."""
 TIME_UNIT = 0.05
@@ -46,10 +57,13 @@ class Scored:
     cue: float
     meaning: float
     stored: bool
+    direction: float = 0.0
+    shared: float = 0.0
+    """Support from other relations' cue words that this relation's wordings use too."""
 
     @property
     def total(self) -> float:
-        return self.cue + self.meaning
+        return self.cue + self.meaning + self.direction + self.shared
 
 
 @dataclass(frozen=True)
@@ -65,6 +79,11 @@ def meaning(reading: AskReading | None, rel: str) -> float:
         return 0.0
     cosine = reading.relations.get(rel)
     return 0.0 if cosine is None else max(0.0, cosine - SEM_FLOOR) / SEM_UNIT
+
+
+def direction(way: int, sign: int) -> float:
+    """Cue units for a relation going ``sign`` when the question says ``way`` for sure. Pure."""
+    return DIRECTION * way * sign
 
 
 def asked(scored: Sequence[Scored], reading: AskReading | None) -> bool:

@@ -16,6 +16,8 @@ from engine.config import Settings
 from engine.ports import Embed
 from engine.result import LinkedEntity, Result, Triple
 from engine.understand.form import is_question
+from engine.understand.polarity import Directions
+from engine.understand.spelling import Edit, Speller, apply, moved
 from engine.util.text import has_lone_surrogate
 from memory.answer import Answerer
 from memory.asks import AskScorer
@@ -67,11 +69,16 @@ class UserMemory:
         asks: AskScorer | None = None,
         name_of: NameOf | None = None,
         forget_elsewhere: ForgetElsewhere | None = None,
+        speller: Speller | None = None,
+        directions: Directions | None = None,
     ) -> None:
         """``asks`` reads memory questions by meaning (built over ``embed`` when not given;
         share one between users); ``name_of`` names graph nodes stored without a name;
         ``forget_elsewhere`` is told what ``forget`` removed, to scrub stores memory does not
-        own (``sessions.store.mention_scrubber``: the user's chat sessions)."""
+        own (``sessions.store.mention_scrubber``: the user's chat sessions); ``speller``
+        corrects typos of question words before a question is read; ``directions`` reads
+        which way a question says an amount moves (both the engine's, ``EnginePort``)."""
+        self.speller = speller
         self.forget_elsewhere = forget_elsewhere
         self.settings = settings
         self.user = user
@@ -90,7 +97,12 @@ class UserMemory:
             asks = AskScorer(embed)
         self.name_of = name_of or (linker.name_of if isinstance(linker, StatementLinker) else None)
         self.answerer = Answerer(
-            self.vault, self.resolver, self.catalog, asks=asks, name_of=self.name_of
+            self.vault,
+            self.resolver,
+            self.catalog,
+            asks=asks,
+            name_of=self.name_of,
+            directions=directions,
         )
 
     # --- lifecycle -------------------------------------------------------------------------
@@ -118,14 +130,25 @@ class UserMemory:
     def answer(
         self, question: str, linked: list[LinkedEntity], session: str | None = None
     ) -> Result | None:
-        """Answer from this user's own memory; None when it is not a memory question."""
+        """Answer from this user's own memory; None when it is not a memory question.
+
+        Typos of question words are corrected first ("prevous lead?"); ``linked`` spans are
+        moved to the corrected text."""
+        asked = question
+        if self.speller is not None:
+            edits = self.speller.edits(question)
+            question = apply(question, edits)
+            linked = _moved(linked, edits)
         with self.vault.hold():
             route = self.route(question)
             if not route.memory and not route.subjects:
                 return None
             entities = _merge(linked, link(self.linker, question))
             last = self.episodic.last_subject(session or DEFAULT_SESSION)
-            return self.answerer.answer(question, entities, route, last)
+            result = self.answerer.answer(question, entities, route, last)
+        if result is not None and result.question != asked:
+            result.question = asked
+        return result
 
     def boosts(self, triples: list[Triple]) -> dict[Triple, float]:
         """``settings.vault_boost`` for each triple that is a current quality-1 vault fact."""
@@ -299,6 +322,22 @@ class UserMemory:
 
 def _graph_name(name_of: NameOf, node: str) -> str | None:
     return name_of(node) if "::" in node else None
+
+
+def _moved(linked: list[LinkedEntity], edits: list[Edit]) -> list[LinkedEntity]:
+    """``linked`` with spans moved to the text after ``edits``; an entity whose span an edit
+    cuts into is dropped (the memory's own linking reads the corrected text)."""
+    if not edits:
+        return linked
+    out = []
+    for e in linked:
+        if e.start < 0:
+            out.append(e)
+            continue
+        start, end = moved(e.start, edits), moved(e.end, edits)
+        if start is not None and end is not None:
+            out.append(e.model_copy(update={"start": start, "end": end}))
+    return out
 
 
 def _merge(first: list[LinkedEntity], second: list[LinkedEntity]) -> list[LinkedEntity]:

@@ -17,6 +17,8 @@ from engine.ports import Clock, Embed, EnginePort
 
 if TYPE_CHECKING:  # importing this module loads neither the engine nor memory
     from engine.api import Helix
+    from engine.understand.polarity import Directions
+    from engine.understand.spelling import Speller
     from memory.asks import AskScorer
     from memory.linking import StatementLinker
     from memory.replay.run import OpenMemory
@@ -57,14 +59,22 @@ class MemoryParts:
     linker: StatementLinker
     embed: Embed | None
     asks: AskScorer | None
+    speller: Speller | None = None
+    directions: Directions | None = None
 
 
 def memory_parts(engine: EnginePort) -> MemoryParts:
-    from memory.asks import AskScorer
+    from memory.asks import AskScorer, load_slots, question_words
     from memory.linking import engine_linker
 
     embed = engine.embed()
-    return MemoryParts(engine_linker(engine), embed, AskScorer(embed) if embed else None)
+    return MemoryParts(
+        engine_linker(engine),
+        embed,
+        AskScorer(embed) if embed else None,
+        engine.speller(question_words(load_slots())),
+        engine.directions(),
+    )
 
 
 def open_memory(
@@ -92,6 +102,8 @@ def open_memory(
         embed=parts.embed,
         asks=parts.asks,
         forget_elsewhere=mention_scrubber(settings, user, clock),
+        speller=parts.speller,
+        directions=parts.directions,
     )
 
 

@@ -9,4 +9,7 @@
 whether a chain is asked, from the question's own words.
 ``negation``: the relation words a question denies.
 ``cueshare``: the neighbouring relations a cue word serves, learned from the bank's wordings.
+``spelling``: typos of question words.
+
+Memory reads its questions with the same parts (``EnginePort.speller``, ``directions``).
 """

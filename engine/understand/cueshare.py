@@ -12,7 +12,7 @@ wordings use the word, and the bank's reading of the whole question decides betw
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from engine.graph.lexicon import Cue
@@ -31,16 +31,24 @@ Shared = dict[str, tuple[tuple[str, float], ...]]
 def shared_relations(
     cues: Iterable[tuple[re.Pattern[str], tuple[str, ...], float]], slots: Sequence[Slot]
 ) -> Shared:
-    """For each cue pattern, the relations beyond its own whose one-hop wordings use it at
-    least ``SHARE`` of the time, each supported in proportion to how often its wordings use
-    the word compared with the wordings of the relation the cue tables name (at most fully).
-    Pure."""
+    """``shared_uses`` over the one-hop wordings of the bank, per relation. Pure."""
     texts: dict[str, list[str]] = {}
     for s in slots:
         if s.intent == "one_hop" and s.use is not None:
-            texts.setdefault(s.use.rel, []).extend(normalize(w).lower() for w in s.wordings)
+            texts.setdefault(s.use.rel, []).extend(s.wordings)
+    return shared_uses(((rx, rels) for rx, rels, _ in cues), texts)
+
+
+def shared_uses(
+    cues: Iterable[tuple[re.Pattern[str], tuple[str, ...]]], wordings: Mapping[str, Sequence[str]]
+) -> Shared:
+    """For each cue pattern (and the relations it names), the relations beyond its own whose
+    ``wordings`` use it at least ``SHARE`` of the time, each supported in proportion to how
+    often its wordings use the word compared with the wordings of the relations the cue names
+    (at most fully). Pure."""
+    texts = {rel: [normalize(w).lower() for w in ws] for rel, ws in wordings.items()}
     out: Shared = {}
-    for rx, rels, _ in cues:
+    for rx, rels in cues:
         share = {
             rel: sum(bool(rx.search(w)) for w in words) / len(words)
             for rel, words in texts.items()

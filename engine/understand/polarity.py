@@ -181,6 +181,25 @@ class Polarity:
         return self._anchors
 
 
+class Directions:
+    """The engine's reading of directions, for another reader of questions (memory): which
+    way a text says an amount moves, and which way the bank's one-hop relations go."""
+
+    def __init__(self, polarity: Polarity, slot_signs: dict[str, int]) -> None:
+        self.polarity = polarity
+        self.slot_signs = slot_signs
+
+    def read(self, text: str) -> tuple[int, bool]:
+        """As ``Polarity.read``: the direction ``text`` says and whether it is sure."""
+        return self.polarity.read(text)
+
+    def sign(self, slots: Iterable[str]) -> int:
+        """The direction the one-hop slots ``slots`` share (those without one left out); 0
+        when none has one or they disagree."""
+        ways = {self.slot_signs[s] for s in slots if self.slot_signs.get(s)}
+        return ways.pop() if len(ways) == 1 else 0
+
+
 def direction(score: float) -> int:
     """+1, -1 or 0 for one word's polarity score."""
     return 1 if score >= RISE else -1 if score <= FALL else 0

@@ -157,6 +157,12 @@ class FakeEngine:
     def embed(self) -> None:
         return None
 
+    def speller(self, words: Iterable[str]) -> None:
+        return None
+
+    def directions(self) -> None:
+        return None
+
     def aliases(self, key: str) -> list[tuple[str, bool, str]]:
         """Exact alias hits for a normalised key (what the memory's statement linker reads)."""
         nid = ALIASES.get(key)
