@@ -24,7 +24,7 @@ _MRN_DIGITS = r"(?P<mrn>\d{3,10})"
 _STRONG = re.compile(
     rf"(?<![\w#])(?:(?i:MRN)\s*[:#]?\s*|(?i:pt)\.?\s*#?\s*|(?i:patient)\s*#?\s*|#"
     rf"|(?i:medical record (?:number|no\.?))\s*:?\s*|(?i:patient id)\s*:?\s*)"
-    rf"{_MRN_DIGITS}\b"
+    rf"{_MRN_DIGITS}(?:\b|(?=s\b))"  # "MRN 2179s med": a possessive typed without "'"
 )
 _BARE = re.compile(r"(?<![\w#.,/\-^])(?P<mrn>\d{4,10})(?![\w%/^]|[.,]\d)")
 _INTROS = [
