@@ -7,8 +7,8 @@ Evidence is combined additively in cue units (a cue regex of ``relations.yaml`` 
 * for a relation with a direction (inhibits, upregulates), the direction the question's words
   say, read as the engine reads it (``direction``),
 * the cue words of other relations that its own exemplar wordings use too, in proportion
-  (``engine.understand.cueshare``: "medication" is a cue of takes, and allergy questions
-  say it too: "which medication is she hypersensitive to?").
+  (``engine.understand.cueshare``: "drug" is a cue of takes, and allergy questions say it
+  too: "which drug must she never be given?").
 
 The best relation wins even when it was never stored for the subject: the question is then
 answered "nothing recorded" instead of with another relation's value. Only a stored relation

@@ -132,7 +132,7 @@ class UserMemory:
     ) -> Result | None:
         """Answer from this user's own memory; None when it is not a memory question.
 
-        Typos of question words are corrected first ("prevous lead?"); ``linked`` spans are
+        Typos of question words are corrected first ("prevous creatinine?"); ``linked`` spans are
         moved to the corrected text."""
         asked = question
         if self.speller is not None:
