@@ -79,6 +79,9 @@ class TemporalRules(BaseModel):
     previous: list[str]
     as_of: dict[str, float]
     as_of_days: str
+    previous_weak: list[str] = []
+    """Words that say "previous" only when no word of ``current`` is said ("before" alone:
+    "Before the clinic visit I want the newest INR")."""
     current: list[str]
     current_soft: list[str] = []
     asking_clause: str = r"(?!)"
@@ -90,7 +93,7 @@ class TemporalRules(BaseModel):
 
     @cached_property
     def compiled(self) -> dict[str, list[re.Pattern[str]]]:
-        names = ("before", "after", "first", "previous", "current", "current_soft")
+        names = ("before", "after", "first", "previous", "previous_weak", "current", "current_soft")
         return {n: [re.compile(p, re.IGNORECASE) for p in getattr(self, n)] for n in names}
 
 
@@ -140,6 +143,16 @@ class Router:
     def _subjects(self, question: str) -> list[str]:
         return self._resolve(question) if self._resolve else []
 
+    def _weakly_previous(self, question: str) -> bool:
+        """A word of ``previous_weak`` is said, and no word of ``current`` outside what it
+        covers ("before now" is no current word)."""
+        pats = self.rules.temporal.compiled
+        for weak in pats["previous_weak"]:
+            said, rest = _outside(question, weak)
+            if said and not any(p.search(rest) for p in pats["current"]):
+                return True
+        return False
+
     def temporal(self, question: str, now: datetime) -> TemporalIntent:
         """Temporal intent: before/after an anchor, first, previous, as-of, or current.
 
@@ -150,7 +163,7 @@ class Router:
         fallback, explicit = Temporal.CURRENT, False
         if any(p.search(question) for p in pats["first"]):
             fallback, explicit = Temporal.FIRST, True
-        elif any(p.search(question) for p in pats["previous"]):
+        elif any(p.search(question) for p in pats["previous"]) or self._weakly_previous(question):
             fallback, explicit = Temporal.PREVIOUS, True
         for kind in (Temporal.BEFORE, Temporal.AFTER):
             for p in pats[kind.value]:
@@ -161,8 +174,17 @@ class Router:
                     if day is not None and kind == Temporal.BEFORE:
                         instant = start_of_day(day, now)  # "before March 3": as of its eve
                         return TemporalIntent(Temporal.AS_OF, None, Temporal.CURRENT, instant, True)
-                    if fallback == Temporal.CURRENT:
-                        fallback = Temporal.PREVIOUS if kind == Temporal.BEFORE else fallback
+                    if fallback == Temporal.CURRENT and kind == Temporal.BEFORE:
+                        # with no value to anchor on, "before X" asks for the previous value
+                        # unless the question says "current" outside the clause of X ("before
+                        # the audit, give me her newest ALT"; not "the INR prior to the latest
+                        # one", "before she was switched to what she takes now, ...")
+                        end = _CLAUSE_END.search(question, m.end("anchor"))
+                        rest = (
+                            question[: m.start()] + " " + (question[end.start() :] if end else "")
+                        )
+                        now_said = any(p.search(rest) for p in pats["current"])
+                        fallback = Temporal.CURRENT if now_said else Temporal.PREVIOUS
                     return TemporalIntent(kind, anchor, fallback, None, True)
         dates = find_dates(question, now)
         if dates:  # "as of March 3", "on 2026-03-05": what held at the end of that day
@@ -179,6 +201,15 @@ class Router:
             return TemporalIntent(Temporal.CURRENT, None, Temporal.CURRENT, None, True)
         soft = any(p.search(question) for p in pats["current_soft"])
         return TemporalIntent(Temporal.CURRENT, None, Temporal.CURRENT, None, soft, soft)
+
+
+_CLAUSE_END = re.compile(r"[,.?!;:\u2013\u2014]")
+
+
+def _outside(question: str, pattern: re.Pattern[str]) -> tuple[bool, str]:
+    """Whether ``pattern`` matches, and the question with its first match cut out."""
+    m = pattern.search(question)
+    return (True, question[: m.start()] + " " + question[m.end() :]) if m else (False, question)
 
 
 def _only_date(text: str, now: datetime) -> date | None:

@@ -72,6 +72,22 @@ def test_before_the_latest_one_falls_back_to_previous() -> None:
     assert intent.kind == Temporal.BEFORE and intent.fallback == Temporal.PREVIOUS
 
 
+def test_before_with_nothing_to_anchor_on_yields_to_a_current_word_elsewhere() -> None:
+    router = Router()
+    errand = router.temporal("Before surgery I need pt 7710's newest ALT.", NOW)
+    assert errand.kind == Temporal.CURRENT, "'before' here dates the errand, not the value"
+    aside = router.temporal(
+        "Ahead of rounds and before surgery, give me pt 7710's newest ALT.", NOW
+    )
+    assert aside.kind == Temporal.BEFORE and aside.fallback == Temporal.CURRENT
+    bare = router.temporal("Before surgery we reviewed pt 7710's ALT. Which value was it?", NOW)
+    assert bare.kind == Temporal.PREVIOUS
+    anchored = router.temporal("Most recent log says pt 7710 had what before the clinic?", NOW)
+    assert anchored.kind == Temporal.BEFORE and anchored.fallback == Temporal.CURRENT
+    inside = router.temporal("pt 7710's ALT prior to the newest one?", NOW)
+    assert inside.kind == Temporal.BEFORE and inside.fallback == Temporal.PREVIOUS
+
+
 def test_last_alone_reads_current_softly_and_a_current_word_firmly() -> None:
     last = Router().temporal("What was MRN 8976's last PASI result?", NOW)
     assert last.kind == Temporal.CURRENT and last.explicit and last.soft
