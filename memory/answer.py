@@ -148,6 +148,12 @@ class Answerer:
                 # was the key result?"), and there is no earlier value: the one there is answers
                 parsed = replace(parsed, temporal=rule)
                 chosen = self._select(rows, parsed)
+            if not chosen and spec.functional == "none" and when.kind == Temporal.PREVIOUS:
+                # values that accumulate have an earlier one only when several were stated:
+                # with one, what is on record answers ("Before the ward round we need her
+                # allergies. What were they?")
+                parsed = replace(parsed, temporal=replace(when, kind=Temporal.CURRENT))
+                chosen = self._select(rows, parsed)
             if not chosen:
                 return self._not_answered(question, subject, "nothing stored for that")
             self.vault.touch(f.id for f in chosen)
@@ -206,7 +212,14 @@ class Answerer:
         for ref in self.resolver.entities(entities):
             yield ref, False
             yield ref, True
-        if session_subject and route.rule == "follow-up" and not patients and not notes:
+        if (
+            session_subject
+            and not patients
+            and not notes
+            # a pronoun with nothing named stands for the session's last subject, whichever
+            # rule routed the question ("and which one does it lower, in my notes?")
+            and (route.rule == "follow-up" or (not entities and _PRONOUN.search(question)))
+        ):
             yield (
                 SubjectRef(
                     session_subject, subject_kind(session_subject), "", -1, -1, True, "episodic"
@@ -375,6 +388,7 @@ def without_modifiers(text: str) -> str:
     return "".join(out)
 
 
+_PRONOUN = re.compile(r"\b(?:she|he|they|her|him|them|it|its|his|their)\b", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:we|our|ours|us|my)\b|\bI\b", re.IGNORECASE)
 
 

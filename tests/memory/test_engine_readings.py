@@ -19,7 +19,7 @@ from engine.api import Helix
 from engine.result import Result, Status
 from memory.clock import SimulatedClock
 from memory.service import UserMemory
-from wiring.open import open_memory
+from wiring.open import MemoryParts, memory_parts, open_memory
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -29,10 +29,18 @@ def clock() -> SimulatedClock:
     return SimulatedClock(START)
 
 
+@pytest.fixture(scope="module")
+def parts(helix: Helix) -> MemoryParts:
+    """What every user's memory takes from the engine (the bank embedded once)."""
+    return memory_parts(helix)
+
+
 @pytest.fixture
-def mem(helix: Helix, tmp_path: Path, clock: SimulatedClock) -> Iterator[UserMemory]:
+def mem(
+    helix: Helix, parts: MemoryParts, tmp_path: Path, clock: SimulatedClock
+) -> Iterator[UserMemory]:
     settings = helix.settings.model_copy(update={"home": tmp_path / "home"})
-    memory = open_memory(settings, "u1", helix, clock)
+    memory = open_memory(settings, "u1", helix, clock, parts=parts)
     yield memory
     memory.close()
 
@@ -80,3 +88,25 @@ def test_a_cue_word_other_relations_use_too_is_no_reason_to_answer_with_its_own(
     asked = mem.answer("Any drug MRN 2231 must never get because of a reaction?", [])
     assert asked is not None and asked.status == Status.NOT_ANSWERED
     assert asked.text == "I have no allergy recorded for MRN 2231."
+
+
+@pytest.mark.integration
+def test_a_pronoun_with_nothing_named_is_the_session_s_last_subject(mem: UserMemory) -> None:
+    for text in ("My bench note: donepezil upregulates DRD2.", "I noted: donepezil inhibits ACHE."):
+        assert mem.state(text) is not None, text
+    first = mem.answer("Which gene does donepezil push higher, in my notes?", [], session="s1")
+    assert first is not None and _top(first) == "Gene::1813"
+    mem.record("Which gene does donepezil push higher, in my notes?", first, "s1")
+    then = mem.answer("And which one does it bring lower, in my notes?", [], session="s1")
+    assert _top(then) == "Gene::43"
+    other = mem.answer("And which one does it bring lower, in my notes?", [], session="s2")
+    assert other is None or other.status != Status.ANSWERED, "another session has no subject"
+
+
+@pytest.mark.integration
+def test_values_that_accumulate_have_no_previous_one_but_the_one_on_record(
+    mem: UserMemory,
+) -> None:
+    assert mem.state("MRN 2231 is allergic to donepezil.") is not None
+    asked = mem.answer("Before surgery we went over MRN 2231's allergies. Which were they?", [])
+    assert _top(asked) == "Compound::DB00843"
