@@ -261,7 +261,7 @@ class Answerer:
             spec
             for spec in self.catalog.relations.values()
             if (kind in spec.objects if reverse else spec.subject == kind)
-            # "which disease did I flag X for?" never asks for a gene
+            # a question that asks for a disease ("which disease ...?") never asks for a gene
             and (wanted is None or spec.literal_object or wanted in spec.objects)
         ]
         signs = {spec.name: self._sign(spec) for spec in specs}
