@@ -81,7 +81,7 @@ class TemporalRules(BaseModel):
     as_of_days: str
     previous_weak: list[str] = []
     """Words that say "previous" only when no word of ``current`` is said ("before" alone:
-    "Before the clinic visit I want the newest INR")."""
+    "Before surgery I need her newest ALT")."""
     current: list[str]
     current_soft: list[str] = []
     asking_clause: str = r"(?!)"
