@@ -16,11 +16,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from functools import cached_property
 
 from engine.graph.lexicon import KIND_WORDS
 from engine.result import LinkedEntity, Result
-from engine.understand.cueshare import shared_uses
 from engine.understand.form import asked_noun, is_yes_no, without_frame
 from engine.understand.polarity import Directions
 from engine.util.text import alias_key
@@ -28,7 +26,7 @@ from memory import choose, timeline
 from memory.asks import AskReading, AskScorer, mask
 from memory.dates import date_spans
 from memory.literals import Measurement, find_measurements, mentioned_keys
-from memory.relations import Cue, RelationCatalog, RelationSpec
+from memory.relations import RelationCatalog, RelationSpec
 from memory.results import NameOf, Parsed, answered, not_answered, summary, swap, who
 from memory.router import Route, Temporal, TemporalIntent
 from memory.subjects import NOTE, PATIENT, Resolver, SubjectRef, subject_kind
@@ -309,29 +307,13 @@ class Answerer:
         own = max(restated) if restated else reading.relations.get(spec.name, -1.0)
         return own + choose.SEM_UNIT * choose.direction(way, sign) >= best
 
-    @cached_property
-    def _shared(self) -> dict[str, list[tuple[Cue, float]]]:
-        """Relation -> the ask cues of other relations that its exemplar wordings use too,
-        each with the share of its weight the relation gets (``cueshare.shared_uses``)."""
-        if self.asks is None:
-            return {}
-        wordings: dict[str, list[str]] = {}
-        for slot in self.asks.slots:
-            if slot.rel in self.catalog.relations:
-                wordings.setdefault(slot.rel, []).extend(slot.wordings)
-        out: dict[str, list[tuple[Cue, float]]] = {}
-        for name, spec in self.catalog.relations.items():
-            for cue in spec.ask:
-                shared = shared_uses([(cue.pattern, (name,))], wordings)
-                for rel, share in shared.get(cue.pattern.pattern, ()):
-                    out.setdefault(rel, []).append((cue, share))
-        return out
-
     def _shared_support(self, spec: RelationSpec, question: str) -> float:
         """Cue units ``spec`` gets from other relations' cues found in the question, each
         word once: a word one of its own cues reads already counts as its own."""
+        if self.asks is None:
+            return 0.0
         total = 0.0
-        for cue, share in self._shared.get(spec.name, ()):
+        for cue, share in self.asks.shared_cues(self.catalog).get(spec.name, ()):
             m = cue.pattern.search(question)
             if m is not None and not any(own.pattern.search(m.group()) for own in spec.ask):
                 total += cue.w * share

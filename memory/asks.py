@@ -29,6 +29,7 @@ import numpy.typing as npt
 import yaml
 
 from engine.ports import Embed
+from memory.relations import RelationCatalog, SharedCues
 from memory.router import Temporal
 from memory.timewords import TimeWords
 
@@ -164,6 +165,7 @@ class AskScorer:
         self._graph: dict[
             str, tuple[list[str], npt.NDArray[np.int_], npt.NDArray[np.float32] | None]
         ] = {}
+        self._shared: tuple[RelationCatalog, SharedCues] | None = None
         timed = {s.rel for s in self.slots if s.temporal != Temporal.CURRENT}
         self.time_words = TimeWords(
             (s.temporal, w) for s in self.slots if s.rel in timed for w in s.wordings
@@ -186,6 +188,16 @@ class AskScorer:
         scores = zip(self.slots, per_slot.tolist(), strict=True)
         slots = {(s.rel, s.temporal): score for s, score in scores}
         return AskReading(masked, slots, self.time_words.log_odds(masked), vec)
+
+    def shared_cues(self, catalog: RelationCatalog) -> SharedCues:
+        """``catalog.shared_cues`` over this bank's wordings, worked out once (one scorer
+        serves every user of a process)."""
+        if self._shared is None or self._shared[0] is not catalog:
+            wordings: dict[str, list[str]] = {}
+            for slot in self.slots:
+                wordings.setdefault(slot.rel, []).extend(slot.wordings)
+            self._shared = (catalog, catalog.shared_cues(wordings))
+        return self._shared[1]
 
     def graph_read(self, reading: AskReading, kind: str) -> dict[str, float]:
         """Best cosine of the read question to each knowledge-graph one-hop slot given

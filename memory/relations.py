@@ -7,6 +7,7 @@ lexicons used to recognise them in statements and questions are data, not code.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Literal
@@ -14,6 +15,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from engine.understand.cueshare import shared_uses
 from engine.understand.form import without_frame
 from engine.util.text import alias_key
 
@@ -30,6 +32,11 @@ class Cue(BaseModel):
     @cached_property
     def pattern(self) -> re.Pattern[str]:
         return re.compile(self.regex, re.IGNORECASE)
+
+
+SharedCues = dict[str, list[tuple[Cue, float]]]
+"""Relation -> the ask cues of other relations its wordings use too, each with the share of
+the cue's weight the relation gets."""
 
 
 def _cues(value: object) -> list[Cue]:
@@ -166,6 +173,24 @@ class RelationCatalog(BaseModel):
     def functional_relations(self) -> list[str]:
         """Relations with one current value per subject (or per subject and key)."""
         return sorted(n for n, s in self.relations.items() if s.functional in ("subject", "key"))
+
+    def shared_cues(self, wordings: Mapping[str, Sequence[str]]) -> SharedCues:
+        """The ask cues each relation's ``wordings`` (relation -> its exemplar wordings) share
+        with other relations (``cueshare.shared_uses``). Pure."""
+        cues: dict[str, Cue] = {}
+        names: dict[str, tuple[str, ...]] = {}
+        for name, spec in self.relations.items():
+            for cue in spec.ask:
+                cues.setdefault(cue.regex, cue)
+                names[cue.regex] = (*names.get(cue.regex, ()), name)
+        own = {rel: ws for rel, ws in wordings.items() if rel in self.relations}
+        out: SharedCues = {}
+        for rx, extra in shared_uses(
+            ((cues[rx].pattern, n) for rx, n in names.items()), own
+        ).items():
+            for rel, share in extra:
+                out.setdefault(rel, []).append((cues[rx], share))
+        return out
 
     def for_subject(self, kind: str) -> list[RelationSpec]:
         return [s for s in self.relations.values() if s.subject == kind]
