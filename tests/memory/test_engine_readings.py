@@ -45,6 +45,16 @@ def mem(
     memory.close()
 
 
+def _note_up_and_down(mem: UserMemory) -> None:
+    """Notes that donepezil raises DRD2 (Gene::1813) and lowers ACHE (Gene::43)."""
+    notes = (
+        "My bench note: donepezil upregulates DRD2.",
+        "Another of my findings: donepezil inhibits ACHE.",
+    )
+    for text in notes:
+        assert mem.state(text) is not None, text
+
+
 def _top(result: Result | None) -> str | None:
     assert result is not None
     return result.answers[0].id if result.status == Status.ANSWERED else None
@@ -68,12 +78,7 @@ def test_typos_of_memory_question_words_are_read_as_the_words(
 @pytest.mark.integration
 def test_a_question_s_direction_tells_a_raised_gene_from_a_lowered_one(mem: UserMemory) -> None:
     assert mem.answerer.directions is not None, "the engine's direction reading reaches memory"
-    notes = (
-        "My bench note: donepezil upregulates DRD2.",
-        "Another of my findings: donepezil inhibits ACHE.",
-    )
-    for text in notes:
-        assert mem.state(text) is not None, text
+    _note_up_and_down(mem)
     up = mem.answer("Which gene does donepezil push higher, in my notes?", [])
     down = mem.answer("In my notes, which gene does donepezil bring lower?", [])
     assert _top(up) == "Gene::1813"
@@ -92,8 +97,7 @@ def test_a_cue_word_other_relations_use_too_is_no_reason_to_answer_with_its_own(
 
 @pytest.mark.integration
 def test_a_pronoun_with_nothing_named_is_the_session_s_last_subject(mem: UserMemory) -> None:
-    for text in ("My bench note: donepezil upregulates DRD2.", "I noted: donepezil inhibits ACHE."):
-        assert mem.state(text) is not None, text
+    _note_up_and_down(mem)
     first = mem.answer("Which gene does donepezil push higher, in my notes?", [], session="s1")
     assert first is not None and _top(first) == "Gene::1813"
     mem.record("Which gene does donepezil push higher, in my notes?", first, "s1")
