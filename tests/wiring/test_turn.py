@@ -1,0 +1,161 @@
+"""``wiring.turn``: one turn of every front end, over real per-user memory in a temp home.
+
+The engine is the deterministic stand-in (it records what it was asked), except in the last
+test, which runs the real engine over the slice's stores.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from engine.config import Settings
+from engine.ports import FactPort
+from engine.result import Status
+from engine.understand.form import split_turn
+from memory.clock import SimulatedClock
+from memory.service import UserMemory
+from tests.support.fake_engine import FakeEngine
+from wiring.open import open_memory
+from wiring.turn import TurnOutcome, take_turn
+
+START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+METFORMIN = "Compound::DB00331"
+DONEPEZIL = "Compound::DB00843"
+STATED = "MRN 5521 started on metformin."
+ASKED = "What treats Alzheimer's disease?"
+NOTHING = "The clinic was busy this morning."
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> FakeEngine:
+    return FakeEngine(Settings(home=tmp_path, trace_exporter="none"))
+
+
+@pytest.fixture
+def memory(engine: FakeEngine, tmp_path: Path) -> Iterator[UserMemory]:
+    settings = Settings(home=tmp_path / "home", trace_exporter="none")
+    mem = open_memory(settings, "alice", engine, SimulatedClock(START))
+    yield mem
+    mem.close()
+
+
+def stated(memory: UserMemory) -> list[tuple[str, str, str]]:
+    """The facts the user stated (an answer's reviewed triples are kept too, as 'reviewed')."""
+    return [(f.subj, f.rel, f.obj) for f in memory.facts() if f.source == "stated"]
+
+
+def test_a_statement_alone_is_noted_and_nothing_is_asked(
+    engine: FakeEngine, memory: UserMemory
+) -> None:
+    told: list[FactPort] = []
+    turn = take_turn(engine, memory, STATED, session="s1", on_noted=told.append)
+    assert turn.noted is not None and turn.noted.obj == METFORMIN
+    assert told == [turn.noted]
+    assert turn.asked is None and turn.result is None
+    assert engine.calls == []
+    assert stated(memory) == [("patient:5521", "takes", METFORMIN)]
+
+
+def test_a_statement_then_a_question_notes_the_one_and_asks_the_other(
+    engine: FakeEngine, memory: UserMemory
+) -> None:
+    turn = take_turn(engine, memory, f"{STATED} {ASKED}", session="s1", mode="graph")
+    assert turn.noted is not None and turn.noted.obj == METFORMIN
+    assert turn.asked == ASKED
+    assert turn.result is not None and turn.result.answers[0].id == DONEPEZIL
+    (call,) = engine.calls
+    assert call["question"] == ASKED
+    assert (call["memory"], call["session"], call["mode"], call["choice"]) == (
+        memory,
+        "s1",
+        "graph",
+        None,
+    )
+
+
+def test_the_remainder_asked_sees_what_the_statement_noted(
+    engine: FakeEngine, memory: UserMemory
+) -> None:
+    turn = take_turn(engine, memory, f"{STATED} What is MRN 5521 taking right now?")
+    assert turn.asked == "What is MRN 5521 taking right now?"
+    assert turn.result is not None and turn.result.answers[0].id == METFORMIN
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"{NOTHING} {ASKED}",
+        "Medicines that treat Alzheimer's disease.",
+    ],
+)
+def test_when_nothing_is_noted_the_whole_text_is_asked(
+    engine: FakeEngine, memory: UserMemory, text: str
+) -> None:
+    assert split_turn(text)[0], "the split reads a statement in it"
+    told: list[FactPort] = []
+    turn = take_turn(engine, memory, text, on_noted=told.append)
+    assert turn.noted is None and told == []
+    assert turn.asked == text
+    assert [c["question"] for c in engine.calls] == [text]
+    assert turn.result is not None and turn.result.answers[0].id == DONEPEZIL
+    assert stated(memory) == []
+
+
+def test_a_clarification_choice_resumes_the_question_and_notes_nothing(
+    engine: FakeEngine, memory: UserMemory
+) -> None:
+    text = f"{STATED} {ASKED}"
+    turn = take_turn(engine, memory, text, session="s1", choice="Disease::DOID:10652")
+    assert turn.noted is None and turn.asked == text
+    (call,) = engine.calls
+    assert (call["question"], call["choice"]) == (text, "Disease::DOID:10652")
+    assert stated(memory) == []
+
+
+def test_without_a_memory_the_whole_text_is_asked(engine: FakeEngine) -> None:
+    text = f"{STATED} {ASKED}"
+    turn = take_turn(engine, None, text, qid="q1")
+    assert turn == TurnOutcome(text, None, text, turn.result)
+    (call,) = engine.calls
+    assert (call["question"], call["memory"], call["qid"]) == (text, None, "q1")
+
+
+def test_a_text_known_to_be_a_question_is_not_offered_to_memory(
+    engine: FakeEngine, memory: UserMemory
+) -> None:
+    turn = take_turn(engine, memory, STATED, split=False)
+    assert turn.noted is None and turn.asked == STATED
+    assert [c["question"] for c in engine.calls] == [STATED]
+    assert stated(memory) == []
+
+
+def test_the_engine_s_steps_reach_the_caller(memory: UserMemory, tmp_path: Path) -> None:
+    from engine.events import StepEvent
+
+    engine = FakeEngine(steps=[StepEvent("plan", "start"), StepEvent("plan", "end")])
+    seen: list[StepEvent] = []
+    take_turn(engine, memory, ASKED, on_event=seen.append)
+    assert [(e.step, e.phase) for e in seen] == [("plan", "start"), ("plan", "end")]
+
+
+@pytest.mark.integration
+def test_the_real_engine_notes_then_answers(helix: object, tmp_path: Path) -> None:
+    from engine.api import Helix
+
+    assert isinstance(helix, Helix)
+    settings = helix.settings.model_copy(update={"home": tmp_path / "home"})
+    with open_memory(settings, "alice", helix, SimulatedClock(START)) as memory:
+        question = "Which medicines are used to treat Alzheimer's disease?"
+        turn = take_turn(helix, memory, f"Started MRN 4471 on metformin. {question}")
+        assert turn.noted is not None and turn.noted.subj == "patient:4471"
+        assert turn.asked == question
+        assert turn.result is not None and turn.result.status is Status.ANSWERED
+        assert DONEPEZIL in [a.id for a in turn.result.answers]
+        whole = "Medicines used to treat Alzheimer's disease."
+        turn = take_turn(helix, memory, whole)
+        assert turn.noted is None and turn.asked == whole
+        assert turn.result is not None and DONEPEZIL in [a.id for a in turn.result.answers]
