@@ -1,4 +1,4 @@
-"""Answering one turn on the backend thread: capture stated facts, ask, resolve names."""
+"""Answering one turn on the backend thread (``wiring.turn``), posting what it notes and answers."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ from textual.message import Message
 
 from engine.config import Mode, Settings
 from engine.events import StepEvent
-from engine.ports import EnginePort, UserMemoryPort
+from engine.ports import EnginePort, FactPort, UserMemoryPort
 from engine.result import Result, Status
-from engine.understand.form import split_turn
 from helix_tui.backend import Cancelled, CancelToken
 from helix_tui.facts import notes_of
 from helix_tui.messages import AnswerReady, AskFailed, FactsNoted, StepProgress
 from helix_tui.services import Services
+from wiring.turn import take_turn
 
 Post = Callable[[Message], object]
 
@@ -27,8 +27,9 @@ class AskRequest:
     session: str | None
     mode: Mode
     choice: str | None = None
-    state_first: bool = True
-    """Offer the text to ``UserMemory.state`` first (stated facts are noted, not answered)."""
+    split: bool = True
+    """Note the text's statements and ask its questions (``wiring.turn``); False asks the
+    whole text and notes nothing (a replay ``ask`` event)."""
     qid: str | None = None
     store: Callable[[UserMemoryPort], object] | None = None
     """Stores a replay ``say`` event in the user's memory; such a turn is never asked."""
@@ -92,27 +93,28 @@ def answer(
                 post(FactsNoted(ask.id, notes))
             post(AnswerReady(ask.id, noted_result(request.question, notes)))
             return
-        to_ask = request.question
-        if memory is not None and request.state_first:
-            statement, question = split_turn(request.question)
-            notes = notes_of(memory.state(statement, request.session)) if statement else []
+
+        def noted(fact: FactPort) -> None:
             token.check()
-            if notes:
-                post(FactsNoted(ask.id, notes))
-                to_ask = question
-            if not to_ask:
-                post(AnswerReady(ask.id, noted_result(request.question, notes)))
-                return
-        result = engine.ask(
-            to_ask,
+            post(FactsNoted(ask.id, notes_of(fact)))
+
+        turn = take_turn(
+            engine,
+            memory,
+            request.question,
             mode=request.mode,
-            memory=memory,
             session=request.session,
             choice=request.choice,
             qid=request.qid,
             on_event=sink,
+            on_noted=noted,
+            split=request.split,
         )
         token.check()
+        result = turn.result
+        if result is None:
+            post(AnswerReady(ask.id, noted_result(request.question, notes_of(turn.noted))))
+            return
         post(AnswerReady(ask.id, result, result.all_names()))
     except Cancelled:
         return

@@ -119,7 +119,7 @@ class ChatAsking(ChatBase):
             session=session.id,
             mode=self.mode,
             choice=choice,
-            state_first=choice is None and replay is None,
+            split=replay is None,
             store=player.storer(replay) if player is not None and replay is not None else None,
         )
         conversation = self.query_one(Conversation)

@@ -66,12 +66,13 @@ def test_split_turn_keeps_abbreviations_and_decimals_inside_a_sentence() -> None
 
 
 def test_front_ends_share_one_decision() -> None:
-    """The chat app and memory import the decision instead of keeping their own copy."""
+    """The front ends' turn and memory import the decision instead of keeping their own copy."""
     import helix_tui.asking as asking
     import memory.router as router
     import memory.service as service
+    import wiring.turn as turn
 
-    assert asking.split_turn is split_turn
+    assert turn.split_turn is split_turn
     assert service.is_question is is_question
     assert not hasattr(router, "looks_like_question")
     assert not hasattr(asking, "looks_like_question")

@@ -115,3 +115,15 @@ async def test_forget_asks_first_and_says_what_goes(app: HelixApp, harness: Harn
         await pilot.press("y")
         await settle(pilot)
         assert harness.memories["alice"].rows == []
+
+
+async def test_a_statement_that_notes_nothing_is_asked_with_its_question(
+    app: HelixApp, harness: Harness
+) -> None:
+    text = "The clinic was busy this morning. What is MRN 4471 on at the moment?"
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await submit(pilot, text)
+        assert harness.memories["alice"].stated == ["The clinic was busy this morning."]
+        assert harness.engine.calls[-1]["question"] == text
+        assert not str(app.chat.query_one(AssistantTurn).query_one(".notes", Static).render())
