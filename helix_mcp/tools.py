@@ -18,7 +18,6 @@ from engine.config import Mode, Settings
 from engine.graph.relations import BY_ABBREV
 from engine.ports import EnginePort, FactPort, UserMemoryPort
 from engine.result import Result, Status, Triple
-from engine.understand.form import split_turn
 from engine.util.ids import kind_of
 from engine.util.text import question_problem
 from helix_mcp.models import (
@@ -35,6 +34,7 @@ from helix_mcp.models import (
 )
 from helix_mcp.ports import EngineFactory, MemoryFactory
 from helix_mcp.walk import WalkError, parse_hops, walk
+from wiring.turn import take_turn
 
 MAX_LAYERED = 2
 """Engines kept open for layer sets asked by ``ask(layers=...)`` besides the server's own."""
@@ -56,20 +56,16 @@ def fact_out(fact: FactPort) -> FactOut:
     )
 
 
-def _statement_contract(text: str, fact: FactPort | None, memory_on: bool) -> dict[str, Any]:
-    """The answer to a turn that only states facts (noted in memory, nothing asked)."""
-    if fact is not None:
-        out = fact_out(fact)
-        result = Result(
-            question=text,
-            status=Status.ANSWERED,
-            intent="statement",
-            text=f"Noted: {out.subj_name or out.subj} {out.rel} {out.obj_name or out.obj}",
-        )
-        return {**result.to_contract(), "question": text, "noted": out.model_dump(mode="json")}
-    why = "I found no fact to note in that statement." if memory_on else "Memory is off."
-    result = Result(question=text, status=Status.NOT_ANSWERED, intent="statement", text=why)
-    return {**result.to_contract(), "question": text}
+def _noted_contract(text: str, fact: FactPort) -> dict[str, Any]:
+    """The answer to a turn that only noted a fact (nothing was asked)."""
+    out = fact_out(fact)
+    result = Result(
+        question=text,
+        status=Status.ANSWERED,
+        intent="statement",
+        text=f"Noted: {out.subj_name or out.subj} {out.rel} {out.obj_name or out.obj}",
+    )
+    return {**result.to_contract(), "question": text, "noted": out.model_dump(mode="json")}
 
 
 class HelixTools:
@@ -202,23 +198,24 @@ class HelixTools:
         problem = question_problem(question, self.settings.max_question_chars)
         if problem:
             raise ToolError(problem)
-        statement, asked = split_turn(question) if choice is None else ("", question)
         with self.lock:
             engine = self.engine_for(layers)
             memory = self.memory() if use_memory else None
-            noted = memory.state(statement, session) if memory is not None and statement else None
-            if not asked:
-                return _statement_contract(question, noted, memory is not None)
             try:
-                result = engine.ask(asked, mode=mode, memory=memory, session=session, choice=choice)
+                turn = take_turn(
+                    engine, memory, question, mode=mode, session=session, choice=choice
+                )
             except ToolError:
                 raise
             except Exception as exc:
                 raise ToolError(f"ask failed: {type(exc).__name__}: {exc}") from exc
-        data = result.to_contract()
+        if turn.result is None:
+            assert turn.noted is not None  # a turn asks unless it noted a fact
+            return _noted_contract(question, turn.noted)
+        data = turn.result.to_contract()
         data["question"] = question
-        if noted is not None:
-            data["noted"] = fact_out(noted).model_dump(mode="json")
+        if turn.noted is not None:
+            data["noted"] = fact_out(turn.noted).model_dump(mode="json")
         return data
 
     def kg_get_triples(self, node: str, rel: str | None = None, limit: int = 50) -> TriplesOut:

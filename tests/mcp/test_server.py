@@ -215,3 +215,35 @@ def test_mcp_command_is_registered_with_help():
     out = CliRunner().invoke(cli, ["mcp", "--help"], obj={})
     assert out.exit_code == 0
     assert "--http" in out.output and "--user" in out.output and "MCP server" in out.output
+
+
+async def test_ask_asks_the_whole_text_when_its_statement_notes_nothing(settings):
+    from tests.support.fake_engine import FakeEngine
+
+    engine = FakeEngine(settings)
+    server = build_server(settings, "alice", lambda _s: engine)
+    busy = "The clinic was busy this morning. What treats Alzheimer's disease?"
+    listed = "Medicines that treat Alzheimer's disease."
+    async with Client(server) as client:
+        for text in (busy, listed):
+            res = await client.call_tool("ask", {"question": text})
+            assert res.structured_content["answers"][0]["id"] == "Compound::DB00843"
+            assert res.structured_content["question"] == text
+            assert "noted" not in res.structured_content
+        off = await client.call_tool("ask", {"question": busy, "use_memory": False})
+        assert off.structured_content["status"] == "ANSWERED"
+    assert [c["question"] for c in engine.calls] == [busy, listed, busy]
+
+
+async def test_ask_with_a_choice_resumes_the_question_and_notes_nothing(settings):
+    from tests.support.fake_engine import FakeEngine
+
+    engine = FakeEngine(settings)
+    server = build_server(settings, "alice", lambda _s: engine)
+    text = "MRN 5521 started on metformin. What treats Alzheimer's disease?"
+    async with Client(server) as client:
+        res = await client.call_tool("ask", {"question": text, "choice": "Disease::DOID:10652"})
+        assert "noted" not in res.structured_content
+        found = await client.call_tool("memory_search", {"query": "MRN 5521"})
+    assert found.structured_content["facts"] == []
+    assert [(c["question"], c["choice"]) for c in engine.calls] == [(text, "Disease::DOID:10652")]
