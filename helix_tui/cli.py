@@ -101,12 +101,16 @@ def ask(
     if question == "-":
         raw = sys.stdin.buffer.read()
         question = raw.decode("utf-8", errors="replace")
+    from wiring.turn import take_turn
+
     settings = settings_for(ctx.obj["home"], ctx.obj["user"], layers)
     helix = open_engine(settings)
     try:
-        result = helix.ask(question, mode=mode, choice=choice)  # type: ignore[arg-type]
+        turn = take_turn(helix, None, question, mode=mode, choice=choice)  # type: ignore[arg-type]
     finally:
         helix.close()
+    result = turn.result
+    assert result is not None  # with no memory to note in, the whole text is asked
     if as_json:
         click.echo(json.dumps(result.to_contract(), ensure_ascii=False))
         return
