@@ -4,13 +4,13 @@ The user is fixed for the life of the process: every memory tool acts on that us
 and no tool takes a user argument. Tools run in worker threads (the engine blocks).
 
 No ``from __future__ import annotations`` here: the SDK reads the tools' annotations (which
-refer to this function's locals) to build their JSON schemas.
+refer to the locals of the functions declaring them) to build their JSON schemas.
 """
 
 import functools
 import logging
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Annotated, Any, Literal, TypeVar
 
 import anyio
@@ -54,6 +54,8 @@ NodeArg = Annotated[
 FactPart = Annotated[str | None, Field(max_length=300)]
 LayerName = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9._-]{0,62}$")]
 MAX_LAYERS = 16
+Current = Callable[[], HelixTools]
+"""The tools of the user a call acts for."""
 
 
 async def _in_thread(fn: Callable[..., R], *args: Any, **kwargs: Any) -> R:
@@ -74,13 +76,35 @@ def build_server(
 
 def make_server(
     settings: Settings,
-    current: Callable[[], HelixTools],
+    current: Current,
     close: Callable[[], None],
     **server_args: Any,
 ) -> MCPServer[Any]:
     """The tools and resources over ``current()``: the tools of the user a call acts for (the
     process's one user, or the caller's on a team server, ``helix_mcp.team``); ``close`` runs
     when the server stops; ``server_args`` go to ``MCPServer`` (a token verifier and auth)."""
+    registry = StrictTools()
+    _add_ask(registry, settings, current)
+    _add_graph_tools(registry, current)
+    _add_memory_tools(registry, current)
+    server: MCPServer[Any] = MCPServer(
+        "helix",
+        title="Helix biomedical knowledge-graph assistant",
+        instructions=INSTRUCTIONS,
+        version="0.1.0",
+        log_level="WARNING",
+        lifespan=_closing(close),
+        tools=registry.tools,
+        **server_args,
+    )
+    _add_resources(server, current)
+    return server
+
+
+def _closing(
+    close: Callable[[], None],
+) -> Callable[[MCPServer[Any]], AbstractAsyncContextManager[dict[str, Any]]]:
+    """The server's lifespan: ``close`` runs (in a worker thread) when the server stops."""
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[Any]) -> AsyncIterator[dict[str, Any]]:
@@ -89,7 +113,11 @@ def make_server(
         finally:
             await _in_thread(close)
 
-    registry = StrictTools()
+    return lifespan
+
+
+def _add_ask(registry: StrictTools, settings: Settings, current: Current) -> None:
+    """The ``ask`` tool (its question may be as long as ``settings.max_question_chars``)."""
 
     @registry.tool(
         title="Ask Helix",
@@ -134,6 +162,11 @@ def make_server(
         ] = None,
     ) -> dict[str, Any]:
         return await _in_thread(current().ask, question, mode, session, choice, use_memory, layers)
+
+
+def _add_graph_tools(registry: StrictTools, current: Current) -> None:
+    """The read-only tools over the knowledge graph and the passages: ``kg_get_triples``,
+    ``kg_walk``, ``dense_search``."""
 
     @registry.tool(
         title="Knowledge-graph triples of a node",
@@ -188,6 +221,11 @@ def make_server(
     ) -> PassagesOut:
         return await _in_thread(current().dense_search, text, k)
 
+
+def _add_memory_tools(registry: StrictTools, current: Current) -> None:
+    """The tools over the user's memory: ``memory_store``, ``memory_search``,
+    ``memory_forget``."""
+
     @registry.tool(
         title="Remember a fact",
         description="Store a fact in this user's private memory, either as a statement "
@@ -241,16 +279,9 @@ def make_server(
     ) -> ForgetOut:
         return await _in_thread(current().memory_forget, subject, subj, rel, obj)
 
-    server: MCPServer[Any] = MCPServer(
-        "helix",
-        title="Helix biomedical knowledge-graph assistant",
-        instructions=INSTRUCTIONS,
-        version="0.1.0",
-        log_level="WARNING",
-        lifespan=lifespan,
-        tools=registry.tools,
-        **server_args,
-    )
+
+def _add_resources(server: MCPServer[Any], current: Current) -> None:
+    """The resources: the relation vocabulary and a card for each node."""
 
     @server.resource(
         "helix://relations",
@@ -272,8 +303,6 @@ def make_server(
     )
     async def node(node_id: str) -> str:
         return await _in_thread(current().node_card_json, node_id)
-
-    return server
 
 
 def serve(
