@@ -159,3 +159,11 @@ def test_the_real_engine_notes_then_answers(helix: object, tmp_path: Path) -> No
         turn = take_turn(helix, memory, whole)
         assert turn.noted is None and turn.asked == whole
         assert turn.result is not None and DONEPEZIL in [a.id for a in turn.result.answers]
+
+
+def test_the_front_ends_take_this_turn_and_keep_no_split_of_their_own() -> None:
+    import helix_mcp.tools as tools
+    import helix_tui.asking as asking
+
+    assert asking.take_turn is take_turn and tools.take_turn is take_turn
+    assert not hasattr(asking, "split_turn") and not hasattr(tools, "split_turn")
