@@ -15,7 +15,6 @@ from helix_tui.backend import Cancelled, CancelToken
 from helix_tui.facts import notes_of
 from helix_tui.messages import AnswerReady, AskFailed, FactsNoted, StepProgress
 from helix_tui.services import Services
-from wiring.turn import take_turn
 
 Post = Callable[[Message], object]
 
@@ -78,6 +77,8 @@ def answer(
     post: Post,
 ) -> None:
     """Answer ``request``, posting progress and the outcome; nothing once cancelled."""
+    from wiring.turn import take_turn  # imported on the first question: the app paints first
+
     token = ask.token
 
     def sink(event: StepEvent) -> None:
