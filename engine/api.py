@@ -17,9 +17,6 @@ from engine.agent.planner import Planner
 from engine.config import Mode, Settings
 from engine.events import EventSink
 from engine.graph.edges import Calibration, LocalEdgePredictor
-from engine.graph.lexicon import CUE_WORDS, KIND_WORDS
-from engine.graph.linking import Linker
-from engine.graph.mentions import AliasIndex
 from engine.graph.store import KGStore
 from engine.graph.walk import Budget, Walker
 from engine.index.dense import PassageRetriever
@@ -33,6 +30,9 @@ from engine.providers.llm import LLMProvider
 from engine.result import Evidence, LinkedEntity, Result, Status, Triple
 from engine.telemetry import Tracing
 from engine.understand.bank import Bank
+from engine.understand.lexicon import CUE_WORDS, KIND_WORDS
+from engine.understand.linking import Linker
+from engine.understand.mentions import AliasIndex
 from engine.understand.polarity import Directions
 from engine.understand.semantic import SemanticScorer
 from engine.understand.spelling import Speller

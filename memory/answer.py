@@ -17,9 +17,9 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from engine.graph.lexicon import KIND_WORDS
 from engine.result import LinkedEntity, Result
 from engine.understand.form import asked_noun, is_yes_no, without_frame
+from engine.understand.lexicon import KIND_WORDS
 from engine.understand.polarity import Directions
 from engine.util.text import alias_key
 from memory import choose, timeline

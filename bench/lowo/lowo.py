@@ -5,7 +5,7 @@ Each dev question is asked twice by the same engine:
 - **all-in**: the engine as shipped;
 - **held out**: the engine without what the question's wording (the question with its seed
   entities' names cut out) could have taught it. Every alternative of a relation-cue pattern
-  (``engine.graph.lexicon.CUES``) that matches in the wording and in no other wording of the
+  (``engine.understand.lexicon.CUES``) that matches in the wording and in no other wording of the
   given files is dropped, and every exemplar-bank wording that shares at least half of its
   words with it is left out of the semantic scorer (its row is zeroed, so it never ranks among
   a slot's best matches).
@@ -31,12 +31,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import engine.agent.parse as parse
+import engine.understand.parse as parse
 from engine.api import Helix
 from engine.config import Settings
 from engine.eval.metrics import score_question
 from engine.eval.runner import load_questions
-from engine.graph.lexicon import CUES
+from engine.understand.lexicon import CUES
 
 WORD = re.compile(r"[a-z0-9][a-z0-9'-]*")
 PLACEHOLDER = re.compile(r"\[\w+\]")

@@ -10,12 +10,12 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+from engine.agent.llm_adapters import llm_clarify, llm_edge_scores, llm_explain, llm_review
 from engine.config import Settings
 from engine.graph.edges import Calibration, calibrate
 from engine.graph.metapaths import Metapath
 from engine.graph.relations import BY_ABBREV, uses_from
 from engine.providers.llm import LLMProvider
-from engine.providers.llm.adapters import llm_clarify, llm_edge_scores, llm_explain, llm_review
 from engine.providers.llm.schemas import ClarifyDecision, ReviewVerdict
 from engine.result import Candidate, Result
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.agent.parse import Features
-from engine.graph.mentions import LinkResult
 from engine.graph.metapaths import Metapath
 from engine.graph.walk import Budget
 from engine.result import Candidate, LinkedEntity
+from engine.understand.mentions import LinkResult
+from engine.understand.parse import Features
 from engine.understand.reading import Reading
 
 

@@ -13,25 +13,15 @@ from dataclasses import replace
 from typing import Literal
 
 from engine.agent import senses
-from engine.agent.parse import Features, features
 from engine.agent.plan import Plan
-from engine.graph.datarel import DataVocabulary
-from engine.graph.lexicon import COMPILED_CUES, is_structural
-from engine.graph.linking import Linker, example_asides, examples
-from engine.graph.mentions import LinkResult, Mention
-from engine.graph.metapaths import (
-    Metapath,
-    enumerate_metapaths,
-    mechanism_metapaths,
-    order_cues,
-    score_metapath,
-)
+from engine.graph.metapaths import Metapath, enumerate_metapaths, mechanism_metapaths
 from engine.graph.relations import DirectedRel
 from engine.graph.store import KGStore
 from engine.graph.walk import Budget
 from engine.result import Candidate, LinkedEntity
 from engine.understand.bank import is_relation_word
 from engine.understand.cueshare import shared_relations, widen
+from engine.understand.datarel import DataVocabulary
 from engine.understand.form import (
     YES_NO_START,
     asked_span,
@@ -40,7 +30,12 @@ from engine.understand.form import (
     is_wh_question,
     is_yes_no,
 )
+from engine.understand.lexicon import COMPILED_CUES, is_structural
+from engine.understand.linking import Linker, example_asides, examples
+from engine.understand.mentions import LinkResult, Mention
 from engine.understand.negation import is_negated, negated_spans
+from engine.understand.parse import Features, features
+from engine.understand.pathfit import order_cues, score_metapath
 from engine.understand.reading import (
     SEM_ACCEPT,
     SEM_GRAPH,

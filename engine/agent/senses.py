@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.agent.parse import Features
-from engine.graph.linking import same_concept_kinds
-from engine.graph.mentions import Mention
 from engine.graph.store import KGStore
 from engine.result import Candidate
+from engine.understand.linking import same_concept_kinds
+from engine.understand.mentions import Mention
+from engine.understand.parse import Features
 
 SENSE_MARGIN = 0.5
 """Candidates whose best parse is within this of the top one stay in the running."""

@@ -88,8 +88,8 @@ def llm_samples(
     helix: object, records: Sequence[dict[str, object]]
 ) -> tuple[list[float], list[int]]:
     """(top-relation probability, top relation is gold) from the LLM edge predictor."""
+    from engine.agent.llm_adapters import llm_edge_scores
     from engine.agent.llm_hooks import offered_relations
-    from engine.providers.llm.adapters import llm_edge_scores
 
     planner: Planner = helix.c.planner  # type: ignore[attr-defined]
     llm = helix.c.llm  # type: ignore[attr-defined]

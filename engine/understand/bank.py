@@ -17,8 +17,8 @@ from pathlib import Path
 
 import yaml
 
-from engine.graph.lexicon import KIND_WORDS
 from engine.graph.relations import BY_ABBREV, DirectedRel, directed_uses
+from engine.understand.lexicon import KIND_WORDS
 
 SLOT_RELATION: dict[str, str] = {
     "treats": "CtD",

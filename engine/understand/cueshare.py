@@ -15,8 +15,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from engine.graph.lexicon import Cue
 from engine.understand.bank import Slot
+from engine.understand.lexicon import Cue
 from engine.util.text import normalize
 
 SHARE = 0.2

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from engine.graph.mentions import Token
 from engine.understand.form import NEGATED_AUXILIARIES
+from engine.understand.mentions import Token
 
 REACH = 4
 """Words after a negation it can scope over."""

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.graph.lexicon import FUNCTION_WORDS, KIND_WORDS
 from engine.providers.embedder.base import Embedder, Vectors
 from engine.understand.bank import PLACEHOLDER, Bank, chain_kinds, placeholder_kinds
 from engine.understand.chains import ChainWords
 from engine.understand.chains import learn as learn_chains
+from engine.understand.lexicon import FUNCTION_WORDS, KIND_WORDS
 from engine.understand.polarity import Polarity, direction, learned_ways, reweigh, settle
 from engine.understand.twins import TwinWords
 from engine.understand.twins import learn as learn_twins

@@ -3,11 +3,12 @@ from KGX predicates, data relations in metapath enumeration, and how their answe
 
 from __future__ import annotations
 
-from engine.graph.actions import ActionVocabulary, action_of
-from engine.graph.datarel import DataVocabulary, data_cues, data_uses, predicate_words
-from engine.graph.lexicon import Cue
+from engine.graph.actions import action_of
 from engine.graph.metapaths import DATA_MAX_LEN, enumerate_metapaths
 from engine.graph.relations import DirectedRel, use_phrase
+from engine.understand.actions import ActionVocabulary
+from engine.understand.datarel import DataVocabulary, data_cues, data_uses, predicate_words
+from engine.understand.lexicon import Cue
 
 DRUGCENTRAL = [
     "inhibitor",

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from engine.events import StepEvent
-from engine.graph.mentions import Candidate, synonyms, tokenize
 from engine.result import Status
+from engine.understand.mentions import Candidate, synonyms, tokenize
 
 pytestmark = pytest.mark.integration
 

@@ -8,12 +8,12 @@ import re
 
 import pytest
 
-from engine.agent.parse import find_cues
 from engine.api import Helix
-from engine.graph.lexicon import Cue
 from engine.graph.relations import DirectedRel
 from engine.understand.bank import Slot
 from engine.understand.cueshare import MIN_WORDINGS, shared_relations, widen
+from engine.understand.lexicon import Cue
+from engine.understand.parse import find_cues
 from tests.support.understanding import fixed_reading
 
 EXPRESS = (re.compile(r"\bexpress\w*"), ("AeG",), 1.0)

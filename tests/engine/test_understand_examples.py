@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from engine.api import Helix
-from engine.graph.linking import example_asides, examples
-from engine.graph.mentions import tokenize
+from engine.understand.linking import example_asides, examples
+from engine.understand.mentions import tokenize
 from tests.support.understanding import named
 
 

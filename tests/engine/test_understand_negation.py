@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from engine.api import Helix
-from engine.graph.mentions import tokenize
+from engine.understand.mentions import tokenize
 from engine.understand.negation import is_negated, negated_spans
 from tests.support.understanding import fixed_reading
 

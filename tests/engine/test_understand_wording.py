@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine.agent.parse import features, noun_chain
 from engine.agent.planner import Planner
 from engine.api import Helix
-from engine.graph.linking import predicate_after_wh_subject, relation_wording
-from engine.graph.mentions import (
+from engine.graph.metapaths import enumerate_metapaths
+from engine.result import Status
+from engine.understand.bank import Bank
+from engine.understand.linking import predicate_after_wh_subject, relation_wording
+from engine.understand.mentions import (
     Candidate,
     Mention,
     Token,
@@ -18,9 +20,8 @@ from engine.graph.mentions import (
     abbreviation_only,
     tokenize,
 )
-from engine.graph.metapaths import enumerate_metapaths, score_metapath
-from engine.result import Status
-from engine.understand.bank import Bank
+from engine.understand.parse import features, noun_chain
+from engine.understand.pathfit import score_metapath
 from engine.understand.reading import Reading
 from engine.understand.semantic import SlotScores
 from engine.understand.vocabulary import Language, Vocabulary, name_words, variants

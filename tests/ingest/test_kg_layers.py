@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 from engine.config import Settings
-from engine.graph.mentions import AliasIndex
 from engine.graph.stats import kg_stats
 from engine.graph.store import KGStore, UnknownLayer
 from engine.ingest.build import ingest
 from engine.ingest.kgx import KGXInput
 from engine.ingest.sources import DataError
+from engine.understand.mentions import AliasIndex
 from engine.util.text import alias_key
 from tests.support.layers import INS, NEW_DISEASE, hash_embedder, write_pack
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 
-from engine.providers.llm import LLMProvider
-from engine.providers.llm.adapters import (
+from engine.agent.llm_adapters import (
     llm_clarify,
     llm_edge_scores,
     llm_explain,
@@ -13,6 +12,7 @@ from engine.providers.llm.adapters import (
     llm_review,
     render_evidence,
 )
+from engine.providers.llm import LLMProvider
 from engine.result import Answer, Candidate, Evidence, LinkedEntity, Result, Status
 
 RELS = [("CtD^-1", "Compound treats Disease (drugs that treat)"), ("DaG", "genes associated")]

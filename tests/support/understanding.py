@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.graph.mentions import Candidate, Mention, tokenize
 from engine.understand.bank import Bank
+from engine.understand.mentions import Candidate, Mention, tokenize
 from engine.understand.reading import Reading
 from engine.understand.semantic import SlotScores
 

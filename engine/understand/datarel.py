@@ -19,11 +19,12 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from engine.graph.actions import ACTION_SOURCE, TYPED_REL, ActionVocabulary
-from engine.graph.lexicon import FUNCTION_WORDS, KIND_WORDS, STRONG, WEAK, Cue, is_cue_word
+from engine.graph.actions import ACTION_SOURCE, TYPED_REL
 from engine.graph.metapaths import Metapath
 from engine.graph.relations import BY_ABBREV, LAYER_RELATIONS, DirectedRel
 from engine.graph.store import KGStore
+from engine.understand.actions import ActionVocabulary
+from engine.understand.lexicon import FUNCTION_WORDS, KIND_WORDS, STRONG, WEAK, Cue, is_cue_word
 
 FILLER = frozenset("has have had applied studied condition entity thing biolink".split())
 """Words of Biolink predicate names that say nothing about what is asked."""

@@ -13,8 +13,12 @@ from collections.abc import Callable, Iterable
 
 from rapidfuzz import fuzz, process
 
-from engine.graph.lexicon import KIND_WORDS, is_cue_word, is_structural, verb_like
-from engine.graph.mentions import (
+from engine.graph.store import KGStore
+from engine.index.vectors import VectorIndex
+from engine.providers.embedder.base import Embedder
+from engine.understand.bank import is_relation_word
+from engine.understand.lexicon import KIND_WORDS, is_cue_word, is_structural, verb_like
+from engine.understand.mentions import (
     TOKEN,
     AliasIndex,
     Candidate,
@@ -24,10 +28,6 @@ from engine.graph.mentions import (
     abbreviation_only,
     tokenize,
 )
-from engine.graph.store import KGStore
-from engine.index.vectors import VectorIndex
-from engine.providers.embedder.base import Embedder
-from engine.understand.bank import is_relation_word
 from engine.understand.negation import in_negative_contraction
 from engine.understand.vocabulary import Vocabulary
 from engine.util.text import alias_key

@@ -9,8 +9,6 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from engine.graph.lexicon import COMPILED_CUES, KIND_WORDS, Cue
-from engine.graph.mentions import Mention, Token
 from engine.understand.form import (
     CLAUSE_OPEN,
     NEXT_STEP,
@@ -21,6 +19,8 @@ from engine.understand.form import (
     polite_request,
     then_asks_for_things,
 )
+from engine.understand.lexicon import COMPILED_CUES, KIND_WORDS, Cue
+from engine.understand.mentions import Mention, Token
 from engine.understand.spans import outermost
 from engine.util.ids import kind_of
 from engine.util.text import normalize
