@@ -16,7 +16,7 @@ Hetionet relation already connects becomes that relation (``gene_associated_with
 Gene -> Disease is ``DaG``, ``has_phenotype`` Disease -> Symptom is ``DpS`` ...), so existing
 questions reach it; any other predicate is its own relation, named by the predicate, with a
 relations row giving its verb. The ``predicates`` table records what each predicate became
-between which kinds, so its words ask for it (``engine/graph/datarel.py``). Each edge cites
+between which kinds, so its words ask for it (``engine/understand/datarel.py``). Each edge cites
 the layer and its ``primary_knowledge_source``.
 
 Missing columns or an unreadable file reject the graph with the reason; rows that cannot be
