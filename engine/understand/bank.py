@@ -19,6 +19,7 @@ import yaml
 
 from engine.graph.relations import BY_ABBREV, DirectedRel, directed_uses
 from engine.understand.lexicon import KIND_WORDS
+from engine.understand.vocabulary import INFLECTIONS
 
 SLOT_RELATION: dict[str, str] = {
     "treats": "CtD",
@@ -92,7 +93,7 @@ PLACEHOLDER: dict[str, str] = {
 
 KIND_OF_PLACEHOLDER = {v: k for k, v in PLACEHOLDER.items()}
 _PLACEHOLDER_RX = re.compile(r"\[[A-Za-z]+\]")
-_WORD_RX = re.compile(r"[a-z]+")
+_WORD_RX = re.compile(r"[a-z][a-z-]+")
 GRAPH_SECTIONS = ("one_hop", "intents")
 
 
@@ -212,13 +213,9 @@ class Bank:
         return frozenset(w for w, n in counts.items() if n >= min_count)
 
 
-_WORD_RX = re.compile(r"[a-z][a-z-]+")
-_SUFFIXES = ("", "s", "es", "ed", "d", "ing")
-
-
 def is_relation_word(token: str, words: frozenset[str]) -> bool:
     """``token`` or its stem without a common inflection is one of ``words``."""
-    for suffix in _SUFFIXES:
+    for suffix in ("", *INFLECTIONS):
         if suffix and not token.endswith(suffix):
             continue
         stem = token[: len(token) - len(suffix)] if suffix else token

@@ -31,6 +31,8 @@ DESCRIPTIVE_KINDS = frozenset(
 )
 """Kinds whose names are descriptive phrases made of everyday words ("species", "highly"):
 their words say nothing about whether a stray word is a name."""
+INFLECTIONS = ("s", "es", "ed", "d", "ing")
+"""Regular endings of an English word ("elevates", "elevated", "elevating")."""
 
 
 class Language:
@@ -95,10 +97,10 @@ class Language:
 
 def variants(word: str) -> set[str]:
     """The word and its regular inflections ("elevate" -> "elevated", "elevates", ...)."""
-    out = {word, word + "s", word + "es", word + "d", word + "ed", word + "ing"}
+    out = {word} | {word + suffix for suffix in INFLECTIONS}
     if word.endswith("e"):
         out |= {word[:-1] + "ing", word[:-1] + "ion"}
-    for suffix in ("s", "es", "ed", "d", "ing"):
+    for suffix in INFLECTIONS:
         if word.endswith(suffix) and len(word) - len(suffix) >= STEM_MIN:
             stem = word[: -len(suffix)]
             out |= {stem, stem + "e", stem + "ed", stem + "s"}
