@@ -8,6 +8,7 @@ from engine.graph.metapaths import Metapath
 from engine.graph.relations import triple_text, use_phrase, verb_phrase
 from engine.graph.store import KGStore
 from engine.result import Answer, Triple
+from engine.understand.reading import PLURAL
 
 MAX_LISTED = 8
 
@@ -28,25 +29,10 @@ PASSIVE = {
 }
 """A relation's verb read backwards, for the hops of a longer chain."""
 
-PLURAL = {
-    "Compound": "Compounds",
-    "Disease": "Diseases",
-    "Gene": "Genes",
-    "Symptom": "Symptoms",
-    "Anatomy": "Anatomical structures",
-    "Pharmacologic Class": "Pharmacologic classes",
-    "Side Effect": "Side effects",
-    "Pathway": "Pathways",
-    "Biological Process": "Biological processes",
-    "Molecular Function": "Molecular functions",
-    "Cellular Component": "Cellular components",
-}
-"""Node kinds as the plural noun of a headline."""
-
 
 def describe_metapath(mp: Metapath, seed: str) -> str:
     """'Compounds that treat X', 'Diseases that X treats', or the hops of a longer chain."""
-    dst = PLURAL.get(mp.dst, mp.dst)
+    dst = PLURAL[mp.dst].listed.capitalize() if mp.dst in PLURAL else mp.dst
     if len(mp) == 1:
         return use_phrase(mp.uses[0], seed, dst)
     hops = []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.graph.metapaths import Metapath
 from engine.graph.relations import UNDIRECTED, DirectedRel, directed_uses
@@ -176,19 +177,29 @@ def close_pair(
     return None
 
 
-PLURAL = {
-    "Compound": "drugs",
-    "Disease": "diseases",
-    "Gene": "genes",
-    "Symptom": "symptoms",
-    "Anatomy": "body parts",
-    "Pharmacologic Class": "drug classes",
-    "Side Effect": "side effects",
-    "Pathway": "pathways",
-    "Biological Process": "biological processes",
-    "Molecular Function": "molecular functions",
-    "Cellular Component": "cellular components",
+class Plural(NamedTuple):
+    """A node kind's plural noun, as people ask for such things and as a list is headed."""
+
+    asked: str
+    """'drugs', 'body parts': how a question asked back names them."""
+    listed: str
+    """'compounds', 'anatomical structures': how an answer's headline names them."""
+
+
+PLURAL: dict[str, Plural] = {
+    "Compound": Plural("drugs", "compounds"),
+    "Disease": Plural("diseases", "diseases"),
+    "Gene": Plural("genes", "genes"),
+    "Symptom": Plural("symptoms", "symptoms"),
+    "Anatomy": Plural("body parts", "anatomical structures"),
+    "Pharmacologic Class": Plural("drug classes", "pharmacologic classes"),
+    "Side Effect": Plural("side effects", "side effects"),
+    "Pathway": Plural("pathways", "pathways"),
+    "Biological Process": Plural("biological processes", "biological processes"),
+    "Molecular Function": Plural("molecular functions", "molecular functions"),
+    "Cellular Component": Plural("cellular components", "cellular components"),
 }
+"""Node kinds as plural nouns (the one table: the explainer's headlines read it too)."""
 GLOSS: dict[str, tuple[str, str]] = {
     "CtD": ("treat", "treats"),
     "CpD": ("only relieve the symptoms of", "only relieves the symptoms of"),
@@ -201,7 +212,7 @@ GLOSS: dict[str, tuple[str, str]] = {
 
 def phrase(use: DirectedRel, seed: str) -> str:
     """'drugs that treat asthma', 'genes that Clozapine binds'."""
-    dst = PLURAL.get(use.dst, use.dst.lower())
+    dst = PLURAL[use.dst].asked if use.dst in PLURAL else use.dst.lower()
     plural, singular = GLOSS.get(use.rel, (use.verb.removesuffix("s"), use.verb))
     if use.inverse or use.rel in UNDIRECTED:
         return f"{dst} that {plural} {seed}"
