@@ -23,12 +23,9 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz, process
 
 from engine.understand.bank import PLACEHOLDER
-from engine.understand.twins import MIN_LEN, content_words
+from engine.understand.learn import LEARN_MIN, MIN_LEN, content_words, count_wordings, stem
 from engine.util.numeric import tilt
-from engine.util.text import strip_suffix
 
-LEARN_MIN = 3
-"""Wordings of the chain a word must occur in to say its extra hop."""
 RIVAL_MAX = 1
 """Wordings of the rival that may use such a word."""
 TYPO_MIN = 5
@@ -134,19 +131,7 @@ def _says(words: set[str], said: frozenset[str]) -> bool:
 
 
 def _doc_counts(wordings: Iterable[str]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for text in wordings:
-        for w in stems(text):
-            counts[w] = counts.get(w, 0) + 1
-    return counts
-
-
-_SUFFIXES = ("ing", "ed", "es", "e", "s", "ly")
-
-
-def stem(word: str) -> str:
-    """A crude stem, enough to hear "resemble", "resembles" and "resembling" as one word."""
-    return strip_suffix(word, _SUFFIXES)
+    return count_wordings(stems(text) for text in wordings)
 
 
 def stems(text: str) -> set[str]:

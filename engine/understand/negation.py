@@ -7,6 +7,9 @@ its clause (a comma, a colon, "but") and at most ``REACH`` words; a prefix ("non
 negates only the word it is joined to. A yes/no question that negates its verb ("Doesn't X
 treat Y?") still asks about that relation: callers apply this to questions that ask for
 things.
+
+The negation words are written here once. The twin words (``twins``, ``learn``) read them word
+by word instead (``opens_negation``): no look-ahead and no clause, ``WORD_REACH`` words.
 """
 
 from __future__ import annotations
@@ -20,9 +23,14 @@ from engine.understand.mentions import Token
 REACH = 4
 """Words after a negation it can scope over."""
 _NEGATORS = frozenset({"not", "never", "without", "nor", "no", "cannot"})
+"""Words that negate what follows them."""
 _TWO_WORD = frozenset({("rather", "than"), ("instead", "of"), ("other", "than")})
+"""Pairs of words that do ("rather than")."""
 _PREFIXES = frozenset({"non"})
+"""Prefixes that negate only the word they are joined to ("non-curative")."""
 _CONTRACTED = NEGATED_AUXILIARIES | {"can"}
+"""Auxiliaries an "n't" negates, as the tokenizer leaves them ("doesn" of "doesn't", "can" of
+"can't")."""
 _CLAUSE_END = re.compile(r"[,;:()\u2014\u2013]|\s-\s")
 _STOPPERS = frozenset({"but", "and", "or", "while", "whereas", "which", "that", "who"})
 
@@ -84,3 +92,24 @@ def in_negative_contraction(tokens: Sequence[Token], i: int) -> bool:
 
 def is_negated(spans: Sequence[tuple[int, int]], start: int) -> bool:
     return any(s <= start < e for s, e in spans)
+
+
+WORD_REACH = 3
+"""Words after a negation that a reading word by word leaves out ("without really curing it");
+it knows no clause ends."""
+_UNHEARD_ALONE = frozenset({"nor", "cannot", "other"})
+"""Negation words a reading word by word does not hear: "other" negates only before "than";
+"nor" and "cannot" were never part of it, and hearing them now would change which words tell
+a relation from its twins."""
+_CONTRACTED_ALONE = frozenset({"don", "doesn"})
+"""The contractions a reading word by word hears ("don't", "doesn't")."""
+_ALONE = (_NEGATORS | _PREFIXES | {first for first, _ in _TWO_WORD}) - _UNHEARD_ALONE
+
+
+def opens_negation(word: str) -> bool:
+    """``word``, read on its own (a lower-case word that keeps its apostrophe: "doesn't"),
+    opens a negation of the ``WORD_REACH`` words after it: a negator, a negating prefix, the
+    first word of a negating pair ("rather", "instead") or a contraction of "do"."""
+    if word.endswith("'t"):
+        return word[:-2] in _CONTRACTED_ALONE
+    return word in _ALONE

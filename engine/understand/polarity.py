@@ -22,9 +22,9 @@ import numpy as np
 
 from engine.providers.embedder.base import Embedder
 from engine.understand.form import PREPOSITIONS
+from engine.understand.learn import MIN_LEN, PLACEHOLDER, base_forms, spread, tally, telling
 from engine.understand.vocabulary import variants
 from engine.util.numeric import tilt
-from engine.util.text import strip_suffix
 
 ANCHORS = (
     ("increase", "decrease"),
@@ -57,9 +57,6 @@ direction comes only from words whose direction is known (anchors, or words the 
 wordings teach), the twins keeping their total mass: "genes that fall in [Disease]" asks
 for the down-regulation twin however close the meaning puts the up one."""
 MAX_CACHED = 50_000
-_STEM_SUFFIXES = ("ions", "ion", "ors", "or", "ing", "ed", "es", "s")
-"""Endings cut to find a taught word's other forms ("repressors", "repression",
-"repressing" of "repress")."""
 
 _WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")
 _REQUEST_PARTICLE = re.compile(
@@ -70,16 +67,10 @@ _REQUEST_PARTICLE = re.compile(
 """"up" or "down" right after the verb a request opens with, before what it asks for ("Pull
 up the genes ...", "Can you look up drugs ..."): the particle of the request, no direction;
 one before a preposition or at the end says one ("Genes up in [Anatomy]?")."""
-_PLACEHOLDER = re.compile(r"\[[A-Za-z ]+\]")
 
-
-LEARN_MIN = 3
-"""Wordings of the up or down relations a word must occur in to say their direction."""
 LEARN_SLOTS = 2
-"""Relations (slots) of that direction it must occur in: one relation's phrasing alone
-("cells treated with X") is no direction."""
-LEARN_PURITY = 0.9
-"""Share of those wordings that must go one way."""
+"""Relations (slots) of one direction a word must occur in to say it (``learned_ways``): one
+relation's phrasing alone ("cells treated with X") is no direction."""
 
 
 def learned_ways(wordings: Iterable[tuple[str, int, str]]) -> dict[str, int]:
@@ -89,32 +80,24 @@ def learned_ways(wordings: Iterable[tuple[str, int, str]]) -> dict[str, int]:
     direction, and so do its inflections the other direction's wordings never use; a word
     both directions use ("genes", "other") says neither (0), whatever the embedding makes of
     it. The embedding misses many of these words. Pure."""
-    counts: dict[str, list[int]] = {}
-    slots: dict[tuple[str, int], set[str]] = {}
-    for slot, way, text in wordings:
-        for w in set(_WORD.findall(_PLACEHOLDER.sub(" ", text).lower())):
-            if len(w) >= 4:
-                counts.setdefault(w, [0, 0])[way > 0] += 1
-                slots.setdefault((w, way), set()).add(slot)
-    ways: dict[str, int] = {}
-    for w, (down, up) in counts.items():
-        way = 1 if up > down else -1
-        if (
-            up + down >= LEARN_MIN
-            and max(up, down) >= LEARN_PURITY * (up + down)
-            and len(slots.get((w, way), ())) >= LEARN_SLOTS
-        ):
-            ways[w] = way
-    taught = dict(ways)
-    clash: set[str] = set()
-    for w, way in taught.items():
-        for v in variants(w):
-            against = counts.get(v, [0, 0])[way < 0]  # wordings of the other direction
-            if v not in taught and not against and ways.setdefault(v, way) != way:
-                clash.add(v)  # two taught words disagree on this form
+    counts, slots = tally((slot, way, _long_words(text)) for slot, way, text in wordings)
+    taught: dict[str, int] = {}
+    for w, per_way in counts.items():
+        way = telling(per_way)
+        if way is not None and len(slots.get((w, way), ())) >= LEARN_SLOTS:
+            taught[w] = way
+    # two taught words that disagree on a form leave it no direction
+    ways = spread(taught, counts, rivals_only=True, clash=0)
     # a word both directions use ("genes", "other") says neither
-    both = {w for w, (down, up) in counts.items() if down and up and w not in taught}
-    return {w: 0 if w in clash else way for w, way in ways.items()} | dict.fromkeys(both, 0)
+    both = {w for w, per_way in counts.items() if len(per_way) == 2 and w not in taught}
+    return ways | dict.fromkeys(both, 0)
+
+
+def _long_words(wording: str) -> list[str]:
+    """The distinct words of a wording that may teach a direction."""
+    return [
+        w for w in set(_WORD.findall(PLACEHOLDER.sub(" ", wording).lower())) if len(w) >= MIN_LEN
+    ]
 
 
 class Polarity:
@@ -146,7 +129,7 @@ class Polarity:
     def read(self, text: str) -> tuple[int, bool]:
         """The direction ``text`` says (as ``sign``) and whether it is sure: every word that
         says a direction is an anchor or a taught word, and they all agree."""
-        words = _WORD.findall(_PLACEHOLDER.sub(" ", _REQUEST_PARTICLE.sub(r"\1", text)).lower())
+        words = _WORD.findall(PLACEHOLDER.sub(" ", _REQUEST_PARTICLE.sub(r"\1", text)).lower())
         if not words:
             return 0, False
         ways = [self.known(w) for w in words]
@@ -168,9 +151,8 @@ class Polarity:
             return ANCHOR_WAY[word]
         if word in self.learned:
             return self.learned[word]
-        stem = strip_suffix(word, _STEM_SUFFIXES, keep=4)
-        for form in (stem, stem + "e"):
-            if stem != word and self.learned.get(form):
+        for form in base_forms(word):
+            if self.learned.get(form):
                 return self.learned[form]
         return None
 

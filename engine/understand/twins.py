@@ -5,35 +5,24 @@
 Sentence embeddings hear what a question is about much better than the word that picks one
 twin: "drugs that ease X without curing it" sits next to "drugs that cure X". The exemplar
 bank's wordings do carry those words ("symptoms", "relieve", "comfort" for palliates;
-"approved", "indicated" for treats), so they are learnt from it, per group of twins: a content
-word used in at least ``LEARN_MIN`` wordings of one relation and almost never in its twins'
-wordings speaks for that relation, and so do its inflections. A word under a negation
-("without curing it", "not a cure", "non-curative") speaks for none. The words only overrule
-the meaning: when it already puts their relation first, they add nothing.
+"approved", "indicated" for treats), so they are learnt from it (``learn``), per group of
+twins: a content word used in at least ``LEARN_MIN`` wordings of one relation and almost
+never in its twins' wordings speaks for that relation, and so do its inflections. A word
+under a negation ("without curing it", "not a cure", "non-curative") speaks for none. The
+words only overrule the meaning: when it already puts their relation first, they add nothing.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from engine.understand.vocabulary import variants
+from engine.understand.learn import MIN_LEN, content_words, spread, tally, telling
+from engine.understand.negation import opens_negation
 from engine.util.numeric import tilt
 
-LEARN_MIN = 3
-"""Wordings of one relation a word must occur in to speak for it."""
-LEARN_PURITY = 0.9
-"""Share of the group's wordings holding the word that must be that relation's."""
 WEIGHT = 1.5
 """Log-odds added to the relation the question's words speak for, taken from its twins."""
-MIN_LEN = 4
-
-_WORD = re.compile(r"[a-z]+(?:['-][a-z]+)*")
-_PLACEHOLDER = re.compile(r"\[[A-Za-z ]+\]")
-_NEGATION = re.compile(r"^(?:not|no|without|never|non|rather|instead|don't|doesn't)$")
-_NEGATION_REACH = 3
-"""Words after a negation that it covers ("without really curing it")."""
 
 
 @dataclass(frozen=True)
@@ -110,25 +99,6 @@ class TwinWords:
         return out, chosen
 
 
-def content_words(text: str) -> list[str]:
-    """Lower-case words of ``text`` (hyphenated words also by their parts), placeholders and
-    words a negation covers left out."""
-    out: list[str] = []
-    reach = 0
-    for token in _WORD.findall(_PLACEHOLDER.sub(" ", text).lower()):
-        parts = token.split("-")
-        if _NEGATION.match(token) or _NEGATION.match(parts[0]):
-            out.append(token)  # the negation itself may speak ("without")
-            reach = _NEGATION_REACH
-            continue
-        if reach:
-            reach -= 1
-            continue
-        out.append(token)
-        out += [p for p in parts if p != token]
-    return out
-
-
 def learn(
     wordings: Iterable[tuple[str, str, frozenset[str], str]],
     kind_words: Mapping[str, str] | None = None,
@@ -144,36 +114,26 @@ def learn(
     kind_words = kind_words or {}
     group_of: dict[str, frozenset[str]] = {}
     slots_of: dict[str, set[str]] = {}
-    counts: dict[frozenset[str], dict[str, dict[str, int]]] = {}
-    seen_in: dict[tuple[str, str], set[str]] = {}
+    rows: dict[frozenset[str], list[tuple[str, str, list[str]]]] = {}
     for slot, rel, kinds, text in wordings:
         group_of[rel] = kinds
         slots_of.setdefault(rel, set()).add(slot)
-        per_word = counts.setdefault(kinds, {})
-        for w in {w for w in content_words(text) if len(w) >= MIN_LEN}:
-            if kind_words.get(w) in kinds or (w in function_words and not _NEGATION.match(w)):
-                continue
-            per_rel = per_word.setdefault(w, {})
-            per_rel[rel] = per_rel.get(rel, 0) + 1
-            seen_in.setdefault((w, rel), set()).add(slot)
+        # a noun for an end of the group or a function word that does not negate is phrasing
+        words = [
+            w
+            for w in {w for w in content_words(text) if len(w) >= MIN_LEN}
+            if kind_words.get(w) not in kinds and (w not in function_words or opens_negation(w))
+        ]
+        rows.setdefault(kinds, []).append((slot, rel, words))
     speaks: dict[frozenset[str], dict[str, str]] = {}
-    for kinds, per_word in counts.items():
+    for kinds, group_rows in rows.items():
         if len({r for r, k in group_of.items() if k == kinds}) < 2:
             continue
+        per_word, seen_in = tally(group_rows)
         taught: dict[str, str] = {}
         for w, per_rel in per_word.items():
-            rel, n = max(per_rel.items(), key=lambda kv: kv[1])
-            if (
-                n >= LEARN_MIN
-                and n >= LEARN_PURITY * sum(per_rel.values())
-                and seen_in[(w, rel)] == slots_of[rel]
-            ):
-                taught[w] = rel
-        words = dict(taught)
-        for w, rel in taught.items():
-            for v in variants(w):
-                if v in taught or v in per_word:
-                    continue  # the form is taught itself, or the wordings use it otherwise
-                words.setdefault(v, rel)
-        speaks[kinds] = words
+            told = telling(per_rel)
+            if told is not None and seen_in[(w, told)] == slots_of[told]:
+                taught[w] = told
+        speaks[kinds] = spread(taught, per_word)
     return TwinWords({r: k for r, k in group_of.items() if k in speaks}, speaks)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.understand.chains import ChainWords, Rival, learn, stem
+from engine.understand.chains import ChainWords, Rival, learn
+from engine.understand.learn import stem
 
 KINDS = {"diseases": "Disease", "conditions": "Disease", "drugs": "Compound"}
 

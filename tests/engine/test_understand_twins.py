@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.understand.twins import TwinWords, content_words, learn
+from engine.understand.learn import content_words
+from engine.understand.twins import TwinWords, learn
 
 DRUG_DISEASE = frozenset({"Compound", "Disease"})
 
