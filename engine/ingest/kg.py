@@ -35,8 +35,7 @@ CREATE TABLE IF NOT EXISTS aliases (
     layer VARCHAR DEFAULT 'hetionet');
 CREATE TABLE IF NOT EXISTS relations (
     rel VARCHAR PRIMARY KEY, source_kind VARCHAR, target_kind VARCHAR, verb VARCHAR,
-    description VARCHAR, undirected BOOLEAN, paraphrases VARCHAR,
-    layer VARCHAR DEFAULT 'hetionet');
+    description VARCHAR, undirected BOOLEAN, layer VARCHAR DEFAULT 'hetionet');
 CREATE TABLE IF NOT EXISTS layers (
     name VARCHAR PRIMARY KEY, description VARCHAR, fingerprint VARCHAR, built_at DOUBLE,
     report VARCHAR);
@@ -278,19 +277,13 @@ def load_relations(
     relations: Iterable[Relation] = RELATIONS,
     layer: str = BASE_LAYER,
 ) -> None:
+    """Record ``relations`` as layer ``layer``'s. The columns are named: a store built before
+    the relation paraphrases were dropped (nothing read them) still has that column."""
     for r in relations:
         con.execute(
-            "INSERT INTO relations VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-            [
-                r.rel,
-                r.source,
-                r.target,
-                r.verb,
-                r.description,
-                r.undirected,
-                json.dumps({"forward": r.forward, "backward": r.backward}),
-                layer,
-            ],
+            "INSERT INTO relations (rel, source_kind, target_kind, verb, description, undirected,"
+            " layer) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            [r.rel, r.source, r.target, r.verb, r.description, r.undirected, layer],
         )
 
 
