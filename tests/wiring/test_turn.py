@@ -20,7 +20,7 @@ from memory.clock import SimulatedClock
 from memory.service import UserMemory
 from tests.support.fake_engine import FakeEngine
 from wiring.open import open_memory
-from wiring.turn import TurnOutcome, take_turn
+from wiring.turn import take_turn
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 METFORMIN = "Compound::DB00331"
@@ -119,7 +119,7 @@ def test_a_clarification_choice_resumes_the_question_and_notes_nothing(
 def test_without_a_memory_the_whole_text_is_asked(engine: FakeEngine) -> None:
     text = f"{STATED} {ASKED}"
     turn = take_turn(engine, None, text, qid="q1")
-    assert turn == TurnOutcome(text, None, text, turn.result)
+    assert (turn.text, turn.noted, turn.asked) == (text, None, text)
     (call,) = engine.calls
     assert (call["question"], call["memory"], call["qid"]) == (text, None, "q1")
 
@@ -133,7 +133,7 @@ def test_a_text_known_to_be_a_question_is_not_offered_to_memory(
     assert stated(memory) == []
 
 
-def test_the_engine_s_steps_reach_the_caller(memory: UserMemory, tmp_path: Path) -> None:
+def test_the_engine_s_steps_reach_the_caller(memory: UserMemory) -> None:
     from engine.events import StepEvent
 
     engine = FakeEngine(steps=[StepEvent("plan", "start"), StepEvent("plan", "end")])
