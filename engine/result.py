@@ -83,6 +83,9 @@ class Result(BaseModel):
     timings: dict[str, float] = Field(default_factory=dict)
     trace_id: str | None = None
     degraded: list[str] = Field(default_factory=list)
+    understood: list[str] = Field(default_factory=list)
+    """How the question was read where it was not taken word for word ("Reading 'its' as
+    Metformin.")."""
     memory_boosted: bool = False
     cached: bool = False
     names: dict[str, str] = Field(default_factory=dict)

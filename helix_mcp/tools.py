@@ -34,7 +34,7 @@ from helix_mcp.models import (
 )
 from helix_mcp.ports import EngineFactory, MemoryFactory
 from helix_mcp.walk import WalkError, parse_hops, walk
-from wiring.turn import take_turn
+from wiring.turn import SessionContext, take_turn
 
 MAX_LAYERED = 2
 """Engines kept open for layer sets asked by ``ask(layers=...)`` besides the server's own."""
@@ -85,6 +85,8 @@ class HelixTools:
         self._layered: dict[frozenset[str], EnginePort] = {}
         """Engines restricted to other layer sets than the server's (``ask(layers=...)``)."""
         self.lock = threading.RLock()
+        self.contexts: dict[str | None, SessionContext] = {}
+        """Each conversation's context for follow-ups, by MCP session id."""
 
     # --- lazily opened resources ---------------------------------------------------------
     def engine(self) -> EnginePort:
@@ -203,8 +205,16 @@ class HelixTools:
             memory = self.memory() if use_memory else None
             try:
                 turn = take_turn(
-                    engine, memory, question, mode=mode, session=session, choice=choice
+                    engine,
+                    memory,
+                    question,
+                    mode=mode,
+                    session=session,
+                    choice=choice,
+                    context=self.contexts.get(session),
                 )
+                if turn.context is not None:
+                    self.contexts[session] = turn.context
             except ToolError:
                 raise
             except Exception as exc:

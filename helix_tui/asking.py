@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
@@ -16,7 +17,12 @@ from helix_tui.facts import notes_of
 from helix_tui.messages import AnswerReady, AskFailed, FactsNoted, StepProgress
 from helix_tui.services import Services
 
+if TYPE_CHECKING:  # the app imports no wiring until its first question
+    from wiring.turn import SessionContext
+
 Post = Callable[[Message], object]
+Contexts = MutableMapping[tuple[str, str | None], "SessionContext"]
+"""Each conversation's context for follow-ups, by (user, session)."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +58,7 @@ class Memories:
         self._services = services
         self._open: dict[str, UserMemoryPort] = {}
         self.errors: dict[str, str] = {}
+        self.contexts: Contexts = {}
 
     def get(self, user: str, engine: EnginePort) -> UserMemoryPort | None:
         if user not in self._open and user not in self.errors:
@@ -75,11 +82,14 @@ def answer(
     request: AskRequest,
     ask: ActiveAsk,
     post: Post,
+    contexts: Contexts | None = None,
 ) -> None:
-    """Answer ``request``, posting progress and the outcome; nothing once cancelled."""
+    """Answer ``request``, posting progress and the outcome; nothing once cancelled.
+    ``contexts`` holds each conversation's context, read and updated by the turn."""
     from wiring.turn import take_turn  # imported on the first question: the app paints first
 
     token = ask.token
+    key = (request.user, request.session)
 
     def sink(event: StepEvent) -> None:
         token.check()
@@ -110,7 +120,10 @@ def answer(
             on_event=sink,
             on_noted=noted,
             split=request.split,
+            context=contexts.get(key) if contexts is not None else None,
         )
+        if contexts is not None and turn.context is not None:
+            contexts[key] = turn.context
         token.check()
         result = turn.result
         if result is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -80,6 +81,12 @@ def cli(
 @click.option("--json", "as_json", is_flag=True, help="Print the result object (bench contract).")
 @click.option("--mode", type=MODES, help="Retrieval mode (default from settings: hybrid).")
 @click.option("--choice", help="Node id chosen in reply to a clarifying question.")
+@click.option(
+    "--session",
+    "session_id",
+    help="Ask within this chat session of the user: a follow-up ('and its side effects?') "
+    "reads the session's last question, and the turn is added to the session.",
+)
 @layers_option()
 @click.pass_context
 def ask(
@@ -88,6 +95,7 @@ def ask(
     as_json: bool,
     mode: str | None,
     choice: str | None,
+    session_id: str | None,
     layers: str | None,
 ) -> None:
     """Answer one QUESTION (use '-' to read it from standard input).
@@ -106,7 +114,10 @@ def ask(
     settings = settings_for(ctx.obj["home"], ctx.obj["user"], layers)
     helix = open_engine(settings)
     try:
-        turn = take_turn(helix, None, question, mode=mode, choice=choice)  # type: ignore[arg-type]
+        if session_id is None:
+            turn = take_turn(helix, None, question, mode=mode, choice=choice)  # type: ignore[arg-type]
+        else:
+            turn = _ask_in_session(helix, settings, session_id, question, mode, choice)
     finally:
         helix.close()
     result = turn.result
@@ -117,6 +128,27 @@ def ask(
     from helix_tui.render import render_result
 
     Console().print(render_result(result))
+
+
+def _ask_in_session(
+    helix: Any, settings: Any, session_id: str, question: str, mode: Any, choice: str | None
+) -> Any:
+    """One turn of a stored chat session: its last turns give the follow-up context, and the
+    turn is added to it."""
+    from sessions.store import SessionStore
+    from wiring.turn import SessionContext, take_turn
+
+    with SessionStore(settings, settings.user) as store:
+        context = None
+        for earlier in store.turns(session_id):
+            asked = earlier.result.question or earlier.question
+            context = SessionContext.of(asked, earlier.result) or context
+        turn = take_turn(
+            helix, None, question, mode=mode, session=session_id, choice=choice, context=context
+        )
+        if turn.result is not None:
+            store.add_turn(session_id, question, turn.result)
+    return turn
 
 
 def _register_optional() -> None:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from engine.result import LinkedEntity, Result
+from engine.understand.followup import PRONOUN
 from engine.understand.form import asked_noun, is_yes_no, without_frame
 from engine.understand.lexicon import KIND_WORDS
 from engine.understand.polarity import Directions
@@ -216,7 +217,7 @@ class Answerer:
             and not notes
             # a pronoun with nothing named stands for the session's last subject, whichever
             # rule routed the question ("and which one does it lower, in my notes?")
-            and (route.rule == "follow-up" or (not entities and _PRONOUN.search(question)))
+            and (route.rule == "follow-up" or (not entities and PRONOUN.search(question)))
         ):
             yield (
                 SubjectRef(
@@ -370,7 +371,6 @@ def without_modifiers(text: str) -> str:
     return "".join(out)
 
 
-_PRONOUN = re.compile(r"\b(?:she|he|they|her|him|them|it|its|his|their)\b", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:we|our|ours|us|my)\b|\bI\b", re.IGNORECASE)
 
 

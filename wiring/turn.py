@@ -10,6 +10,12 @@ The rule:
 - when a statement was noted, only the questions are asked (none: the turn only noted);
 - when nothing was noted (no statement, no memory, or no fact found in it), the whole text is
   asked, so words the split took for a statement still reach the engine.
+
+A conversation's follow-ups read the session's context (``SessionContext``: the last graph
+question and its subject): a question that names nothing and refers back ("and its side
+effects?") is asked of the last subject, and one that names only a new subject ("same for
+asthma?") is the last question asked of it. What was read so is said first in the answer
+("Reading 'its' as Metformin.").
 """
 
 from __future__ import annotations
@@ -20,19 +26,89 @@ from dataclasses import dataclass
 from engine.config import Mode
 from engine.events import EventSink
 from engine.ports import EnginePort, FactPort, UserMemoryPort
-from engine.result import Result
+from engine.result import LinkedEntity, Result, Status
+from engine.understand.followup import anaphor, elliptical, substitute
 from engine.understand.form import split_turn
 
 OnNoted = Callable[[FactPort], object]
 """Told of a noted fact before anything is asked (the chat shows it at once)."""
 
 
+PEOPLE = frozenset({"he", "she", "him", "her", "his"})
+"""Pronouns that stand for a person (a patient in memory), never for a graph subject."""
+
+
+def _letters(text: str) -> str:
+    return "".join(c for c in text.casefold() if c.isalnum())
+
+
+@dataclass(frozen=True)
+class SessionContext:
+    """What a conversation's next question may refer back to: the last graph question that was
+    answered or asked back, and the entity it was about."""
+
+    question: str
+    """The text that was asked (after any follow-up reading of its own)."""
+    subject: LinkedEntity
+    """The entity the question named (its span is in ``question``)."""
+    answers: tuple[str, ...] = ()
+    """The answer ids shown, best first."""
+
+    @classmethod
+    def of(cls, asked: str, result: Result) -> SessionContext | None:
+        """The context a graph answer leaves; None for one that names nothing in ``asked`` or
+        that memory answered (its subjects are memory's own)."""
+        if result.status == Status.NOT_ANSWERED or any(
+            a.source == "memory" for a in result.answers
+        ):
+            return None
+        named = [
+            e
+            for e in result.linked
+            if 0 <= e.start < e.end and _letters(asked[e.start : e.end]) == _letters(e.mention)
+        ]
+        if not named:
+            return None
+        return cls(asked, named[0], tuple(a.id for a in result.answers))
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A follow-up read against the session's context."""
+
+    text: str
+    """What is asked of the engine."""
+    note: str
+    """What was read, said first in the answer."""
+
+
+def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None) -> Reading | None:
+    """``text`` read against ``context`` when it leans on it; None when it stands alone."""
+    if context is None:
+        return None
+    named = engine.link(text)
+    if not named:
+        found = anaphor(text, context.subject.kind)
+        if found is None or text[found[0] : found[1]].lower() in PEOPLE:
+            return None
+        start, end, possessive = found
+        subject = context.subject
+        asked = substitute(text, start, end, subject.name, possessive)
+        return Reading(asked, f"Reading '{text[start:end]}' as {subject.name}.")
+    spans = [(e.start, e.end) for e in named if e.start >= 0]
+    new = named[0]
+    old = context.subject
+    if len(named) != 1 or new.kind != old.kind or new.id == old.id:
+        return None
+    if not elliptical(text, spans):
+        return None
+    asked = substitute(context.question, old.start, old.end, new.name)
+    return Reading(asked, f"Reading this as: {asked}")
+
+
 @dataclass(frozen=True)
 class TurnOutcome:
-    """What one turn did.
-
-    The session context of a conversation (its last subject, its last answers) will be carried
-    here too, for follow-up questions."""
+    """What one turn did, and the context it leaves for the conversation's next turn."""
 
     text: str
     """What the user typed."""
@@ -42,6 +118,9 @@ class TurnOutcome:
     """What was put to the engine; None when the turn only noted a fact."""
     result: Result | None = None
     """The engine's answer to ``asked``."""
+    context: SessionContext | None = None
+    """What the next turn may refer back to (the previous context when this turn named no graph
+    subject)."""
 
 
 def take_turn(
@@ -56,12 +135,14 @@ def take_turn(
     on_event: EventSink | None = None,
     on_noted: OnNoted | None = None,
     split: bool = True,
+    context: SessionContext | None = None,
 ) -> TurnOutcome:
     """Note the statements of ``text`` in ``memory`` and ask the rest (the module's rule).
 
     ``split=False`` asks the whole text without offering it to memory, for a text known to be
     a question (a replay's ``ask`` event). ``memory`` is None when there is none to note in
-    (the engine then answers without it)."""
+    (the engine then answers without it). ``context`` is the conversation's, from the previous
+    turn's outcome."""
     noted: FactPort | None = None
     asked = text
     if split and choice is None and memory is not None:
@@ -71,8 +152,11 @@ def take_turn(
             if on_noted is not None:
                 on_noted(noted)
             if not question:
-                return TurnOutcome(text, noted)
+                return TurnOutcome(text, noted, context=context)
             asked = question
+    reading = read_follow_up(engine, asked, context) if choice is None else None
+    if reading is not None:
+        asked = reading.text
     result = engine.ask(
         asked,
         mode=mode,
@@ -82,4 +166,8 @@ def take_turn(
         qid=qid,
         on_event=on_event,
     )
-    return TurnOutcome(text, noted, asked, result)
+    if reading is not None:
+        result.understood.append(reading.note)
+        result.text = f"{reading.note}\n{result.text}" if result.text else reading.note
+    after = SessionContext.of(asked, result) or context
+    return TurnOutcome(text, noted, asked, result, after)

@@ -158,7 +158,7 @@ class ChatAsking(ChatBase):
     def answer_in_background(self, ask: ActiveAsk, engine: EnginePort) -> None:
         def job() -> None:
             memory = self.memories.get(ask.request.user, engine)
-            answer(engine, memory, ask.request, ask, self.post_message)
+            answer(engine, memory, ask.request, ask, self.post_message, self.memories.contexts)
 
         with contextlib.suppress(Cancelled):
             self.backend.run(job, abandon=worker_cancelled)

@@ -1,0 +1,69 @@
+"""Questions that lean on the one before: a pronoun for its subject, or only a new name.
+
+A conversation's follow-up names nothing new ("and its side effects?": the pronoun stands for
+the last subject) or names only a new subject and no relation of its own ("same for asthma?",
+"what about rosuvastatin?": the last question, asked again of the new subject). Both are read
+from the words alone: a pronoun or a demonstrative with a kind noun is an anaphor; a question
+is elliptical when every word outside its mentions is a function word and none is a relation
+cue. What it refers to is the session's business (``wiring.turn``); memory reads its own
+pronouns with the same pattern.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from engine.understand.lexicon import FUNCTION_WORDS, KIND_WORDS, is_cue_word
+
+PRONOUN = re.compile(r"\b(?:she|he|they|her|him|them|it|its|his|their)\b", re.IGNORECASE)
+"""A personal pronoun that may stand for the conversation's subject (memory reads patients'
+pronouns with it too)."""
+
+POSSESSIVE = frozenset({"its", "his", "her", "their"})
+
+_KIND_NOUN = "|".join(sorted((re.escape(w) for w in KIND_WORDS), key=len, reverse=True))
+DEMONSTRATIVE = re.compile(
+    rf"\b(?:this|that|these|those|the same|the|said)\s+({_KIND_NOUN}|one|ones)\b", re.IGNORECASE
+)
+"""A definite description of the subject by its kind ("this drug", "the disease", "that one")."""
+
+ELLIPSIS_MAX_WORDS = 5
+"""At most this many words outside the mentions: "and what about X for kids then?" is a new
+question with words of its own, not an ellipsis."""
+
+_WORD = re.compile(r"[^\W_]+(?:'[a-z]+)?", re.UNICODE)
+
+
+def anaphor(text: str, kind: str | None = None) -> tuple[int, int, bool] | None:
+    """The first word or phrase of ``text`` that stands for an earlier subject of ``kind``, as
+    ``(start, end, possessive)``; None when there is none. A description names its kind ("the
+    disease" stands for a disease, never for a drug; "the symptoms" asks for symptoms)."""
+    found: list[tuple[int, int, bool]] = []
+    for m in PRONOUN.finditer(text):
+        found.append((m.start(), m.end(), m.group().lower() in POSSESSIVE))
+    for m in DEMONSTRATIVE.finditer(text):
+        noun = m.group(1).lower()
+        if noun in ("one", "ones") or kind is None or KIND_WORDS.get(noun) == kind:
+            found.append((m.start(), m.end(), False))
+    return min(found) if found else None
+
+
+def elliptical(text: str, spans: Sequence[tuple[int, int]]) -> bool:
+    """True when ``text`` names something (``spans``) and asks nothing of its own: every word
+    outside the spans is a function word and none is a relation cue."""
+    if not spans:
+        return False
+    words = [
+        m.group().lower()
+        for m in _WORD.finditer(text)
+        if not any(s <= m.start() < e for s, e in spans)
+    ]
+    if len(words) > ELLIPSIS_MAX_WORDS:
+        return False
+    return all(w in FUNCTION_WORDS and not is_cue_word(w) for w in words)
+
+
+def substitute(text: str, start: int, end: int, name: str, possessive: bool = False) -> str:
+    """``text`` with ``[start, end)`` replaced by ``name`` (``name's`` for a possessive)."""
+    return text[:start] + (f"{name}'s" if possessive else name) + text[end:]

@@ -1,0 +1,104 @@
+"""Follow-ups in a conversation, on the real engine over the slice's stores: a pronoun is the
+last subject, a new name alone asks the last question of it, and every front end keeps its
+sessions apart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from engine.result import Status
+from wiring.turn import SessionContext, take_turn
+
+pytestmark = pytest.mark.integration
+
+DONEPEZIL = "Compound::DB00843"
+SESSION = ("--session", "s1")
+
+
+def test_a_pronoun_then_a_new_name_follow_the_last_question(helix: object) -> None:
+    from engine.api import Helix
+
+    assert isinstance(helix, Helix)
+    first = take_turn(helix, None, "what is donepezil used for")
+    assert first.result is not None and first.result.status == Status.ANSWERED
+    assert first.context is not None and first.context.subject.id == DONEPEZIL
+
+    binds = take_turn(helix, None, "and which genes does it bind?", context=first.context)
+    assert binds.asked == "and which genes does Donepezil bind?"
+    assert binds.result is not None and binds.result.status == Status.ANSWERED
+    assert binds.result.understood == ["Reading 'it' as Donepezil."]
+    assert binds.result.text.startswith("Reading 'it' as Donepezil.")
+    genes = {t[2] for t in helix.triples(DONEPEZIL, "CbG", 500)}
+    assert binds.result.answers and {a.id for a in binds.result.answers} <= genes
+
+    memantine = helix.link("memantine")[0]
+    same = take_turn(helix, None, "same for memantine?", context=binds.context)
+    assert same.asked == "and which genes does Memantine bind?"
+    assert same.result is not None and same.result.answers
+    assert {a.id for a in same.result.answers} <= {
+        t[2] for t in helix.triples(memantine.id, "CbG", 500)
+    }
+    assert same.context is not None and same.context.subject.id == memantine.id
+
+
+def test_a_question_that_stands_alone_or_names_a_person_is_asked_as_typed(
+    helix: object,
+) -> None:
+    from engine.api import Helix
+
+    assert isinstance(helix, Helix)
+    first = take_turn(helix, None, "what is donepezil used for")
+    alone = take_turn(helix, None, "which drugs treat epilepsy?", context=first.context)
+    assert alone.asked == "which drugs treat epilepsy?" and alone.result is not None
+    assert alone.result.understood == []
+    person = take_turn(helix, None, "what is she on now?", context=first.context)
+    assert person.asked == "what is she on now?"
+    assert take_turn(helix, None, "and its targets?").asked == "and its targets?"
+
+
+def test_a_context_is_kept_through_a_turn_that_names_nothing(helix: object) -> None:
+    from engine.api import Helix
+
+    assert isinstance(helix, Helix)
+    first = take_turn(helix, None, "what is donepezil used for")
+    lost = take_turn(helix, None, "hmm, not sure about that", context=first.context)
+    assert lost.context == first.context
+    assert first.result is not None
+    assert SessionContext.of("something else entirely", first.result) is None
+
+
+def test_mcp_keeps_each_session_s_context(helix: object, small_settings: object) -> None:
+    from engine.config import Settings
+    from helix_mcp.tools import HelixTools
+
+    assert isinstance(small_settings, Settings)
+    tools = HelixTools(small_settings, "tester", lambda s: helix, lambda *a: None)  # type: ignore[arg-type, return-value]
+    tools.ask("what is donepezil used for", session="a", use_memory=False)
+    followed = tools.ask("which genes does it bind?", session="a", use_memory=False)
+    assert followed["question"] == "which genes does it bind?"
+    assert followed["understood"] == ["Reading 'it' as Donepezil."]
+    other = tools.ask("which genes does it bind?", session="b", use_memory=False)
+    assert other["understood"] == [] and other["status"] == "NOT_ANSWERED"
+
+
+def test_ask_session_follows_up_across_processes(small_home: Path) -> None:
+    import json
+
+    from helix_tui.cli import cli
+
+    def ask(question: str) -> dict[str, object]:
+        done = CliRunner().invoke(
+            cli,
+            ["--home", str(small_home), "--user", "followup", "ask", "--json", *SESSION, question],
+            obj={},
+        )
+        assert done.exit_code == 0, done.output
+        return json.loads(done.output)  # type: ignore[no-any-return]
+
+    ask("what is donepezil used for")
+    followed = ask("and which genes does it bind?")
+    assert followed["understood"] == ["Reading 'it' as Donepezil."]
+    assert followed["status"] == "ANSWERED"
