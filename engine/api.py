@@ -27,6 +27,7 @@ from engine.ingest.report import Progress
 from engine.ports import Embed, MemoryPort
 from engine.providers.embedder.sentence import SentenceTransformerEmbedder
 from engine.providers.llm import LLMProvider
+from engine.ranking.presets import MODES, Fusion
 from engine.result import Evidence, LinkedEntity, Result, Status, Triple
 from engine.telemetry import Tracing
 from engine.understand.bank import Bank
@@ -133,7 +134,7 @@ class Helix:
         dense = DenseBaseline(
             store, dense_passages, embedder, settings.stores_dir, settings.dense_top_n
         )
-        if "dense" in modes or settings.mode == "dense":
+        if any(MODES[m].baseline for m in (*modes, settings.mode)):
             dense.prepare()
         planner = Planner(store, linker, budget, semantic)
         # words of the data's relations and action types ask, they never name
@@ -150,6 +151,7 @@ class Helix:
             embedder=embedder,
             passages=passages,
             dense=dense,
+            fusion=Fusion.of(settings),
             errors=errors,
             degraded=degraded,
             llm=llm,

@@ -15,6 +15,10 @@ from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 Mode = Literal["hybrid", "graph", "dense"]
+"""A retrieval mode; what each runs is its preset in ``engine.ranking.presets.MODES``."""
+
+FusionMethod = Literal["weighted", "rrf"]
+"""How graph and passage scores combine; see ``engine.ranking.presets.Fusion``."""
 
 
 def _default_home() -> Path:
@@ -98,7 +102,7 @@ class Settings(BaseSettings):
     max_seeds_from_dense: int = 5
     """Seed entities injected from passages when the graph frontier starves."""
 
-    fusion: Literal["weighted", "rrf"] = "weighted"
+    fusion: FusionMethod = "weighted"
     """Fusion preset: weighted (graph_weight * graph + (1 - graph_weight) * dense) or RRF."""
 
     graph_weight: float = 0.6

@@ -4,12 +4,12 @@ passages (marked relevant or not), and the literature answer when the graph has 
 from __future__ import annotations
 
 from engine.agent import explainer
-from engine.config import Settings
 from engine.graph.store import KGStore
 from engine.graph.walk import WalkPath
 from engine.index.dense import PassageHit, doc_of
 from engine.ranking.answers import graph_scores
 from engine.ranking.fusion import fuse
+from engine.ranking.presets import Fusion
 from engine.result import Answer, Evidence, Result, Status, Triple
 from engine.understand.relevance import relevant
 
@@ -24,17 +24,18 @@ SNIPPET_CHARS = 400
 def fill_from_paths(
     result: Result,
     store: KGStore,
-    settings: Settings,
+    fusion: Fusion,
     paths: list[WalkPath],
     target: str | None,
     hits: list[PassageHit],
 ) -> None:
     """Answers (graph scores fused with passage mentions), paths and triple evidence from the
-    kept ``paths``; ``target`` is the answer a mechanism question names."""
+    kept ``paths`` (``fusion`` combines the two); ``target`` is the answer a mechanism question
+    names."""
     scores = graph_scores(paths, lambda p: store.ids[p.end], target)
     dense_scores = dense_mentions(store, list(scores), hits)
     fused = (
-        fuse(scores, dense_scores, settings.fusion, settings.graph_weight)
+        fuse(scores, dense_scores, fusion)
         if dense_scores
         else sorted(scores.items(), key=lambda kv: -kv[1])
     )

@@ -36,6 +36,7 @@ from engine.ports import MemoryPort
 from engine.providers.embedder.base import Embedder, Vectors
 from engine.providers.llm import LLMProvider
 from engine.ranking.answers import apply_boosts, rank_paths
+from engine.ranking.presets import MODES, Fusion
 from engine.result import Answer, Evidence, Result, Status, Triple
 from engine.util.text import question_problem
 
@@ -53,6 +54,8 @@ class Components:
     passages: PassageRetriever | None
     dense: DenseBaseline
     """The dense-only baseline (``mode="dense"``)."""
+    fusion: Fusion
+    """How graph answers and the passages naming them combine (``Fusion.of(settings)``)."""
     errors: list[str] = field(default_factory=list)
     """One sentence per part that could not be opened, naming the file and the fix."""
     degraded: list[str] = field(default_factory=list)
@@ -109,7 +112,8 @@ class AgentLoop:
     def _answer(
         self, question: str, mode: Mode, memory: MemoryPort | None, choice: str | None, steps: Steps
     ) -> Result:
-        if mode == "dense":
+        preset = MODES[mode]
+        if preset.baseline:
             return self.c.dense.answer(question, steps)
         text = self.c.planner.respell(question)  # same length: offsets hold for both
         with steps.step("link", "linking entities") as a:
@@ -142,7 +146,7 @@ class AgentLoop:
                 return mem
         qvec = None
         hits: list[PassageHit] = []
-        if mode == "hybrid" and self.c.passages is not None:
+        if preset.passages and self.c.passages is not None:
             with steps.step("dense", "searching passages") as a:
                 try:
                     reading = plan.reading
@@ -176,7 +180,7 @@ class AgentLoop:
             result.text = explainer.clarify(plan.clarification or "")
             result.stop_reason = "ambiguous mention"
             return result
-        if plan.intent == "not_found" and mode == "hybrid" and hits:
+        if plan.intent == "not_found" and preset.passages and hits:
             c = self.c
             dense_seed(
                 plan,
@@ -271,7 +275,7 @@ class AgentLoop:
             return literature(result, store, hits, note)
         with steps.step("fuse", "fusing graph and passage evidence") as a:
             target = plan.targets[0].id if plan.intent == "mechanism" and plan.targets else None
-            fill_from_paths(result, store, s, paths, target, hits)
+            fill_from_paths(result, store, self.c.fusion, paths, target, hits)
             a["answers"] = len(result.answers)
         if llm.enabled("review") and plan.intent in {"one_hop", "multi_hop"}:
             with steps.step("review", "LLM review") as a:

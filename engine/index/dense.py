@@ -15,6 +15,10 @@ from engine.index.vectors import VectorIndex
 from engine.providers.embedder.base import Vectors
 from engine.ranking.fusion import rrf
 
+POOL = 50
+"""Candidates taken from FAISS and from BM25 each before fusing: well beyond the passages kept,
+so a passage ranked low by one retriever but high by the other still gets fused."""
+
 
 @dataclass(frozen=True)
 class PassageHit:
@@ -42,7 +46,7 @@ class PassageRetriever:
         for pids in self.by_doc.values():
             pids.sort(key=lambda p: (len(p), p))
 
-    def search(self, text: str, qvec: Vectors, k: int = 10, pool: int = 50) -> list[PassageHit]:
+    def search(self, text: str, qvec: Vectors, k: int = 10, pool: int = POOL) -> list[PassageHit]:
         dense = self.vectors.search(qvec, pool)[0]
         lex = self.lexical.search(text, pool) if self.lexical else []
         dense_s = dict(dense)

@@ -5,7 +5,12 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from typing import TypeVar
 
+from engine.ranking.presets import RRF_K, Fusion
+
 K = TypeVar("K", bound=Hashable)
+
+FLAT = 1e-12
+"""A score range narrower than this is one score repeated (float noise), not a ranking."""
 
 
 def minmax(scores: Mapping[K, float]) -> dict[K, float]:
@@ -13,13 +18,13 @@ def minmax(scores: Mapping[K, float]) -> dict[K, float]:
     if not scores:
         return {}
     lo, hi = min(scores.values()), max(scores.values())
-    if hi - lo < 1e-12:
+    if hi - lo < FLAT:
         return dict.fromkeys(scores, 1.0)
     return {k: (v - lo) / (hi - lo) for k, v in scores.items()}
 
 
 def weighted(
-    graph: Mapping[K, float], dense: Mapping[K, float], graph_weight: float = 0.6
+    graph: Mapping[K, float], dense: Mapping[K, float], graph_weight: float
 ) -> list[tuple[K, float]]:
     """``w * graph + (1 - w) * dense`` over min-max-scaled scores; missing scores count 0."""
     g, d = minmax(graph), minmax(dense)
@@ -28,7 +33,7 @@ def weighted(
     return sorted(fused.items(), key=lambda kv: -kv[1])
 
 
-def rrf(rankings: Sequence[Sequence[K]], k: int = 60) -> list[tuple[K, float]]:
+def rrf(rankings: Sequence[Sequence[K]], k: int = RRF_K) -> list[tuple[K, float]]:
     """Reciprocal rank fusion: ``sum 1 / (k + rank)`` with ranks from 1."""
     scores: dict[K, float] = {}
     for ranking in rankings:
@@ -38,13 +43,15 @@ def rrf(rankings: Sequence[Sequence[K]], k: int = 60) -> list[tuple[K, float]]:
 
 
 def fuse(
-    graph: Mapping[K, float], dense: Mapping[K, float], preset: str, graph_weight: float = 0.6
+    graph: Mapping[K, float], dense: Mapping[K, float], fusion: Fusion
 ) -> list[tuple[K, float]]:
-    if preset == "rrf":
+    """Graph and dense scores combined as ``fusion`` says."""
+    if fusion.method == "rrf":
         return rrf(
             [
                 [k for k, _ in sorted(graph.items(), key=lambda kv: -kv[1])],
                 [k for k, _ in sorted(dense.items(), key=lambda kv: -kv[1])],
-            ]
+            ],
+            fusion.rrf_k,
         )
-    return weighted(graph, dense, graph_weight)
+    return weighted(graph, dense, fusion.graph_weight)

@@ -1,8 +1,11 @@
 from __future__ import annotations
 
 import random
+from typing import get_args
 
+from engine.config import Mode, Settings
 from engine.ranking.fusion import fuse, minmax, rrf, weighted
+from engine.ranking.presets import MODES, RRF_K, Fusion
 
 
 def reference_rrf(rankings: list[list[str]], k: int = 60) -> dict[str, float]:
@@ -38,6 +41,21 @@ def test_weighted_is_the_documented_convex_combination() -> None:
 
 
 def test_fuse_presets_and_edge_cases() -> None:
-    assert weighted({}, {}) == []
-    assert dict(weighted({"x": 5.0}, {})) == {"x": 0.6}
-    assert next(k for k, _ in fuse({"a": 2, "b": 1}, {"b": 1.0}, "rrf")) == "b"
+    assert weighted({}, {}, 0.6) == []
+    assert dict(weighted({"x": 5.0}, {}, 0.6)) == {"x": 0.6}
+    assert next(k for k, _ in fuse({"a": 2, "b": 1}, {"b": 1.0}, Fusion("rrf", 0.6))) == "b"
+
+
+def test_fuse_follows_the_settings() -> None:
+    graph, dense = {"a": 3.0, "b": 1.0}, {"b": 0.9, "c": 0.5}
+    weighted_fusion = Fusion.of(Settings(graph_weight=0.3))
+    assert weighted_fusion == Fusion("weighted", 0.3, RRF_K)
+    assert fuse(graph, dense, weighted_fusion) == weighted(graph, dense, 0.3)
+    assert fuse(graph, dense, Fusion.of(Settings(fusion="rrf"))) == rrf([["a", "b"], ["b", "c"]])
+
+
+def test_every_mode_has_one_preset() -> None:
+    assert set(MODES) == set(get_args(Mode))
+    assert all(MODES[m].mode == m for m in MODES)
+    assert [m for m, p in MODES.items() if p.baseline] == ["dense"]
+    assert [m for m, p in MODES.items() if p.passages] == ["hybrid"]
