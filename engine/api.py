@@ -31,6 +31,7 @@ from engine.ranking.presets import MODES, Fusion
 from engine.result import Evidence, LinkedEntity, Result, Status, Triple
 from engine.telemetry import Tracing
 from engine.understand.bank import Bank
+from engine.understand.datarel import DataVocabulary
 from engine.understand.lexicon import CUE_WORDS, KIND_WORDS
 from engine.understand.linking import Linker
 from engine.understand.mentions import AliasIndex
@@ -50,13 +51,18 @@ class Helix:
     """Planner -> Retriever -> Reviewer -> Explainer over the KG and passage stores."""
 
     def __init__(
-        self, settings: Settings, components: Components, tracing: Tracing | None = None
+        self,
+        settings: Settings,
+        components: Components,
+        tracing: Tracing | None = None,
+        load_ms: dict[str, float] | None = None,
     ) -> None:
+        """``load_ms``: how long opening each part took (``open`` measures it)."""
         self.settings = settings
         self.c = components
         self.loop = AgentLoop(components)
         self.tracing = tracing or Tracing.from_settings(settings)
-        self.load_ms: dict[str, float] = {}
+        self.load_ms: dict[str, float] = dict(load_ms or {})
 
     @classmethod
     def open(
@@ -81,85 +87,51 @@ class Helix:
         timings["ingest_check"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
         store = KGStore(settings.kg_path, layers=settings.layer_set)
-        aliases = AliasIndex(store)
         timings["graph"] = (time.perf_counter() - t) * 1000
         errors: list[str] = []
         degraded: list[str] = []
-        embedder: SentenceTransformerEmbedder | None = None
-        try:
-            embedder = SentenceTransformerEmbedder(settings.embed_model, settings.embed_batch_size)
-        except Exception as exc:
-            errors.append(f"the embedding model cannot be loaded ({exc})")
-            degraded.append("embedder")
-            log.error("embedder unavailable: %s", exc)
-        if embedder is not None:
-            aliases.admit_synonyms(embedder.encode, store.name)
+        embedder = _embedder(settings, errors, degraded)
+        t = time.perf_counter()
+        aliases = _aliases(store, embedder)
+        timings["aliases"] = (time.perf_counter() - t) * 1000
         names = _load_index(settings, "names", errors, degraded)
         if names is not None:
             names = names.subset(store.index)  # only names of the active layers link
         passages_idx = _load_index(settings, "passages", errors, degraded)
         t = time.perf_counter()
-        passages = dense_passages = None
-        if passages_idx is not None:
-            rows = store.con.execute("SELECT id, title, text FROM passages").fetchall()
-            lexical = LexicalIndex([r[0] for r in rows], [f"{r[1]} {r[2]}" for r in rows])
-            passages = PassageRetriever(passages_idx, lexical, group_documents=True)
-            dense_passages = PassageRetriever(passages_idx, None, group_documents=False)
+        passages, dense_passages = _passage_retrievers(store, passages_idx)
         timings["passages"] = (time.perf_counter() - t) * 1000
-        linker = Linker(
-            store,
-            aliases,
-            names=names,
-            embedder=embedder,
-            fuzzy_accept=settings.fuzzy_accept,
-            embed_accept=settings.embed_accept,
-            embed_reject=settings.embed_reject,
-        )
-        budget = Budget.of(settings)
         t = time.perf_counter()
         semantic = _semantic(settings, embedder, errors, degraded)
-        if semantic is not None:
-            linker.relation_words = semantic.bank.relation_words()
-        linker.vocabulary = Vocabulary(
-            Language(
-                aliases.common,
-                embedder.word_pieces if semantic is not None and embedder is not None else None,
-            ),
-            name_words(zip(store.kinds, store.names, strict=True)),
-        )
+        planner = _planner(settings, store, aliases, names, embedder, semantic)
         timings["semantic"] = (time.perf_counter() - t) * 1000
-        calibration = Calibration.load(settings.stores_dir / "calibration.json")
-        predictor = LocalEdgePredictor(calibration, top_k=settings.edge_top_k)
-        llm = LLMProvider(settings) if settings.llm_base_url and settings.llm_model else None
-        dense = DenseBaseline(
-            store, dense_passages, embedder, settings.stores_dir, settings.dense_top_n
+        predictor = LocalEdgePredictor(
+            Calibration.load(settings.stores_dir / "calibration.json"), top_k=settings.edge_top_k
         )
-        if any(MODES[m].baseline for m in (*modes, settings.mode)):
-            dense.prepare()
-        planner = Planner(store, linker, budget, semantic)
-        # words of the data's relations and action types ask, they never name
-        linker.relation_words |= planner.data.words
-        planner.speller = Speller(
-            KIND_WORDS.keys() | CUE_WORDS | linker.relation_words, linker.vocabulary
+        dense = DenseBaseline(
+            store,
+            dense_passages,
+            embedder,
+            settings.stores_dir,
+            settings.dense_top_n,
+            eager=any(MODES[m].baseline for m in (*modes, settings.mode)),
         )
         comp = Components(
             settings=settings,
             store=store,
             planner=planner,
             predictor=predictor,
-            walker=Walker(store, predictor, budget),
+            walker=Walker(store, predictor, Budget.of(settings)),
             embedder=embedder,
             passages=passages,
             dense=dense,
             fusion=Fusion.of(settings),
             errors=errors,
             degraded=degraded,
-            llm=llm,
+            llm=LLMProvider(settings) if settings.llm_base_url and settings.llm_model else None,
             llm_calibration=Calibration.load(settings.stores_dir / "calibration-llm.json"),
         )
-        helix = cls(settings, comp)
-        helix.load_ms = timings
-        return helix
+        return cls(settings, comp, load_ms=timings)
 
     def warm(self) -> None:
         """Load the embedding model now rather than on the first question."""
@@ -333,6 +305,78 @@ class Helix:
         if self.c.llm is not None:
             self.c.llm.close()
         self.c.store.close()
+
+
+def _embedder(
+    settings: Settings, errors: list[str], degraded: list[str]
+) -> SentenceTransformerEmbedder | None:
+    """The embedding model (loaded on first use), or None with its sentence in ``errors``."""
+    try:
+        return SentenceTransformerEmbedder(settings.embed_model, settings.embed_batch_size)
+    except Exception as exc:
+        errors.append(f"the embedding model cannot be loaded ({exc})")
+        degraded.append("embedder")
+        log.error("embedder unavailable: %s", exc)
+        return None
+
+
+def _aliases(store: KGStore, embedder: SentenceTransformerEmbedder | None) -> AliasIndex:
+    """The alias index of the active layers; with an embedder, the corpus-common aliases that
+    mean their node link in lower case too (``AliasIndex.admit_synonyms``)."""
+    aliases = AliasIndex(store)
+    if embedder is not None:
+        aliases.admit_synonyms(embedder.encode, store.name)
+    return aliases
+
+
+def _passage_retrievers(
+    store: KGStore, index: VectorIndex | None
+) -> tuple[PassageRetriever | None, PassageRetriever | None]:
+    """(FAISS + BM25 grouped by document, for the pipeline; FAISS alone, for the dense
+    baseline), or None for both without the passage index."""
+    if index is None:
+        return None, None
+    rows = store.con.execute("SELECT id, title, text FROM passages").fetchall()
+    lexical = LexicalIndex([r[0] for r in rows], [f"{r[1]} {r[2]}" for r in rows])
+    return (
+        PassageRetriever(index, lexical, group_documents=True),
+        PassageRetriever(index, None, group_documents=False),
+    )
+
+
+def _planner(
+    settings: Settings,
+    store: KGStore,
+    aliases: AliasIndex,
+    names: VectorIndex | None,
+    embedder: SentenceTransformerEmbedder | None,
+    semantic: SemanticScorer | None,
+) -> Planner:
+    """The planner over a linker and a speller built whole: the words that say what is asked
+    (the exemplar bank's, the data's relations' and action types') never name, and the
+    vocabulary tells wording from names (with the embedder's word pieces when the bank reads)."""
+    bank_words = semantic.bank.relation_words() if semantic is not None else frozenset()
+    relation_words = bank_words | DataVocabulary.of(store).words
+    vocabulary = Vocabulary(
+        Language(
+            aliases.common,
+            embedder.word_pieces if semantic is not None and embedder is not None else None,
+        ),
+        name_words(zip(store.kinds, store.names, strict=True)),
+    )
+    linker = Linker(
+        store,
+        aliases,
+        settings,
+        names=names,
+        embedder=embedder,
+        relation_words=relation_words,
+        vocabulary=vocabulary,
+    )
+    speller = Speller(KIND_WORDS.keys() | CUE_WORDS | relation_words, vocabulary)
+    planner = Planner(store, linker, Budget.of(settings), semantic)
+    planner.speller = speller  # until Planner takes its speller as a constructor argument
+    return planner
 
 
 def _semantic(

@@ -2,8 +2,8 @@
 graph walk. An honest comparison point for the hybrid pipeline, not a way of answering.
 
 Built when the engine opens. The verbalised-triple index (``triples.faiss`` under the stores)
-is loaded or built by ``prepare``: at open for an engine opened for dense questions
-(``Helix.open(..., modes=...)``), else on the first dense question.
+is loaded or built by ``prepare``: at construction (``eager``) for an engine opened for dense
+questions (``Helix.open(..., modes=...)``), else on the first dense question.
 """
 
 from __future__ import annotations
@@ -35,14 +35,20 @@ class DenseBaseline:
         embedder: Embedder | None,
         stores_dir: Path,
         top_n: int,
+        *,
+        eager: bool = False,
     ) -> None:
-        """``passages``: FAISS-only passage retrieval (no BM25, no document grouping)."""
+        """``passages``: FAISS-only passage retrieval (no BM25, no document grouping);
+        ``eager``: load (or build) the verbalised-triple index now, not on the first
+        question."""
         self.store = store
         self.passages = passages
         self.embedder = embedder
         self.stores_dir = stores_dir
         self.top_n = top_n
         self.triples: VectorIndex | None = None
+        if eager:
+            self.prepare()
 
     def prepare(self) -> None:
         """Load the verbalised-triple index, building (and caching) it when missing."""

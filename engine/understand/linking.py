@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 
 from rapidfuzz import fuzz, process
 
+from engine.config import Settings
 from engine.graph.store import KGStore
 from engine.index.vectors import VectorIndex
 from engine.providers.embedder.base import Embedder
@@ -181,23 +182,26 @@ class Linker:
         self,
         store: KGStore,
         aliases: AliasIndex,
+        settings: Settings,
         *,
         names: VectorIndex | None = None,
         embedder: Embedder | None = None,
-        fuzzy_accept: float = 90.0,
-        embed_accept: float = 0.70,
-        embed_reject: float = 0.60,
+        relation_words: frozenset[str] = frozenset(),
+        vocabulary: Vocabulary | None = None,
     ) -> None:
+        """``settings`` gives the acceptance thresholds (``fuzzy_accept``, ``embed_accept``,
+        ``embed_reject``)."""
         self.store = store
         self.aliases = aliases
         self.names = names
         self.embedder = embedder
-        self.fuzzy_accept = fuzzy_accept
-        self.embed_accept = embed_accept
-        self.embed_reject = embed_reject
-        self.relation_words: frozenset[str] = frozenset()
-        """Words that say what is asked (from the exemplar bank): never part of a name."""
-        self.vocabulary: Vocabulary | None = None
+        self.fuzzy_accept = settings.fuzzy_accept
+        self.embed_accept = settings.embed_accept
+        self.embed_reject = settings.embed_reject
+        self.relation_words = relation_words
+        """Words that say what is asked (the exemplar bank's and the data's relation words):
+        never part of a name."""
+        self.vocabulary = vocabulary
         """Tells wording from names among unlinked words (None: any word may be a name)."""
 
     # --- exact ---------------------------------------------------------------------------
