@@ -26,7 +26,7 @@ from engine.ingest.build import ingest, stores_ready
 from engine.ingest.report import Progress
 from engine.ports import Embed, MemoryPort
 from engine.providers.embedder.sentence import SentenceTransformerEmbedder
-from engine.providers.llm import LLMProvider
+from engine.providers.llm import language_model
 from engine.ranking.presets import MODES, Fusion
 from engine.result import Evidence, LinkedEntity, Result, Status, Triple
 from engine.telemetry import Tracing
@@ -128,7 +128,7 @@ class Helix:
             fusion=Fusion.of(settings),
             errors=errors,
             degraded=degraded,
-            llm=LLMProvider(settings) if settings.llm_base_url and settings.llm_model else None,
+            llm=language_model(settings),
             llm_calibration=Calibration.load(settings.stores_dir / "calibration-llm.json"),
         )
         return cls(settings, comp, load_ms=timings)
@@ -302,8 +302,7 @@ class Helix:
 
     def close(self) -> None:
         self.tracing.shutdown()
-        if self.c.llm is not None:
-            self.c.llm.close()
+        self.c.llm.close()
         self.c.store.close()
 
 

@@ -211,7 +211,12 @@ class Settings(BaseSettings):
 
         return self.users_dir / safe_user_id(user)
 
+    @property
+    def llm_configured(self) -> bool:
+        """An endpoint is named (base URL and model); else the local pipeline answers alone."""
+        return bool(self.llm_base_url and self.llm_model)
+
     def llm_enabled(self, feature: str) -> bool:
-        if not (self.llm_base_url and self.llm_model):
+        if not self.llm_configured:
             return False
         return feature in {f.strip() for f in self.llm_features.split(",")}

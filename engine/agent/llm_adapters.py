@@ -3,7 +3,8 @@
 Each function returns ``(value, degraded)``:
 
 - ``(value, None)``: the LLM answered and the answer passed every check; use it.
-- ``(None, None)``: the feature is not enabled; use the local provider (the normal path).
+- ``(None, None)``: no opinion (the local model, or a feature that is not enabled); use the
+  local step (the normal path).
 - ``(None, "llm:<feature>:<kind>")``: the LLM failed (timeout, HTTP error, bad JSON, an id or
   relation that was not offered...); use the local provider and append the reason to
   ``Result.degraded``.
@@ -17,8 +18,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from engine.graph.relations import verb_phrase
-from engine.providers.llm.base import LLMOutcome, T
-from engine.providers.llm.provider import LLMProvider
+from engine.providers.llm.base import LanguageModel, LLMOutcome, T
 from engine.providers.llm.schemas import (
     ClarifyDecision,
     EdgeScores,
@@ -38,7 +38,7 @@ def _reject(outcome: LLMOutcome[T], kind: str) -> tuple[None, str]:
 
 
 def llm_edge_scores(
-    provider: LLMProvider,
+    provider: LanguageModel,
     question: str,
     node_name: str,
     node_kind: str,
@@ -71,7 +71,7 @@ def llm_edge_scores(
 
 
 def llm_clarify(
-    provider: LLMProvider,
+    provider: LanguageModel,
     question: str,
     mention: str,
     candidates: Sequence[Candidate],
@@ -104,7 +104,7 @@ def llm_clarify(
 
 
 def llm_extract_fact(
-    provider: LLMProvider,
+    provider: LanguageModel,
     statement: str,
     relations: Sequence[tuple[str, str]],
     entities: Sequence[LinkedEntity],
@@ -172,7 +172,7 @@ def _answers(result: Result, limit: int = 5) -> str:
 
 
 def llm_review(
-    provider: LLMProvider,
+    provider: LanguageModel,
     question: str,
     result: Result,
     *,
@@ -194,7 +194,7 @@ def llm_review(
 
 
 def llm_explain(
-    provider: LLMProvider,
+    provider: LanguageModel,
     question: str,
     result: Result,
     *,

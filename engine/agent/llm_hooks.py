@@ -1,7 +1,9 @@
-"""Optional LLM uses inside one question, under one time budget.
+"""The model's uses inside one question, under one time budget.
 
-All LLM calls of a question share ``settings.llm_timeout_s``; after a timeout or connection
-failure the rest of the question stays local. Every fallback is recorded in ``Result.degraded``.
+The model is a ``LanguageModel``: an endpoint, or the local pipeline, which enables no feature
+and so leaves every decision to the local steps. All calls of a question share
+``settings.llm_timeout_s``; after a timeout or connection failure the rest of the question stays
+local. Every fallback is recorded in ``Result.degraded``.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from engine.config import Settings
 from engine.graph.edges import Calibration, calibrate
 from engine.graph.metapaths import Metapath
 from engine.graph.relations import BY_ABBREV, uses_from
-from engine.providers.llm import LLMProvider
+from engine.providers.llm.base import LanguageModel
 from engine.providers.llm.schemas import ClarifyDecision, ReviewVerdict
 from engine.result import Candidate, Result
 
@@ -33,7 +35,7 @@ def offered_relations(kind: str) -> list[tuple[str, str]]:
 class LLMSession:
     def __init__(
         self,
-        llm: LLMProvider | None,
+        llm: LanguageModel,
         settings: Settings,
         result: Result,
         calibration: Calibration | None = None,
@@ -46,12 +48,14 @@ class LLMSession:
         self.broken = False
 
     def enabled(self, feature: str) -> bool:
-        return self.llm is not None and self.llm.enabled(feature)
+        return self.llm.enabled(feature)
 
     def _call(
-        self, feature: str, fn: Callable[[LLMProvider, float], tuple[T | None, str | None]]
+        self, feature: str, fn: Callable[[LanguageModel, float], tuple[T | None, str | None]]
     ) -> T | None:
-        if self.llm is None or not self.llm.enabled(feature):
+        """``fn``'s value, or None (no opinion) when the model does not do ``feature``, the
+        question's budget is spent, or the call failed (its reason then in ``degraded``)."""
+        if not self.llm.enabled(feature):
             return None
         left = self.deadline - time.monotonic()
         if self.broken or left <= 0.05:

@@ -34,7 +34,7 @@ from engine.graph.walk import Walker
 from engine.index.dense import PassageHit, PassageRetriever
 from engine.ports import MemoryPort
 from engine.providers.embedder.base import Embedder, Vectors
-from engine.providers.llm import LLMProvider
+from engine.providers.llm import LanguageModel, LocalModel
 from engine.ranking.answers import apply_boosts, rank_paths
 from engine.ranking.presets import MODES, Fusion
 from engine.result import Answer, Evidence, Result, Status, Triple
@@ -60,7 +60,8 @@ class Components:
     """One sentence per part that could not be opened, naming the file and the fix."""
     degraded: list[str] = field(default_factory=list)
     """Codes of those parts (``index:passages``), copied into every result's ``degraded``."""
-    llm: LLMProvider | None = None
+    llm: LanguageModel = field(default_factory=LocalModel)
+    """The model asked for opinions: an endpoint, or the local pipeline (no opinion)."""
     llm_calibration: Calibration | None = None
 
 

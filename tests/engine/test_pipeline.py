@@ -201,3 +201,24 @@ def test_an_open_engine_keeps_blas_to_one_thread(helix) -> None:
 
     blas = [p for p in threadpool_info() if p["user_api"] == "blas"]
     assert blas and all(p["num_threads"] == 1 for p in blas)
+
+
+def test_the_engine_parts_are_built_whole(helix) -> None:
+    """Opening builds every part complete: the linker with the settings' thresholds and the
+    words that say what is asked (the bank's and the data's), the planner with its speller,
+    the local model when no endpoint is configured, the fusion the settings choose."""
+    from engine.providers.llm import LocalModel
+    from engine.ranking.presets import Fusion
+
+    settings, planner = helix.settings, helix.c.planner
+    linker = planner.linker
+    assert (linker.fuzzy_accept, linker.embed_accept, linker.embed_reject) == (
+        settings.fuzzy_accept,
+        settings.embed_accept,
+        settings.embed_reject,
+    )
+    assert planner.data.words <= linker.relation_words
+    assert planner.semantic.bank.relation_words() <= linker.relation_words
+    assert linker.vocabulary is not None and planner.speller is not None
+    assert isinstance(helix.c.llm, LocalModel)
+    assert helix.c.fusion == Fusion.of(settings)

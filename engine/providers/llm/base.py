@@ -1,4 +1,5 @@
-"""The LLM interface: a chat backend that turns messages into text, and the outcome of a call.
+"""The LLM interface: the model the engine asks (``LanguageModel``), a chat backend that turns
+messages into text, and the outcome of a call.
 
 A backend raises ``LLMCallError`` with a short ``kind`` ("timeout", "http-500", "connection",
 ...); the provider turns that into a degradation reason ``llm:<feature>:<kind>`` that the
@@ -7,6 +8,7 @@ engine records in ``Result.degraded`` before falling back to the local provider.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypedDict, TypeVar
 
@@ -74,3 +76,26 @@ class LLMOutcome(Generic[T]):
         if self.degraded:
             attrs["llm_degraded"] = self.degraded
         return attrs
+
+
+class LanguageModel(Protocol):
+    """What the engine asks for structured replies: ``LLMProvider`` over an endpoint, or
+    ``LocalModel``, the built-in pipeline that has no opinion (the engine's local steps decide)."""
+
+    def enabled(self, feature: str) -> bool:
+        """Whether calls for ``feature`` (``edges``, ``clarify``...) may give an opinion."""
+        ...
+
+    def complete_json(
+        self,
+        prompt_name: str,
+        variables: Mapping[str, object],
+        schema: type[T],
+        *,
+        timeout: float | None = None,
+    ) -> LLMOutcome[T]:
+        """``prompts/<prompt_name>.md`` rendered with ``variables`` and the reply validated as
+        ``schema``; an outcome without a value leaves the decision to the local step."""
+        ...
+
+    def close(self) -> None: ...

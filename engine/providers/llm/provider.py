@@ -38,7 +38,8 @@ _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
 
 
 class LLMProvider:
-    """LLM calls for the features enabled in ``settings`` (``llm_enabled(feature)``)."""
+    """LLM calls for the features enabled in ``settings`` (``llm_enabled(feature)``); a
+    ``LanguageModel``."""
 
     def __init__(
         self,
@@ -101,10 +102,7 @@ class LLMProvider:
         ``timeout`` is the wall budget of the whole call, retries included (default
         ``settings.llm_timeout_s``); pass what is left of the question's budget.
         """
-        prompt = prompts.load(prompt_name)
-        _check_schema(prompt, schema)
-        rendered = prompt.render(**variables)
-        feature = str(prompt.meta.get("feature") or prompt_name)
+        prompt, rendered, feature = render(prompt_name, variables, schema)
         if not self.enabled(feature):
             return LLMOutcome(feature=feature)
         system = str(prompt.meta.get("system") or DEFAULT_SYSTEM)
@@ -176,6 +174,17 @@ class LLMProvider:
 
     def _ms(self, started: float) -> float:
         return (self._monotonic() - started) * 1000.0
+
+
+def render(
+    prompt_name: str, variables: Mapping[str, object], schema: type[BaseModel]
+) -> tuple[prompts.Prompt, str, str]:
+    """``(prompt, rendered text, feature)`` of ``prompts/<prompt_name>.md``; a missing variable
+    or a schema the prompt does not declare raises ``PromptError``, whichever model answers."""
+    prompt = prompts.load(prompt_name)
+    _check_schema(prompt, schema)
+    rendered = prompt.render(**variables)
+    return prompt, rendered, str(prompt.meta.get("feature") or prompt_name)
 
 
 def _check_schema(prompt: prompts.Prompt, schema: type[BaseModel]) -> None:
