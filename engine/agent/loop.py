@@ -28,15 +28,16 @@ from engine.agent.unlinked import contained, dense_seed
 from engine.config import Mode, Settings
 from engine.events import EventSink
 from engine.graph.edges import Calibration, LocalEdgePredictor
+from engine.graph.metapaths import Metapath
 from engine.graph.relations import directed_uses, verb_phrase
 from engine.graph.store import KGStore
-from engine.graph.walk import Walker
+from engine.graph.walk import Walker, WalkResult
 from engine.index.dense import PassageHit, PassageRetriever
 from engine.ports import MemoryPort
 from engine.providers.embedder.base import Embedder, Vectors
 from engine.providers.llm import LanguageModel, LocalModel
 from engine.ranking.answers import apply_boosts, rank_paths
-from engine.ranking.presets import MODES, Fusion
+from engine.ranking.presets import MODES, Fusion, RetrievalPreset
 from engine.result import Answer, Evidence, Result, Status, Triple
 from engine.util.text import question_problem
 
@@ -116,7 +117,30 @@ class AgentLoop:
         preset = MODES[mode]
         if preset.baseline:
             return self.c.dense.answer(question, steps)
-        text = self.c.planner.respell(question)  # same length: offsets hold for both
+        text, plan = self._plan(question, choice, steps)
+        result = Result(
+            question=question,
+            status=Status.NOT_ANSWERED,
+            mode=mode,
+            intent=plan.intent,
+            linked=plan.seeds + plan.targets,
+        )
+        if memory is not None:
+            mem = self._recall(question, plan, mode, memory, steps)
+            if mem is not None:
+                return mem
+        hits = (
+            self._passages(question, plan, result, steps)
+            if preset.passages and self.c.passages is not None
+            else []
+        )
+        llm = LLMSession(self.c.llm, self.c.settings, result, self.c.llm_calibration)
+        plan = self._clarify(question, text, plan, result, llm)
+        return self._by_intent(plan, result, hits, preset, steps, llm)
+
+    def _plan(self, question: str, choice: str | None, steps: Steps) -> tuple[str, Plan]:
+        """The question respelled (same length: offsets hold for both), linked and planned."""
+        text = self.c.planner.respell(question)
         with steps.step("link", "linking entities") as a:
             linked = self.c.planner.link(text)
             a["mentions"] = [m.text for m in linked.mentions]
@@ -130,50 +154,73 @@ class AgentLoop:
                 mentions=[m.text for m in plan.link.mentions],
                 unlinked=plan.unlinked,
             )
-        result = Result(
-            question=question,
-            status=Status.NOT_ANSWERED,
-            mode=mode,
-            intent=plan.intent,
-            linked=plan.seeds + plan.targets,
-        )
-        if memory is not None:
-            with steps.step("memory_read", "looking in your memory") as a:
-                mem = memory.answer(question, plan.seeds + plan.targets)
-                a["hit"] = mem is not None
-            if mem is not None:
-                mem.intent = mem.intent or "memory"
-                mem.mode = mode
-                return mem
-        qvec = None
+        return text, plan
+
+    @staticmethod
+    def _recall(
+        question: str, plan: Plan, mode: Mode, memory: MemoryPort, steps: Steps
+    ) -> Result | None:
+        """The user's memory's answer to the question, if it has one."""
+        with steps.step("memory_read", "looking in your memory") as a:
+            mem = memory.answer(question, plan.seeds + plan.targets)
+            a["hit"] = mem is not None
+        if mem is not None:
+            mem.intent = mem.intent or "memory"
+            mem.mode = mode
+        return mem
+
+    def _passages(
+        self, question: str, plan: Plan, result: Result, steps: Steps
+    ) -> list[PassageHit]:
+        """Passages for the question; a dense outage degrades to graph-only (no passages)."""
+        assert self.c.passages is not None
         hits: list[PassageHit] = []
-        if preset.passages and self.c.passages is not None:
-            with steps.step("dense", "searching passages") as a:
-                try:
-                    reading = plan.reading
-                    qvec = (
-                        reading.question_vec
-                        if reading is not None and reading.question_vec is not None
-                        else self._embed(question)
-                    )
-                    hits = self.c.passages.search(question, qvec, self.c.settings.dense_top_n)
-                except Exception as exc:  # a dense outage degrades to graph-only
-                    log.error("dense retrieval failed: %s", exc)
-                    result.degraded.append(f"dense:{type(exc).__name__}")
-                a["passages"] = len(hits)
-        llm = LLMSession(self.c.llm, self.c.settings, result, self.c.llm_calibration)
+        with steps.step("dense", "searching passages") as a:
+            try:
+                reading = plan.reading
+                qvec = (
+                    reading.question_vec
+                    if reading is not None and reading.question_vec is not None
+                    else self._embed(question)
+                )
+                hits = self.c.passages.search(question, qvec, self.c.settings.dense_top_n)
+            except Exception as exc:
+                log.error("dense retrieval failed: %s", exc)
+                result.degraded.append(f"dense:{type(exc).__name__}")
+            a["passages"] = len(hits)
+        return hits
+
+    def _clarify(
+        self, question: str, text: str, plan: Plan, result: Result, llm: LLMSession
+    ) -> Plan:
+        """A mention the planner would ask about, as the model reads it: the sense the
+        question makes clear (planned again with it), or its own question and options."""
         relation_question = any(c.kind == "Relation" for c in plan.candidates)
-        if plan.intent == "clarify" and llm.enabled("clarify") and not relation_question:
-            mention = plan.clarification.split("'")[1] if plan.clarification else ""
-            decision = llm.clarify(question, mention, plan.candidates)
-            if decision is not None and not decision.ambiguous and decision.choice:
-                plan = self.c.planner.plan(text, decision.choice)
-                result.intent, result.linked = plan.intent, plan.seeds + plan.targets
-            elif decision is not None and decision.question:
-                plan.clarification = decision.question
-                plan.candidates = [
-                    c for c in plan.candidates if c.id in decision.options
-                ] or plan.candidates
+        if plan.intent != "clarify" or not llm.enabled("clarify") or relation_question:
+            return plan
+        mention = plan.clarification.split("'")[1] if plan.clarification else ""
+        decision = llm.clarify(question, mention, plan.candidates)
+        if decision is not None and not decision.ambiguous and decision.choice:
+            plan = self.c.planner.plan(text, decision.choice)
+            result.intent, result.linked = plan.intent, plan.seeds + plan.targets
+        elif decision is not None and decision.question:
+            plan.clarification = decision.question
+            plan.candidates = [
+                c for c in plan.candidates if c.id in decision.options
+            ] or plan.candidates
+        return plan
+
+    def _by_intent(
+        self,
+        plan: Plan,
+        result: Result,
+        hits: list[PassageHit],
+        preset: RetrievalPreset,
+        steps: Steps,
+        llm: LLMSession,
+    ) -> Result:
+        """The answer the plan's intent calls for."""
+        c = self.c
         if plan.intent == "clarify":
             result.status = Status.NEEDS_CLARIFICATION
             result.clarification = plan.clarification
@@ -182,7 +229,6 @@ class AgentLoop:
             result.stop_reason = "ambiguous mention"
             return result
         if plan.intent == "not_found" and preset.passages and hits:
-            c = self.c
             dense_seed(
                 plan,
                 hits,
@@ -193,24 +239,22 @@ class AgentLoop:
                 settings=c.settings,
             )
         if plan.intent == "not_found":
-            inside = contained(self.c.store, self.c.planner, plan.unlinked)
+            inside = contained(c.store, c.planner, plan.unlinked)
             note = explainer.not_found(plan.unlinked, inside)
             result.stop_reason = "entity not in graph"
-            return literature(result, self.c.store, hits, note, naming=plan.unlinked)
+            return literature(result, c.store, hits, note, naming=plan.unlinked)
         if plan.intent == "claim":
             return self._claim(plan, result, steps)
         if plan.intent == "no_relation":
             result.stop_reason = "no matching relation"
             names = [e.name for e in plan.seeds]
             note = explainer.no_path(names[0], "none of its relations matches the question")
-            return literature(
-                result, self.c.store, hits, note, otherwise=explainer.understood(names)
-            )
+            return literature(result, c.store, hits, note, otherwise=explainer.understood(names))
         if plan.intent in {"one_hop", "multi_hop", "mechanism", "overview"}:
             return self._graph(plan, result, hits, steps, llm)
         names = [e.name for e in plan.seeds]
         return literature(
-            result, self.c.store, hits, otherwise=explainer.understood(names) if names else None
+            result, c.store, hits, otherwise=explainer.understood(names) if names else None
         )
 
     # --- intents -------------------------------------------------------------------------
@@ -223,49 +267,8 @@ class AgentLoop:
         dist = plan.dist or overview_dist(
             seed.kind, None if at is None else (lambda u: store.degree(at, u) > 0)
         )
-        seeds = [store.index[e.id] for e in plan.seeds if e.id in store.index]
-        targets = {store.index[e.id] for e in plan.targets if e.id in store.index} or None
-        with steps.step("predict_edges", "scoring relations") as a:
-            if plan.intent in {"one_hop", "multi_hop"} and llm.enabled("edges"):
-                blended = llm.edge_dist(result.question, seed.name, seed.kind, dist)
-                a["llm"] = blended is not None
-                if blended is not None:
-                    dist = blended
-                    plan.qhash = f"{plan.qhash}:llm"
-            first = self.c.predictor.predict(
-                plan.qhash, seed.id, seed.kind, (), dist, s.calibration
-            )
-            a["top"] = [(u.key, round(p, 3)) for u, p in first]
-
-        def on_depth(depth: int, expanded: int, found: int) -> None:
-            steps.emit(
-                "walk",
-                f"depth {depth}: {expanded} nodes expanded, {found} paths",
-                depth=depth,
-                expanded=expanded,
-                paths=found,
-            )
-
-        with steps.step("walk", "walking the graph") as a:
-            walk = self.c.walker.walk(
-                seeds,
-                dist,
-                qhash=plan.qhash,
-                targets=targets,
-                accept=walk_acceptor(dist, min_paths(plan.intent)),
-                on_depth=on_depth,
-                calibrated=s.calibration,
-            )
-            a.update(
-                expanded=walk.expanded,
-                depth=walk.depth,
-                stop_reason=walk.stop_reason,
-                paths=len(walk.paths),
-                goal_checks=walk.goal_checks,
-                budget_nodes=self.c.walker.budget.max_nodes,
-                budget_ms=self.c.walker.budget.max_ms,
-                cache_hits=self.c.predictor.cache_hits,
-            )
+        dist = self._predict(plan, result, dist, steps, llm)
+        walk = self._walk(plan, dist, steps)
         result.stop_reason = walk.stop_reason
         paths = rank_paths(walk.paths, dist)
         with steps.step("review", "checking the paths") as a:
@@ -278,15 +281,91 @@ class AgentLoop:
             target = plan.targets[0].id if plan.intent == "mechanism" and plan.targets else None
             fill_from_paths(result, store, self.c.fusion, paths, target, hits)
             a["answers"] = len(result.answers)
-        if llm.enabled("review") and plan.intent in {"one_hop", "multi_hop"}:
-            with steps.step("review", "LLM review") as a:
-                check = llm.review(result.question, store.name)
-                a["llm_supported"] = None if check is None else check.supported
-            if check is not None and llm_vetoes(check.supported, check.confidence):
-                result.answers, result.paths = [], []
-                result.evidence = [e for e in result.evidence if e.kind != "triple"]
-                result.text = explainer.no_path(plan.seeds[0].name, "the reviewer rejected it")
-                return result
+        if self._vetoed(plan, result, steps, llm):
+            return result
+        self._explain(plan, result, steps, llm)
+        result.status = Status.ANSWERED
+        return result
+
+    def _predict(
+        self,
+        plan: Plan,
+        result: Result,
+        dist: list[tuple[Metapath, float]],
+        steps: Steps,
+        llm: LLMSession,
+    ) -> list[tuple[Metapath, float]]:
+        """The walk's metapath distribution, the model's relation scores blended in (a blend
+        marks the plan's hash, so the predictor's cache keeps the two apart)."""
+        seed = plan.seeds[0]
+        with steps.step("predict_edges", "scoring relations") as a:
+            if plan.intent in {"one_hop", "multi_hop"} and llm.enabled("edges"):
+                blended = llm.edge_dist(result.question, seed.name, seed.kind, dist)
+                a["llm"] = blended is not None
+                if blended is not None:
+                    dist = blended
+                    plan.qhash = f"{plan.qhash}:llm"
+            first = self.c.predictor.predict(
+                plan.qhash, seed.id, seed.kind, (), dist, self.c.settings.calibration
+            )
+            a["top"] = [(u.key, round(p, 3)) for u, p in first]
+        return dist
+
+    def _walk(self, plan: Plan, dist: list[tuple[Metapath, float]], steps: Steps) -> WalkResult:
+        """The budgeted walk from the plan's seeds (towards its targets, if any)."""
+        store, walker = self.c.store, self.c.walker
+        seeds = [store.index[e.id] for e in plan.seeds if e.id in store.index]
+        targets = {store.index[e.id] for e in plan.targets if e.id in store.index} or None
+
+        def on_depth(depth: int, expanded: int, found: int) -> None:
+            steps.emit(
+                "walk",
+                f"depth {depth}: {expanded} nodes expanded, {found} paths",
+                depth=depth,
+                expanded=expanded,
+                paths=found,
+            )
+
+        with steps.step("walk", "walking the graph") as a:
+            walk = walker.walk(
+                seeds,
+                dist,
+                qhash=plan.qhash,
+                targets=targets,
+                accept=walk_acceptor(dist, min_paths(plan.intent)),
+                on_depth=on_depth,
+                calibrated=self.c.settings.calibration,
+            )
+            a.update(
+                expanded=walk.expanded,
+                depth=walk.depth,
+                stop_reason=walk.stop_reason,
+                paths=len(walk.paths),
+                goal_checks=walk.goal_checks,
+                budget_nodes=walker.budget.max_nodes,
+                budget_ms=walker.budget.max_ms,
+                cache_hits=self.c.predictor.cache_hits,
+            )
+        return walk
+
+    def _vetoed(self, plan: Plan, result: Result, steps: Steps, llm: LLMSession) -> bool:
+        """Whether the model's review rejects the answer (then the result says so, without
+        the answers, paths and triples)."""
+        if not llm.enabled("review") or plan.intent not in {"one_hop", "multi_hop"}:
+            return False
+        with steps.step("review", "LLM review") as a:
+            check = llm.review(result.question, self.c.store.name)
+            a["llm_supported"] = None if check is None else check.supported
+        if check is None or not llm_vetoes(check.supported, check.confidence):
+            return False
+        result.answers, result.paths = [], []
+        result.evidence = [e for e in result.evidence if e.kind != "triple"]
+        result.text = explainer.no_path(plan.seeds[0].name, "the reviewer rejected it")
+        return True
+
+    def _explain(self, plan: Plan, result: Result, steps: Steps, llm: LLMSession) -> None:
+        """The answer's text: the template's, after the model's phrasing when it gives one."""
+        store = self.c.store
         with steps.step("explain", "writing the answer"):
             what = explainer.headline(
                 plan.intent,
@@ -299,8 +378,6 @@ class AgentLoop:
             phrased = llm.explain(result.question, store.name) if llm.enabled("explain") else None
             if phrased:
                 result.text = f"{phrased}\n\n{result.text}"
-        result.status = Status.ANSWERED
-        return result
 
     def _claim(self, plan: Plan, result: Result, steps: Steps) -> Result:
         store = self.c.store
