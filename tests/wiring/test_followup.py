@@ -94,9 +94,10 @@ def test_ask_session_follows_up_across_processes(small_home: Path) -> None:
             cli,
             ["--home", str(small_home), "--user", "followup", "ask", "--json", *SESSION, question],
             obj={},
+            env={"HELIX_TRACE_EXPORTER": "none"},
         )
         assert done.exit_code == 0, done.output
-        return json.loads(done.output)  # type: ignore[no-any-return]
+        return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
     ask("what is donepezil used for")
     followed = ask("and which genes does it bind?")
