@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Literal
 
@@ -68,6 +69,9 @@ TIE = 1e-6
 RELATION_CHOICE = "relation:"
 """Prefix of a ``choice`` that answers a relation clarification ("relation:CpD^-1")."""
 
+Reader = Callable[[str, Sequence[tuple[Mention, list[str]]]], Reading | None]
+"""What a question means (None: no reading), given the nodes each mention may mean."""
+
 
 class Planner:
     def __init__(
@@ -76,22 +80,31 @@ class Planner:
         linker: Linker,
         budget: Budget,
         semantic: SemanticScorer | None = None,
+        *,
+        speller: Speller | None = None,
+        reader: Reader | None = None,
+        data: DataVocabulary | None = None,
     ) -> None:
+        """``reader`` reads what a question means (default: ``read``, by the ``semantic``
+        scorer's exemplar bank); ``data`` is the store's data vocabulary (default: read from
+        ``store``)."""
         self.store = store
         self.linker = linker
         self.budget = budget
         self.semantic = semantic
+        self.reader: Reader = reader if reader is not None else self.read
+        """Reads what a question means (``read`` unless given)."""
         self.mechanisms = mechanism_metapaths(store.rephetio_metapaths())
         """Rephetio's Compound->Disease metapaths with their (positive) model weights."""
-        self.data = DataVocabulary.of(store)
+        self.data = data if data is not None else DataVocabulary.of(store)
         """Relations, relation words and action types the store's layers bring."""
         self.shared = (
             shared_relations(COMPILED_CUES, semantic.bank.slots) if semantic is not None else {}
         )
         """Cue pattern -> the further relations whose exemplar wordings use its word, each with
         the share of the cue's weight it gets."""
-        self.speller: Speller | None = None
-        """Corrects typos of question words before linking (``respell``); set by the engine."""
+        self.speller = speller
+        """Corrects typos of question words before linking (``respell``)."""
 
     def entity(self, m: Mention, node_id: str) -> LinkedEntity:
         method: Literal["exact", "fuzzy", "embedding"] = (
@@ -165,7 +178,7 @@ class Planner:
             link.mentions = examples(question, link.tokens, link.mentions)
         return link
 
-    def read(self, question: str, resolved: list[tuple[Mention, list[str]]]) -> Reading | None:
+    def read(self, question: str, resolved: Sequence[tuple[Mention, list[str]]]) -> Reading | None:
         """Score the question, mentions masked by kind, against the exemplar bank (a question
         that opens with an interrogative is no claim: the claim slots are left out)."""
         if self.semantic is None:
@@ -213,7 +226,7 @@ class Planner:
         resolved: list[tuple[Mention, list[str]]] = [
             (m, senses.resolve(self.store, m, f, choice, self._best_parse)) for m in link.mentions
         ]
-        plan.reading = reading = self.read(question, resolved)
+        plan.reading = reading = self.reader(question, resolved)
         covered = {i for m in link.mentions for i in range(m.first_token, m.last_token + 1)}
         plan.uncovered = [
             t.text

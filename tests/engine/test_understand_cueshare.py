@@ -14,7 +14,7 @@ from engine.understand.bank import Slot
 from engine.understand.cueshare import MIN_WORDINGS, shared_relations, widen
 from engine.understand.lexicon import Cue
 from engine.understand.parse import find_cues
-from tests.support.understanding import fixed_reading
+from tests.support.understanding import fixed_reading, reading_as
 
 EXPRESS = (re.compile(r"\bexpress\w*"), ("AeG",), 1.0)
 PATHWAY = (re.compile(r"\bpathways?\b"), ("GpPW",), 1.0)
@@ -66,16 +66,12 @@ def test_hyphenated_direction_words_are_the_cues_of_their_direction() -> None:
 
 
 @pytest.mark.integration
-def test_the_reading_decides_between_relations_a_cue_word_serves(
-    helix: Helix, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_reading_decides_between_relations_a_cue_word_serves(helix: Helix) -> None:
     """'expressed' names expression in the cue tables, and up-regulation wordings use it
     too: a reading short of confident decides between the two."""
     planner = helix.c.planner
     assert "AuG" in dict(planner.shared[r"\bexpress\w*"])
     question = "Which genes are expressed in the heart?"
     for slot, key in (("anatomy_up.anatomy->gene", "AuG"), ("expresses.anatomy->gene", "AeG")):
-        reading = fixed_reading(slot, 0.6)
-        monkeypatch.setattr(planner, "read", lambda q, r, reading=reading: reading)
-        plan = planner.plan(question)
+        plan = reading_as(planner, fixed_reading(slot, 0.6)).plan(question)
         assert plan.dist[0][0].uses[0].key == key, (slot, plan.dist[:2])

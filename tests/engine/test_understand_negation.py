@@ -9,7 +9,7 @@ import pytest
 from engine.api import Helix
 from engine.understand.mentions import tokenize
 from engine.understand.negation import is_negated, negated_spans
-from tests.support.understanding import fixed_reading
+from tests.support.understanding import fixed_reading, reading_as
 
 
 def _denied(text: str) -> list[str]:
@@ -42,14 +42,10 @@ def test_a_negating_prefix_denies_only_its_own_word() -> None:
 
 
 @pytest.mark.integration
-def test_a_denied_relation_word_leaves_the_relation_to_the_meaning(
-    helix: Helix, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_denied_relation_word_leaves_the_relation_to_the_meaning(helix: Helix) -> None:
     """The bank reads palliation, not confidently enough to overrule a treatment word: a
     treatment word still decides, one the question denies does not."""
-    planner = helix.c.planner
-    reading = fixed_reading("palliates.disease->drug", 0.7)
-    monkeypatch.setattr(planner, "read", lambda q, r: reading)
+    planner = reading_as(helix.c.planner, fixed_reading("palliates.disease->drug", 0.7))
     denied = planner.plan("Which drugs soothe Parkinson's disease without treating it?")
     assert denied.intent == "one_hop" and denied.dist[0][0].uses[0].key == "CpD^-1"
     assert [c.text for c in denied.features.cues] == []

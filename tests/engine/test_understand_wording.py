@@ -25,7 +25,7 @@ from engine.understand.pathfit import score_metapath
 from engine.understand.reading import Reading
 from engine.understand.semantic import SlotScores
 from engine.understand.vocabulary import Language, Vocabulary, name_words, variants
-from tests.support.understanding import fixed_reading, named
+from tests.support.understanding import fixed_reading, named, reading_as
 
 PIECES = {
     "boosts": ["boost", "##s"],
@@ -87,14 +87,10 @@ def test_named_kinds_show_a_chain() -> None:
     assert f.target_kind == "Disease" and {"Disease", "Compound"} <= f.named_kinds
 
 
-def _reading_every_question(
-    helix: Helix, monkeypatch: pytest.MonkeyPatch, slot_id: str, p: float
-) -> Planner:
-    """The engine's planner, made to read every question as ``slot_id`` with probability
-    ``p`` (the rest spread over three other slots)."""
-    reading = fixed_reading(slot_id, p)
-    monkeypatch.setattr(helix.c.planner, "read", lambda q, r: reading)
-    return helix.c.planner
+def _reading_every_question(helix: Helix, slot_id: str, p: float) -> Planner:
+    """A planner with the engine's parts that reads every question as ``slot_id`` with
+    probability ``p`` (the rest spread over three other slots)."""
+    return reading_as(helix.c.planner, fixed_reading(slot_id, p))
 
 
 def test_confident_reading_is_vetoed_only_by_a_chain() -> None:
@@ -340,13 +336,11 @@ def test_a_yes_no_question_about_two_related_things_is_a_claim_without_a_cue(hel
         assert {plan.seeds[0].name, plan.targets[0].name} == {"Donepezil", "ACHE"}, q
 
 
-def test_a_question_asking_for_things_needs_only_a_likelier_than_not_reading(
-    helix, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_question_asking_for_things_needs_only_a_likelier_than_not_reading(helix: Helix) -> None:
     """A question that says more than its names and cue words is a graph question when its
     top reading fits its kinds: more probable than not is enough when it asks for things,
     not when it reads like a title."""
-    planner = _reading_every_question(helix, monkeypatch, "binds.drug->gene", 0.55)
+    planner = _reading_every_question(helix, "binds.drug->gene", 0.55)
     asks = planner.plan(
         "Which genes does donepezil latch onto between clinic sessions in our ward this week?"
     )
@@ -358,12 +352,12 @@ def test_a_question_asking_for_things_needs_only_a_likelier_than_not_reading(
 
 
 def test_a_longer_request_in_graph_words_is_a_graph_question_without_a_sure_reading(
-    helix, monkeypatch: pytest.MonkeyPatch
+    helix: Helix,
 ) -> None:
     """Extra words that graph questions use ("receptors", "molecular") say how a graph
     question is asked; a request made of them needs no confident reading. Words of its own
     subject matter ("clinic sessions", "ward") still do."""
-    planner = _reading_every_question(helix, monkeypatch, "binds.drug->gene", 0.35)
+    planner = _reading_every_question(helix, "binds.drug->gene", 0.35)
     for q in (
         "Show me the receptors and enzymes that donepezil binds to as its molecular targets",
         "Pull up the molecular targets that donepezil binds, please.",  # a verb opens it
@@ -417,24 +411,20 @@ def test_a_plural_noun_after_the_interrogative_is_the_clause_subject() -> None:
     assert not predicate_after_wh_subject(tokens, 2, language.plural_noun)
 
 
-def test_a_confident_chain_breaks_a_tie_the_cue_words_leave_open(
-    helix, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_confident_chain_breaks_a_tie_the_cue_words_leave_open(helix: Helix) -> None:
     """Nothing in "go with" says which gene-disease relation is meant; the bank's confident
     chain reading (drug binds gene, gene associated with disease) decides."""
-    planner = _reading_every_question(helix, monkeypatch, "multihop.drug->gene->disease", 0.95)
+    planner = _reading_every_question(helix, "multihop.drug->gene->disease", 0.95)
     plan = planner.plan("Which diseases go with the genes that donepezil binds?")
     assert plan.intent == "multi_hop", plan.intent
     top, p = plan.dist[0]
     assert [u.key for u in top.uses] == ["CbG", "DaG^-1"] and p > 0.5, plan.dist[:3]
 
 
-def test_a_confident_chain_replaces_a_parse_of_its_last_hop(
-    helix, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_confident_chain_replaces_a_parse_of_its_last_hop(helix: Helix) -> None:
     """The cue words read "drugs that treat X"; the bank reads the whole chain (X's
     look-alike diseases, then the drugs treating them) with confidence."""
-    planner = _reading_every_question(helix, monkeypatch, "multihop.disease->disease->drug", 0.9)
+    planner = _reading_every_question(helix, "multihop.disease->disease->drug", 0.9)
     plan = planner.plan("Which drugs treat the look-alikes of Alzheimer's disease?")
     top, p = plan.dist[0]
     assert [u.key for u in top.uses] == ["DrD", "CtD^-1"] and p > 0.8, plan.dist[:3]
@@ -468,10 +458,10 @@ def test_a_request_made_in_steps_is_a_chain(helix) -> None:
 
 
 @pytest.mark.integration
-def test_a_claim_need_not_open_with_its_verb(helix, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_claim_need_not_open_with_its_verb(helix: Helix) -> None:
     """A statement said as a question, or a request to check one, is a claim when the bank
     reads one; a request for things that opens like a yes/no question is not."""
-    planner = _reading_every_question(helix, monkeypatch, "claim.binds", 0.9)
+    planner = _reading_every_question(helix, "claim.binds", 0.9)
     for q in (
         "Donepezil binds ACHE?",
         "Can you confirm whether ACHE is among the proteins donepezil latches onto?",
@@ -480,22 +470,20 @@ def test_a_claim_need_not_open_with_its_verb(helix, monkeypatch: pytest.MonkeyPa
         plan = planner.plan(q)
         assert plan.intent == "claim", (q, plan.intent)
         assert {plan.seeds[0].name, plan.targets[0].name} == {"Donepezil", "ACHE"}, q
-    planner = _reading_every_question(helix, monkeypatch, "binds.drug->gene", 0.9)
+    planner = _reading_every_question(helix, "binds.drug->gene", 0.9)
     plan = planner.plan("Can you pull up the genes that donepezil latches onto in the brain?")
     assert plan.intent == "one_hop" and plan.dist[0][0].uses[0].rel == "CbG", plan.intent
 
 
 @pytest.mark.integration
 def test_a_yes_no_question_naming_both_ends_of_a_relation_asks_about_that_edge(
-    helix, monkeypatch: pytest.MonkeyPatch
+    helix: Helix,
 ) -> None:
     """In "Is ACHE a GWAS hit for X?" the bank reads the gene-disease relation more than a
     claim; a yes/no question naming both of its ends still asks whether the edge is there."""
     slots = {s.id: s for s in Bank.load().slots}
     probs = {"associates.gene->disease": 0.45, "claim.associates": 0.3, "overview": 0.25}
-    reading = Reading(SlotScores("", dict(probs), probs), slots)
-    planner = helix.c.planner
-    monkeypatch.setattr(planner, "read", lambda q, r: reading)
+    planner = reading_as(helix.c.planner, Reading(SlotScores("", dict(probs), probs), slots))
     plan = planner.plan("Is ACHE a GWAS hit for Alzheimer's disease?")
     assert plan.intent == "claim", plan.intent
     there = planner.plan("Are there ACHE changes in Alzheimer's disease?")
@@ -525,7 +513,7 @@ def test_a_mention_that_only_says_what_is_asked_about_the_others_is_wording() ->
 
 
 @pytest.mark.integration
-def test_a_statement_said_as_a_question_may_ask_how(helix, monkeypatch: pytest.MonkeyPatch) -> None:
-    planner = _reading_every_question(helix, monkeypatch, "mechanism", 0.9)
+def test_a_statement_said_as_a_question_may_ask_how(helix: Helix) -> None:
+    planner = _reading_every_question(helix, "mechanism", 0.9)
     plan = planner.plan("Rationale for donepezil in Alzheimer's disease?")
     assert plan.intent == "mechanism", plan.intent

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.agent.planner import Planner
 from engine.understand.bank import Bank
 from engine.understand.mentions import Candidate, Mention, tokenize
 from engine.understand.reading import Reading
@@ -15,6 +16,20 @@ def fixed_reading(slot_id: str, p: float) -> Reading:
     rest = [s for s in slots if s != slot_id][:3]
     probs = {slot_id: p, **{s: (1 - p) / len(rest) for s in rest}}
     return Reading(SlotScores("", dict(probs), probs), slots)
+
+
+def reading_as(planner: Planner, reading: Reading) -> Planner:
+    """A planner with ``planner``'s parts that reads every question as ``reading`` (through
+    its ``reader``)."""
+    return Planner(
+        planner.store,
+        planner.linker,
+        planner.budget,
+        planner.semantic,
+        speller=planner.speller,
+        reader=lambda question, resolved: reading,
+        data=planner.data,
+    )
 
 
 def named(question: str, text: str, node_id: str) -> Mention:
