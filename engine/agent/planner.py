@@ -50,6 +50,7 @@ from engine.understand.spelling import Speller
 from engine.util.numeric import softmax
 
 PARSE_TEMPERATURE = 0.5
+"""Softmax temperature over parse scores: a cue's weight (1.0) apart is a clear preference."""
 MIN_PARSE_SCORE = -1.5
 """Below this the best metapath leaves cues unexplained: the question is not a graph question."""
 MAX_UNCOVERED = 2
@@ -68,6 +69,22 @@ TIE = 1e-6
 """Lexicon parses this close in score are a tie the cue words leave open."""
 RELATION_CHOICE = "relation:"
 """Prefix of a ``choice`` that answers a relation clarification ("relation:CpD^-1")."""
+TOP_PARSES = 60
+"""Parses a metapath distribution is made of, best first: the rest would carry no weight."""
+MIN_PROBABILITY = 1e-4
+"""A metapath less probable than this leaves the distribution: not worth a walk."""
+QHASH_CHARS = 16
+"""Hex digits of a question's hash (64 bits): enough to tell questions apart in traces."""
+ONE_HOP = 1
+"""Length of the metapaths of a single relation."""
+MAX_UNLINKED = 2
+"""A question naming a relation or the kind it asks for and at most this many phrases that
+link to nothing asks about something the graph lacks; more is no question about one thing."""
+NOT_FOUND_TOKENS = 16
+"""Such a question (above) is one about something missing only when at most this long."""
+OVERVIEW_TOKENS = 12
+"""A question about an entity that no relation explains asks for its overview ("Tell me
+about X") when at most this many tokens long; a longer one is a literature question."""
 
 Reader = Callable[[str, Sequence[tuple[Mention, list[str]]]], Reading | None]
 """What a question means (None: no reading), given the nodes each mention may mean."""
@@ -143,7 +160,7 @@ class Planner:
                     mp,
                     score_metapath(
                         mp,
-                        wide if len(mp) == 1 else cues,
+                        wide if len(mp) == ONE_HOP else cues,
                         f.target_kind,
                         f.share,
                         noun_chain=f.noun_chain,
@@ -162,9 +179,7 @@ class Planner:
     def dist_for(self, kind: str, plan: Plan) -> list[tuple[Metapath, float]]:
         """Metapath distribution for a seed of ``kind`` injected after planning."""
         anchor = Mention("", 0, 0, 0, 0, [])
-        top = self.parses(kind, anchor, plan.features, plan.reading)[:60]
-        probs = softmax([s for _, s in top], PARSE_TEMPERATURE)
-        return [(mp, p) for (mp, _), p in zip(top, probs, strict=True) if p > 1e-4]
+        return distribution(self.parses(kind, anchor, plan.features, plan.reading))
 
     # --- the plan ----------------------------------------------------------------------
     def respell(self, question: str) -> str:
@@ -213,7 +228,7 @@ class Planner:
             # the answer is like
             denied = negated_spans(question, link.tokens) + example_asides(question)
             f = replace(f, cues=tuple(c for c in f.cues if not is_negated(denied, c.start)))
-        qhash = hashlib.sha1(question.encode("utf-8")).hexdigest()[:16]
+        qhash = question_hash(question)
         plan = Plan(
             question,
             qhash,
@@ -284,7 +299,7 @@ class Planner:
         )
         if (
             (len(ents) == 2 or mechanism)
-            and {"Compound", "Disease"} <= kinds
+            and kinds >= senses.DRUG_DISEASE
             and (mechanism or claim_form)
         ):
             # a yes/no question about three or more things (a comparison, a subgroup) is
@@ -314,7 +329,11 @@ class Planner:
             return plan
         structured = f.target_kind is not None or bool(f.cues)
         if not ents:
-            if structured and 1 <= len(link.unlinked) <= 2 and len(link.tokens) <= 16:
+            if (
+                structured
+                and 1 <= len(link.unlinked) <= MAX_UNLINKED
+                and len(link.tokens) <= NOT_FOUND_TOKENS
+            ):
                 plan.intent = "not_found"
             return plan
         if not focused and (
@@ -360,7 +379,7 @@ class Planner:
                 best = (parses[0][1], e, parses)
         if best is None:
             plan.seeds = ents[:1]
-            plan.intent = "overview" if len(link.tokens) <= 12 else "literature"
+            plan.intent = "overview" if len(link.tokens) <= OVERVIEW_TOKENS else "literature"
             return plan
         score, seed, parses = best
         plan.seeds = [seed]
@@ -368,10 +387,8 @@ class Planner:
         if score < MIN_PARSE_SCORE and not self._graph_reading(reading, seed.kind):
             plan.intent = "no_relation" if structured else "literature"
             return plan
-        top = parses[:60]
-        probs = softmax([s for _, s in top], PARSE_TEMPERATURE)
-        plan.dist = [(mp, p) for (mp, _), p in zip(top, probs, strict=True) if p > 1e-4]
-        plan.intent = "one_hop" if len(plan.dist[0][0]) == 1 else "multi_hop"
+        plan.dist = distribution(parses)
+        plan.intent = "one_hop" if len(plan.dist[0][0]) == ONE_HOP else "multi_hop"
         i = self.store.index[seed.id]
         typed = self.data.typed(
             plan.dist, f.norm, spans, seed.name, lambda u: self.store.degree(i, u)
@@ -395,7 +412,7 @@ class Planner:
         whole question, and its entities' offsets point into it."""
         plan = self.plan(question[start:end], choice)
         plan.question = question
-        plan.qhash = hashlib.sha1(question.encode("utf-8")).hexdigest()[:16]
+        plan.qhash = question_hash(question)
         for e in {id(e): e for e in (*plan.seeds, *plan.targets)}.values():
             if e.start >= 0:
                 e.start, e.end = e.start + start, e.end + start
@@ -462,7 +479,7 @@ class Planner:
     def _related(self, ents: list[LinkedEntity]) -> bool:
         a, b = ents[0], ents[1]
         return any(
-            mp.uses[0].dst == b.kind for mp in enumerate_metapaths(a.kind, 1, self.data.uses)
+            mp.uses[0].dst == b.kind for mp in enumerate_metapaths(a.kind, ONE_HOP, self.data.uses)
         )
 
     @staticmethod
@@ -476,7 +493,7 @@ class Planner:
         drugs that treat X); a confident chain from the bank's few multi-hop shapes does not
         replace a different, well-explained chain of the cue words ("symptoms of diseases
         treated by drugs similar to X")."""
-        if len(path) == 1 or not parses or parses[0][1] < LEXICON_CONFIDENT:
+        if len(path) == ONE_HOP or not parses or parses[0][1] < LEXICON_CONFIDENT:
             return True
         top = parses[0][1]
         if any(mp.uses == path and math.isclose(s, top, abs_tol=TIE) for mp, s in parses):
@@ -511,10 +528,23 @@ class Planner:
     def _chosen_relation(self, plan: Plan, ents: list[LinkedEntity], key: str) -> Plan:
         """Resume a relation clarification: walk the chosen relation from the seed."""
         for e in ents:
-            for mp in enumerate_metapaths(e.kind, 1, self.data.uses):
+            for mp in enumerate_metapaths(e.kind, ONE_HOP, self.data.uses):
                 if mp.uses[0].key == key:
                     plan.seeds, plan.dist, plan.intent = [e], [(mp, 1.0)], "one_hop"
                     return plan
         plan.seeds = ents[:1]
         plan.intent = "no_relation"
         return plan
+
+
+def distribution(scored: list[tuple[Metapath, float]]) -> list[tuple[Metapath, float]]:
+    """The probabilities of the best ``TOP_PARSES`` parses (softmax at ``PARSE_TEMPERATURE``),
+    those above ``MIN_PROBABILITY``."""
+    top = scored[:TOP_PARSES]
+    probs = softmax([s for _, s in top], PARSE_TEMPERATURE)
+    return [(mp, p) for (mp, _), p in zip(top, probs, strict=True) if p > MIN_PROBABILITY]
+
+
+def question_hash(question: str) -> str:
+    """The question's id in traces: the first ``QHASH_CHARS`` hex digits of its SHA-1."""
+    return hashlib.sha1(question.encode("utf-8")).hexdigest()[:QHASH_CHARS]

@@ -19,6 +19,11 @@ from engine.understand.parse import Features
 
 SENSE_MARGIN = 0.5
 """Candidates whose best parse is within this of the top one stay in the running."""
+NO_PARSE = -99.0
+"""The score of a candidate from whose kind no metapath leads: below any parse."""
+DRUG_DISEASE = frozenset({"Compound", "Disease"})
+"""The kinds of a claim or mechanism question's two ends: a yes/no question's mention keeps to
+them when it can."""
 
 BestParse = Callable[[str, Mention, Features], float | None]
 """The best lexicon parse score from a kind for this mention (None: no metapath)."""
@@ -27,6 +32,8 @@ BestParse = Callable[[str, Mention, Features], float | None]
 def sense_scores(
     store: KGStore, m: Mention, f: Features, best_parse: BestParse
 ) -> dict[str, float]:
+    """Each candidate node's score: how well the best metapath from its kind explains the
+    question (0 for all when the question names no relation and no asked kind)."""
     scores: dict[str, float] = {}
     for nid in m.node_ids:
         kind = store.kind(nid)
@@ -34,7 +41,7 @@ def sense_scores(
             scores[nid] = 0.0
         else:
             best = best_parse(kind, m, f)
-            scores[nid] = best if best is not None else -99.0
+            scores[nid] = best if best is not None else NO_PARSE
     return scores
 
 
@@ -48,7 +55,7 @@ def resolve(
     if len(ids) == 1:
         return ids
     if f.mechanism or f.yes_no:
-        focused = [n for n in ids if store.kind(n) in {"Compound", "Disease"}]
+        focused = [n for n in ids if store.kind(n) in DRUG_DISEASE]
         ids = focused or ids
         if len(ids) == 1:
             return ids
