@@ -3,13 +3,17 @@ passages (marked relevant or not), and the literature answer when the graph has 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from engine.agent import explainer
 from engine.config import Settings
 from engine.graph.store import KGStore
 from engine.graph.walk import WalkPath
 from engine.index.dense import PassageHit, doc_of
 from engine.ranking.answers import graph_scores
+from engine.ranking.evidence import Signals, evidence_score, why
 from engine.ranking.fusion import fuse
+from engine.ranking.signals import answer_signals
 from engine.result import Answer, Evidence, Result, Status, Triple
 from engine.understand.relevance import relevant
 
@@ -38,13 +42,19 @@ def fill_from_paths(
         if dense_scores
         else sorted(scores.items(), key=lambda kv: -kv[1])
     )
-    result.answers = [
-        Answer(id=n, name=store.name(n), score=round(sc, 4), kind=store.kind(n)) for n, sc in fused
-    ]
-    result.paths = [p.triples(store) for p in paths[:MAX_PATHS]]
-    seen: set[Triple] = set()
+    signals = answer_signals(store, paths)
+    result.answers = by_evidence(
+        [
+            Answer(id=n, name=store.name(n), score=round(sc, 4), kind=store.kind(n))
+            for n, sc in fused
+        ],
+        signals,
+    )
     order = {a.id: i for i, a in enumerate(result.answers)}
     ranked_paths = sorted(paths, key=lambda p: order.get(store.ids[p.end], 1 << 30))
+    one_hop = all(len(p.uses) == 1 for p in paths)
+    result.paths = [p.triples(store) for p in (ranked_paths if one_hop else paths)[:MAX_PATHS]]
+    seen: set[Triple] = set()
     for p in ranked_paths:
         for t in p.triples(store):
             if t not in seen and len(seen) < MAX_TRIPLE_EVIDENCE:
@@ -53,6 +63,19 @@ def fill_from_paths(
                     Evidence(kind="triple", triple=t, source="hetionet", score=round(p.conf, 4))
                 )
     attach_passages(result, store, hits)
+
+
+def by_evidence(answers: list[Answer], signals: Mapping[str, Signals]) -> list[Answer]:
+    """Answers with equal scores in evidence order (``engine/ranking/evidence.py``), then by
+    name, never by id; each answer with signals says why in ``why``."""
+    for a in answers:
+        if a.id in signals:
+            a.why = why(signals[a.id])
+    plain = Signals(sources=(), degree=0, population=0)
+    return sorted(
+        answers,
+        key=lambda a: (-a.score, -evidence_score(signals.get(a.id, plain)), a.name.lower(), a.id),
+    )
 
 
 def dense_mentions(store: KGStore, nodes: list[str], hits: list[PassageHit]) -> dict[str, float]:
