@@ -10,6 +10,10 @@ order than their ids. An answer's evidence score adds up, in this order of weigh
   ...), not a disposition one (substrate);
 - links: structural corroboration the graph itself holds (a drug's target associated with a
   disease the drug treats: the target the drug exists for; see ``engine/ranking/signals.py``);
+- peers: the share of the seed's peers (drugs of its pharmacologic class, diseases resembling
+  it) that the relation also links to the answer, times the answer's specificity: agreement of
+  the seed's kin counts for much on a rare answer (the class's receptor), little on one the
+  relation links to everything (the enzyme every drug passes through);
 - specificity: an IDF-like weight, ``log(population / degree) / log(population)``, small for an
   answer the relation links to very many nodes (an enzyme binding 500 drugs).
 
@@ -41,6 +45,8 @@ LINK_WEIGHT = 1.0
 """Structural corroboration at saturation: as strong as one more source stating the edge."""
 LINK_SATURATION = 4
 """Links at which their weight is full (log-scaled below it; a first link gives half of it)."""
+PEER_WEIGHT = 1.0
+"""All of the seed's peers sharing a fully specific answer: as strong as one more source."""
 SPECIFICITY_WEIGHT = 0.3
 """Specificity over its whole range, under half of one link: it orders equally corroborated
 answers only."""
@@ -62,6 +68,10 @@ class Signals:
     """What a link is, for the why line: 'treated disease', ..."""
     saturation: int = LINK_SATURATION
     """Links at which their weight is full, for this kind of link."""
+    peers: int = 0
+    """The seed's peers (same pharmacologic class, resembling diseases) in the data."""
+    peers_sharing: int = 0
+    """Of those, how many the relation also links to the answer."""
     degree: int = 1
     """How many nodes the relation links the answer to (from the answer's side)."""
     population: int = 1
@@ -86,6 +96,11 @@ def link_strength(links: int, saturation: int = LINK_SATURATION) -> float:
     return 0.5 + 0.5 * min(1.0, math.log(links) / math.log(saturation))
 
 
+def peer_share(s: Signals) -> float:
+    """The share of the seed's peers the relation also links to the answer (0 without peers)."""
+    return min(1.0, s.peers_sharing / s.peers) if s.peers > 0 else 0.0
+
+
 def is_pharmacological(action: str | None) -> bool:
     return bool(action) and action not in DISPOSITION_ACTIONS
 
@@ -99,6 +114,7 @@ def evidence_score(s: Signals) -> float:
         + SOURCE_SCORE_WEIGHT * graded
         + ACTION_WEIGHT * is_pharmacological(s.action)
         + LINK_WEIGHT * link_strength(s.links, s.saturation)
+        + PEER_WEIGHT * peer_share(s) * specificity(s.degree, s.population)
         + SPECIFICITY_WEIGHT * specificity(s.degree, s.population)
     )
     return round(score, 6)
@@ -119,6 +135,8 @@ def why(s: Signals) -> str:
         parts.append(f"action {s.action}")
     if s.links:
         parts.append(f"{s.links} {s.link_kind}" if s.link_kind else f"{s.links} links")
+    if s.peers_sharing:
+        parts.append(f"shared by {s.peers_sharing} of {s.peers} peers")
     parts.append(f"linked to {s.degree:,} of {s.population:,}")
     parts.append(f"evidence {evidence_score(s):.2f}")
     return "; ".join(parts)

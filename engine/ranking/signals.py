@@ -14,7 +14,10 @@ structural links below: a second route through the graph that says the same thin
 | CtD^-1, CpD^-1 (disease -> drug) | the same, seen from the disease |
 | DaG (disease -> gene) | a drug treating the disease that binds the gene |
 | DaG^-1 (gene -> disease) | the same, seen from the gene |
-| DpS (disease -> symptom) | a disease resembling the seed (DrD) that presents the symptom |
+
+The seed's peers are the drugs sharing a pharmacologic class with a drug seed (PCiC) and the
+diseases resembling a disease seed (DrD); a peer shares an answer when the same relation links
+it to the answer too.
 
 Hetionet records no action types, so for drug targets the first link is the structural stand-in
 for one: the target the drug exists for is the one tied to what it treats.
@@ -89,14 +92,28 @@ LINKS: dict[str, tuple[str, Reach, Reach]] = {
         lambda st, s: _along(st, s, "GiG"),
         lambda st, a: _along(st, a, "DaG"),
     ),
-    "DpS": (
-        "resembling diseases presenting it",
-        lambda st, s: _along(st, s, "DrD"),
-        lambda st, a: _along(st, a, "DpS^-1"),
-    ),
 }
 LINKS["CpD"] = LINKS["CtD"]
 LINKS["CpD^-1"] = LINKS["CtD^-1"]
+
+
+PEERS: dict[str, tuple[str, ...]] = {
+    "Compound": ("PCiC^-1", "PCiC"),
+    "Disease": ("DrD",),
+}
+"""How to reach a seed's peers: the uses to a shared node and back (or one use)."""
+
+
+def peers_of(store: KGStore, seed: int) -> set[int]:
+    """Drugs sharing a pharmacologic class with a drug, diseases resembling a disease."""
+    steps = PEERS.get(store.kinds[seed])
+    if not steps:
+        return set()
+    front = {seed}
+    for k in steps:
+        front = set().union(*(_along(store, i, k) for i in front)) if front else set()
+    front.discard(seed)
+    return front
 
 
 def _action(sources: Iterable[EdgeSource], rel: str) -> str | None:
@@ -116,10 +133,15 @@ def _plain(use: DirectedRel) -> str:
 
 
 def edge_signals(
-    store: KGStore, seed: int, use: DirectedRel, answer: int, seed_side: set[int] | None = None
+    store: KGStore,
+    seed: int,
+    use: DirectedRel,
+    answer: int,
+    seed_side: set[int] | None = None,
+    peers: set[int] | None = None,
 ) -> Signals:
-    """The signals of one edge ``seed -use-> answer``; ``seed_side`` is the seed's part of
-    the links when already computed."""
+    """The signals of one edge ``seed -use-> answer``; ``seed_side`` (the seed's part of the
+    links) and ``peers`` when already computed."""
     triple = store.triple(seed, use, answer)
     stated = store.edge_sources([triple]).get(triple, [])
     scores = [e.score for e in stated if e.score is not None]
@@ -128,6 +150,8 @@ def edge_signals(
     if link is not None:
         mine = link[1](store, seed) if seed_side is None else seed_side
         links = len(mine & link[2](store, answer))
+    kin = peers_of(store, seed) if peers is None else peers
+    sharing = len(kin & set(store.neighbors(answer, reverse(use)).tolist())) if kin else 0
     return Signals(
         sources=tuple(dict.fromkeys(e.source for e in stated)),
         source_score=max(scores) if scores else None,
@@ -135,6 +159,8 @@ def edge_signals(
         links=links,
         link_kind=link[0] if link else "",
         saturation=SATURATION.get(_plain(use), LINK_SATURATION),
+        peers=len(kin),
+        peers_sharing=sharing,
         degree=store.degree(answer, reverse(use)),
         population=store.reach(use),
     )
@@ -145,6 +171,7 @@ def answer_signals(store: KGStore, paths: Sequence[WalkPath]) -> dict[str, Signa
     answers reached only by longer paths have none."""
     out: dict[str, Signals] = {}
     seed_sides: dict[tuple[int, str], set[int]] = {}
+    kin: dict[int, set[int]] = {}
     for p in paths:
         if len(p.uses) != 1:
             continue
@@ -156,7 +183,9 @@ def answer_signals(store: KGStore, paths: Sequence[WalkPath]) -> dict[str, Signa
             if key not in seed_sides:
                 seed_sides[key] = link[1](store, seed)
             side = seed_sides[key]
-        s = edge_signals(store, seed, use, answer, side)
+        if seed not in kin:
+            kin[seed] = peers_of(store, seed)
+        s = edge_signals(store, seed, use, answer, side, kin[seed])
         n = store.ids[answer]
         if n not in out or evidence_score(s) > evidence_score(out[n]):
             out[n] = s

@@ -41,7 +41,8 @@ def reference_score(s: Signals) -> float:
     else:
         d = min(max(s.degree, 1), s.population)
         spec = math.log(s.population / d) / math.log(s.population)
-    return 1.0 * extra + 0.5 * graded + action + 1.0 * link + 0.3 * spec
+    share = min(1.0, s.peers_sharing / s.peers) if s.peers else 0.0
+    return 1.0 * extra + 0.5 * graded + action + 1.0 * link + 1.0 * share * spec + 0.3 * spec
 
 
 def test_hand_computed_order() -> None:
@@ -57,6 +58,9 @@ def test_hand_computed_order() -> None:
         # no corroboration, fully specific: 0.3 each, so the name decides: Alpha before Beta
         "Gene::4": Signals(degree=1, population=100),
         "Gene::5": Signals(degree=1, population=100),
+        # every class-mate binds it too, on a fairly specific gene: (1 + 0.3) * log(10)/log(100)
+        # = 0.65
+        "Gene::7": Signals(peers=3, peers_sharing=3, degree=10, population=100),
         # a disposition action on a hub: 0
         "Gene::6": Signals(("DrugCentral",), action="substrate", degree=100, population=100),
     }
@@ -67,11 +71,13 @@ def test_hand_computed_order() -> None:
         "Gene::4": "Beta",
         "Gene::5": "Alpha",
         "Gene::6": "Gamma",
+        "Gene::7": "Delta",
     }
     assert evidence_order(signals, names) == [
         "Gene::1",
         "Gene::2",
         "Gene::3",
+        "Gene::7",
         "Gene::5",
         "Gene::4",
         "Gene::6",
@@ -92,6 +98,8 @@ def test_matches_the_reference_on_random_signals() -> None:
             action=rng.choice([None, "inhibitor", "substrate", "other", "agonist"]),
             links=rng.randint(0, 40),
             saturation=rng.choice([4, 32]),
+            peers=(peers := rng.randint(0, 6)),
+            peers_sharing=rng.randint(0, peers),
             degree=rng.randint(0, pop + 3),
             population=pop,
         )
