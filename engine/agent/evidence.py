@@ -11,7 +11,7 @@ from engine.graph.store import KGStore
 from engine.graph.walk import WalkPath
 from engine.index.dense import PassageHit, doc_of
 from engine.ranking.answers import graph_scores
-from engine.ranking.evidence import Signals, evidence_score, why
+from engine.ranking.evidence import Signals, evidence_score, weigh, why
 from engine.ranking.fusion import fuse
 from engine.ranking.signals import answer_signals
 from engine.result import Answer, Evidence, Result, Status, Triple
@@ -34,15 +34,20 @@ def fill_from_paths(
     hits: list[PassageHit],
 ) -> None:
     """Answers (graph scores fused with passage mentions), paths and triple evidence from the
-    kept ``paths``; ``target`` is the answer a mechanism question names."""
+    kept ``paths``; ``target`` is the answer a mechanism question names. When every path is
+    one hop, the graph scores are weighed by the answers' evidence first and the paths listed
+    follow the answers."""
     scores = graph_scores(paths, lambda p: store.ids[p.end], target)
+    one_hop = all(len(p.uses) == 1 for p in paths)
+    signals = answer_signals(store, paths)
+    if one_hop:
+        scores = weigh(scores, signals)
     dense_scores = dense_mentions(store, list(scores), hits)
     fused = (
         fuse(scores, dense_scores, settings.fusion, settings.graph_weight)
         if dense_scores
         else sorted(scores.items(), key=lambda kv: -kv[1])
     )
-    signals = answer_signals(store, paths)
     result.answers = by_evidence(
         [
             Answer(id=n, name=store.name(n), score=round(sc, 4), kind=store.kind(n))
@@ -52,7 +57,6 @@ def fill_from_paths(
     )
     order = {a.id: i for i, a in enumerate(result.answers)}
     ranked_paths = sorted(paths, key=lambda p: order.get(store.ids[p.end], 1 << 30))
-    one_hop = all(len(p.uses) == 1 for p in paths)
     result.paths = [p.triples(store) for p in (ranked_paths if one_hop else paths)[:MAX_PATHS]]
     seen: set[Triple] = set()
     for p in ranked_paths:

@@ -52,6 +52,12 @@ SPECIFICITY_WEIGHT = 0.3
 answers only."""
 
 
+EVIDENCE_BASE, EVIDENCE_SHARE = 0.8, 0.2
+"""A one-hop answer's graph score before fusion: ``score * (EVIDENCE_BASE + EVIDENCE_SHARE *
+evidence / top evidence)`` (the two sum to 1): the evidence order survives the fusion with
+passage mentions, and a fifth is too little to lift an answer over a likelier reading's."""
+
+
 @dataclass(frozen=True)
 class Signals:
     """What the data holds about one answer's edge to the seed."""
@@ -118,6 +124,18 @@ def evidence_score(s: Signals) -> float:
         + SPECIFICITY_WEIGHT * specificity(s.degree, s.population)
     )
     return round(score, 6)
+
+
+def weigh(scores: Mapping[str, float], signals: Mapping[str, Signals]) -> dict[str, float]:
+    """Graph scores of one-hop answers weighed by their evidence (``EVIDENCE_BASE`` ...);
+    an answer without signals keeps the base share."""
+    ev = {n: evidence_score(signals[n]) for n in scores if n in signals}
+    top = max(ev.values(), default=0.0)
+    if top <= 0:
+        return dict(scores)
+    return {
+        n: sc * (EVIDENCE_BASE + EVIDENCE_SHARE * ev.get(n, 0.0) / top) for n, sc in scores.items()
+    }
 
 
 def evidence_order(signals: Mapping[str, Signals], names: Mapping[str, str]) -> list[str]:

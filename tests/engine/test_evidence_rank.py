@@ -21,7 +21,7 @@ from engine.graph.store import KGStore
 from engine.graph.walk import MAX_FANOUT, Budget, Walker
 from engine.ingest import kg as kgload
 from engine.ranking.answers import rank_paths
-from engine.ranking.evidence import Signals, evidence_order, evidence_score, why
+from engine.ranking.evidence import Signals, evidence_order, evidence_score, weigh, why
 from engine.ranking.signals import answer_signals
 from engine.result import Result, Status
 
@@ -198,3 +198,16 @@ def test_signals_only_for_one_hop_answers(drug_graph: KGStore) -> None:
     assert set(found) == {"Gene::999"}
     assert found["Gene::999"].links == 1
     assert found["Gene::999"].degree == 1
+
+
+def test_weighing_keeps_a_likelier_reading_ahead() -> None:
+    signals = {
+        "Disease::a": Signals(links=4, degree=1, population=100),
+        "Disease::b": Signals(degree=100, population=100),
+        "Disease::c": Signals(links=4, degree=1, population=100),
+    }
+    # a and b by the likelier reading (1.0), c by a reading half as likely
+    weighed = weigh({"Disease::a": 1.0, "Disease::b": 1.0, "Disease::c": 0.5}, signals)
+    assert weighed["Disease::a"] == pytest.approx(1.0)
+    assert weighed["Disease::b"] == pytest.approx(0.8)
+    assert weighed["Disease::b"] > weighed["Disease::c"] == pytest.approx(0.5)
