@@ -28,6 +28,9 @@ class Answer(BaseModel):
     score: float
     kind: str | None = None
     source: Literal["kg", "memory", "dense"] = "kg"
+    why: str | None = None
+    """Where the evidence puts a graph answer among equally scored ones: its sources, score,
+    action type, structural links and specificity (``engine/ranking/evidence.py``)."""
 
 
 class Evidence(BaseModel):

@@ -3,13 +3,17 @@ passages (marked relevant or not), and the literature answer when the graph has 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from engine.agent import explainer
 from engine.graph.store import KGStore
 from engine.graph.walk import WalkPath
 from engine.index.dense import PassageHit, doc_of
 from engine.ranking.answers import graph_scores
+from engine.ranking.evidence import Signals, evidence_score, weigh, why
 from engine.ranking.fusion import fuse
 from engine.ranking.presets import Fusion
+from engine.ranking.signals import answer_signals
 from engine.result import Answer, Evidence, Result, Status, Triple
 from engine.understand.relevance import relevant
 
@@ -31,21 +35,30 @@ def fill_from_paths(
 ) -> None:
     """Answers (graph scores fused with passage mentions), paths and triple evidence from the
     kept ``paths`` (``fusion`` combines the two); ``target`` is the answer a mechanism question
-    names."""
+    names. When every path is one hop, the graph scores are weighed by the answers' evidence
+    first and the paths listed follow the answers."""
     scores = graph_scores(paths, lambda p: store.ids[p.end], target)
+    one_hop = all(len(p.uses) == 1 for p in paths)
+    signals = answer_signals(store, paths)
+    if one_hop:
+        scores = weigh(scores, signals)
     dense_scores = dense_mentions(store, list(scores), hits)
     fused = (
         fuse(scores, dense_scores, fusion)
         if dense_scores
         else sorted(scores.items(), key=lambda kv: -kv[1])
     )
-    result.answers = [
-        Answer(id=n, name=store.name(n), score=round(sc, 4), kind=store.kind(n)) for n, sc in fused
-    ]
-    result.paths = [p.triples(store) for p in paths[:MAX_PATHS]]
-    seen: set[Triple] = set()
+    result.answers = by_evidence(
+        [
+            Answer(id=n, name=store.name(n), score=round(sc, 4), kind=store.kind(n))
+            for n, sc in fused
+        ],
+        signals,
+    )
     order = {a.id: i for i, a in enumerate(result.answers)}
     ranked_paths = sorted(paths, key=lambda p: order.get(store.ids[p.end], 1 << 30))
+    result.paths = [p.triples(store) for p in (ranked_paths if one_hop else paths)[:MAX_PATHS]]
+    seen: set[Triple] = set()
     for p in ranked_paths:
         for t in p.triples(store):
             if t not in seen and len(seen) < MAX_TRIPLE_EVIDENCE:
@@ -54,6 +67,19 @@ def fill_from_paths(
                     Evidence(kind="triple", triple=t, source="hetionet", score=round(p.conf, 4))
                 )
     attach_passages(result, store, hits)
+
+
+def by_evidence(answers: list[Answer], signals: Mapping[str, Signals]) -> list[Answer]:
+    """Answers with equal scores in evidence order (``engine/ranking/evidence.py``), then by
+    name, never by id; each answer with signals says why in ``why``."""
+    for a in answers:
+        if a.id in signals:
+            a.why = why(signals[a.id])
+    plain = Signals(sources=(), degree=0, population=0)
+    return sorted(
+        answers,
+        key=lambda a: (-a.score, -evidence_score(signals.get(a.id, plain)), a.name.lower(), a.id),
+    )
 
 
 def dense_mentions(store: KGStore, nodes: list[str], hits: list[PassageHit]) -> dict[str, float]:

@@ -93,7 +93,7 @@ def llm_samples(
 
     planner: Planner = helix.c.planner  # type: ignore[attr-defined]
     llm = helix.c.llm  # type: ignore[attr-defined]
-    if llm is None:
+    if not helix.settings.llm_configured:  # type: ignore[attr-defined]
         raise ValueError("no LLM endpoint is configured (HELIX_LLM_BASE_URL, HELIX_LLM_MODEL)")
     probs: list[float] = []
     labels: list[int] = []

@@ -104,6 +104,7 @@ class KGStore:
         self.index: dict[str, int] = {nid: i for i, nid in enumerate(self.ids)}
         self._adj: dict[str, CSR] = {}
         self._stored: dict[str, set[int]] = {}
+        self._reach: dict[str, int] = {}
         self._load_adjacency()
         kind_names = sorted(set(self.kinds))
         self._kind_code = {k: c for c, k in enumerate(kind_names)}
@@ -212,6 +213,13 @@ class KGStore:
         if use.rel not in FIXED_RELS:
             return len(self.neighbors(i, use))
         return csr.degree(i)
+
+    def reach(self, use: DirectedRel) -> int:
+        """How many nodes have at least one edge along ``use`` (an IDF population)."""
+        if use.key not in self._reach:
+            csr = self._csr(use)
+            self._reach[use.key] = 0 if csr is None else int(np.count_nonzero(np.diff(csr.indptr)))
+        return self._reach[use.key]
 
     def _csr(self, use: DirectedRel) -> CSR | None:
         csr = self._adj.get(use.key)

@@ -25,7 +25,8 @@ from engine.graph.store import KGStore
 from engine.result import Triple
 
 MAX_FANOUT = 400
-"""Neighbours followed per (node, relation); the least connected are followed first."""
+"""Neighbours followed per (node, relation); the least connected are followed first. A seed's
+own one-hop answers are never cut by it (the answer ranking orders them)."""
 
 
 def _default(name: str) -> float:
@@ -189,13 +190,19 @@ class Walker:
                             continue
                     cont = deep or (bool(finals) and targets is None)
                     nbrs: list[int] = store.neighbors(node, use).tolist()
+                    if ends and depth == 0:
+                        # the seed's own answers are all kept: the fan-out cap only limits
+                        # what is walked on, and the ranking decides which answers show
+                        for j in nbrs:
+                            if j not in path.nodes and (targets is None or j in targets):
+                                self._add(complete, path, use, j, new_conf, node)
                     if len(nbrs) > MAX_FANOUT:
                         degree = {j: store.degree(j, use) for j in nbrs}
                         nbrs = sorted(nbrs, key=degree.__getitem__)[:MAX_FANOUT]
                     for j in nbrs:
                         if j in path.nodes:
                             continue
-                        if ends and (targets is None or j in targets):
+                        if ends and depth > 0 and (targets is None or j in targets):
                             self._add(complete, path, use, j, new_conf, node)
                         if cont and (targets is None or j not in targets):
                             child = WalkPath((*path.nodes, j), prefix, new_conf)

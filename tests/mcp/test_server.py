@@ -55,6 +55,7 @@ async def test_ask_returns_the_result_object(server):
         "score": 0.9,
         "kind": None,
         "source": "kg",
+        "why": None,
     }
     assert data["evidence"][0]["triple"] == ["Compound::DB00843", "CtD", "Disease::DOID:10652"]
     assert data["question"] == "What treats Alzheimer's disease?"

@@ -1,0 +1,192 @@
+"""Reading the evidence signals of one-hop answers off the store (the pure scoring is in
+``engine/ranking/evidence.py``).
+
+For an answer ``a`` reached from the seed ``s`` along one relation use, the signals are who
+states the edge (the store's provenance: sources, their scores, DrugCentral's action type), how
+specific ``a`` is for the relation (its degree against the relation's population), and the
+structural links below: a second route through the graph that says the same thing.
+
+| use (seed -> answer) | a link is |
+| --- | --- |
+| CbG (drug -> gene)   | a disease the drug treats or palliates that the gene is associated with |
+| CbG^-1 (gene -> drug)| the same, seen from the gene |
+| CtD, CpD (drug -> disease) | a gene the drug binds that the disease is associated with |
+| CtD^-1, CpD^-1 (disease -> drug) | the same, seen from the disease |
+| DaG (disease -> gene) | a drug treating the disease that binds the gene |
+| DaG^-1 (gene -> disease) | the same, seen from the gene |
+
+The seed's peers are the drugs sharing a pharmacologic class with a drug seed (PCiC) and the
+diseases resembling a disease seed (DrD); a peer shares an answer when the same relation links
+it to the answer too.
+
+Hetionet records no action types, so for drug targets the first link is the structural stand-in
+for one: the target the drug exists for is the one tied to what it treats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from engine.graph.actions import ACTION_SOURCE, TYPED_REL
+from engine.graph.provenance import EdgeSource
+from engine.graph.relations import DirectedRel, directed_uses
+from engine.graph.store import KGStore
+from engine.graph.walk import WalkPath, reverse
+from engine.ranking.evidence import (
+    LINK_SATURATION,
+    Signals,
+    evidence_score,
+    is_pharmacological,
+)
+
+USES = {u.key: u for u in directed_uses()}
+TREATS = ("CtD", "CpD")
+"""The drug-disease relations that say a drug is used for a disease."""
+
+Reach = Callable[[KGStore, int], set[int]]
+
+MODULE_SATURATION = 32
+"""Links at full weight for a disease-gene module link: a gene interacting with dozens of the
+disease's other genes sits at the centre of its module (a drug's few treated diseases saturate
+at ``LINK_SATURATION``)."""
+SATURATION = {"DaG": MODULE_SATURATION, "DaG^-1": MODULE_SATURATION}
+
+
+def _along(store: KGStore, i: int, *keys: str) -> set[int]:
+    out: set[int] = set()
+    for k in keys:
+        out.update(store.neighbors(i, USES[k]).tolist())
+    return out
+
+
+LINKS: dict[str, tuple[str, Reach, Reach]] = {
+    # use: (what a link is, nodes the seed offers, nodes the answer offers); a link is a node
+    # in both.
+    "CbG": (
+        "treated diseases it is associated with",
+        lambda st, s: _along(st, s, *TREATS),
+        lambda st, a: _along(st, a, "DaG^-1"),
+    ),
+    "CbG^-1": (
+        "associated diseases the drug treats",
+        lambda st, s: _along(st, s, "DaG^-1"),
+        lambda st, a: _along(st, a, *TREATS),
+    ),
+    "CtD": (
+        "drug targets associated with it",
+        lambda st, s: _along(st, s, "CbG"),
+        lambda st, a: _along(st, a, "DaG"),
+    ),
+    "CtD^-1": (
+        "targets associated with the disease",
+        lambda st, s: _along(st, s, "DaG"),
+        lambda st, a: _along(st, a, "CbG"),
+    ),
+    "DaG": (
+        "interacting genes associated too",
+        lambda st, s: _along(st, s, "DaG"),
+        lambda st, a: _along(st, a, "GiG"),
+    ),
+    "DaG^-1": (
+        "interacting genes associated with it",
+        lambda st, s: _along(st, s, "GiG"),
+        lambda st, a: _along(st, a, "DaG"),
+    ),
+}
+LINKS["CpD"] = LINKS["CtD"]
+LINKS["CpD^-1"] = LINKS["CtD^-1"]
+
+
+PEERS: dict[str, tuple[str, ...]] = {
+    "Compound": ("PCiC^-1", "PCiC"),
+    "Disease": ("DrD",),
+}
+"""How to reach a seed's peers: the uses to a shared node and back (or one use)."""
+
+
+def peers_of(store: KGStore, seed: int) -> set[int]:
+    """Drugs sharing a pharmacologic class with a drug, diseases resembling a disease."""
+    steps = PEERS.get(store.kinds[seed])
+    if not steps:
+        return set()
+    front = {seed}
+    for k in steps:
+        front = set().union(*(_along(store, i, k) for i in front)) if front else set()
+    front.discard(seed)
+    return front
+
+
+def _action(sources: Iterable[EdgeSource], rel: str) -> str | None:
+    """The first pharmacological action type the action source records on the edge."""
+    if rel != TYPED_REL:
+        return None
+    found: list[str] = []
+    for e in sources:
+        if e.source == ACTION_SOURCE and e.detail:
+            found += e.detail.split(", ")
+    return next((a for a in found if is_pharmacological(a)), found[0] if found else None)
+
+
+def _plain(use: DirectedRel) -> str:
+    """The use's key without an action type (``CbG[inhibitor]`` -> ``CbG``)."""
+    return use.key.replace(f"[{use.detail}]", "") if use.detail else use.key
+
+
+def edge_signals(
+    store: KGStore,
+    seed: int,
+    use: DirectedRel,
+    answer: int,
+    seed_side: set[int] | None = None,
+    peers: set[int] | None = None,
+) -> Signals:
+    """The signals of one edge ``seed -use-> answer``; ``seed_side`` (the seed's part of the
+    links) and ``peers`` when already computed."""
+    triple = store.triple(seed, use, answer)
+    stated = store.edge_sources([triple]).get(triple, [])
+    scores = [e.score for e in stated if e.score is not None]
+    link = LINKS.get(_plain(use))
+    links = 0
+    if link is not None:
+        mine = link[1](store, seed) if seed_side is None else seed_side
+        links = len(mine & link[2](store, answer))
+    kin = peers_of(store, seed) if peers is None else peers
+    sharing = len(kin & set(store.neighbors(answer, reverse(use)).tolist())) if kin else 0
+    return Signals(
+        sources=tuple(dict.fromkeys(e.source for e in stated)),
+        source_score=max(scores) if scores else None,
+        action=_action(stated, use.rel),
+        links=links,
+        link_kind=link[0] if link else "",
+        saturation=SATURATION.get(_plain(use), LINK_SATURATION),
+        peers=len(kin),
+        peers_sharing=sharing,
+        degree=store.degree(answer, reverse(use)),
+        population=store.reach(use),
+    )
+
+
+def answer_signals(store: KGStore, paths: Sequence[WalkPath]) -> dict[str, Signals]:
+    """Signals of every answer a one-hop path reaches (the best edge when several do);
+    answers reached only by longer paths have none."""
+    out: dict[str, Signals] = {}
+    seed_sides: dict[tuple[int, str], set[int]] = {}
+    kin: dict[int, set[int]] = {}
+    for p in paths:
+        if len(p.uses) != 1:
+            continue
+        seed, use, answer = p.nodes[0], p.uses[0], p.end
+        link = LINKS.get(_plain(use))
+        side = None
+        if link is not None:
+            key = (seed, _plain(use))
+            if key not in seed_sides:
+                seed_sides[key] = link[1](store, seed)
+            side = seed_sides[key]
+        if seed not in kin:
+            kin[seed] = peers_of(store, seed)
+        s = edge_signals(store, seed, use, answer, side, kin[seed])
+        n = store.ids[answer]
+        if n not in out or evidence_score(s) > evidence_score(out[n]):
+            out[n] = s
+    return out
