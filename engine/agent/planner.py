@@ -1,5 +1,18 @@
 """Planner: link entities, read the question's form, choose seeds and a metapath distribution.
 
+``Planner.plan`` is a sequence of named steps over a ``Plan``; each reading of the question is
+made once and passed to the steps after it:
+
+1. ``_asked_part``: only the part of what was typed that asks is planned (``form.asked_span``);
+2. ``readings.read_words``: what the words say (``Wording``: features, form, uncovered words);
+3. ``_senses``: which node each mention means (``senses``), by the best metapath parse from
+   each candidate's kind (``parsing.Parses``: each parse scored once per kind and mention);
+4. ``reader``: what the question means by the exemplar bank (``readings.Meaning``);
+5. the decisions, each the finished plan or None to go on: ``_clarify_sense``,
+   ``_edge_question``, ``_nothing_linked``, ``_says_more``, ``_chosen_relation`` and
+   ``_walk`` (the seed whose parses explain the question best, ``parsing.best_seed``, its
+   metapath distribution, ``_typed`` and ``_ask_relation``).
+
 Senses are resolved by structure, not by string (``senses``): a mention left with several
 candidates after that becomes a clarifying question.
 """
@@ -7,35 +20,25 @@ candidates after that becomes a clarifying question.
 from __future__ import annotations
 
 import hashlib
-import math
-import re
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Literal
 
 from engine.agent import senses
+from engine.agent.parsing import ONE_HOP, Parses, best_seed, distribution
 from engine.agent.plan import Plan
+from engine.agent.readings import Meaning, Wording, graph_reading, read_words
 from engine.graph.metapaths import Metapath, enumerate_metapaths, mechanism_metapaths
-from engine.graph.relations import DirectedRel
 from engine.graph.store import KGStore
 from engine.graph.walk import Budget
 from engine.result import Candidate, LinkedEntity
 from engine.understand.bank import is_relation_word
 from engine.understand.cueshare import shared_relations, widen
 from engine.understand.datarel import DataVocabulary
-from engine.understand.form import (
-    YES_NO_START,
-    asked_span,
-    asks_for_things,
-    asks_to_check,
-    is_wh_question,
-    is_yes_no,
-)
+from engine.understand.form import YES_NO_START, asked_span, is_wh_question, is_yes_no
 from engine.understand.lexicon import COMPILED_CUES, is_structural
-from engine.understand.linking import Linker, example_asides, examples
+from engine.understand.linking import Linker, examples
 from engine.understand.mentions import LinkResult, Mention
-from engine.understand.negation import is_negated, negated_spans
-from engine.understand.parse import Features, features
+from engine.understand.parse import Features
 from engine.understand.pathfit import order_cues, score_metapath
 from engine.understand.reading import (
     SEM_ACCEPT,
@@ -47,36 +50,16 @@ from engine.understand.reading import (
 )
 from engine.understand.semantic import SemanticScorer, masked
 from engine.understand.spelling import Speller
-from engine.util.numeric import softmax
 
-PARSE_TEMPERATURE = 0.5
-"""Softmax temperature over parse scores: a cue's weight (1.0) apart is a clear preference."""
 MIN_PARSE_SCORE = -1.5
 """Below this the best metapath leaves cues unexplained: the question is not a graph question."""
 MAX_UNCOVERED = 2
 """A question with more words beyond its names, cues and function words says more than a
 graph question: it needs a confident reading to be read as one."""
-_EXISTENTIAL = re.compile(r"\b(?:is|are)\s+there\b", re.IGNORECASE)
-"""A question whether there is something ("Are there brain changes in X?")."""
-CONTRACTIONS = frozenset({"m", "d", "s", "ll", "re", "ve", "t"})
-"""What is left of "I'm", "I'd", "it's", "we'll" ... once the tokenizer splits at the apostrophe."""
-LEXICON_CONFIDENT = 1.0
-"""A parse at least this good explains the question's cues by itself (a strong cue read in
-order, the asked kind reached); below it the exemplar bank's reading is added."""
-SEM_LIFT = 1.0
-"""How far a confidently read relation is put above the best lexicon parse."""
-TIE = 1e-6
-"""Lexicon parses this close in score are a tie the cue words leave open."""
 RELATION_CHOICE = "relation:"
 """Prefix of a ``choice`` that answers a relation clarification ("relation:CpD^-1")."""
-TOP_PARSES = 60
-"""Parses a metapath distribution is made of, best first: the rest would carry no weight."""
-MIN_PROBABILITY = 1e-4
-"""A metapath less probable than this leaves the distribution: not worth a walk."""
 QHASH_CHARS = 16
 """Hex digits of a question's hash (64 bits): enough to tell questions apart in traces."""
-ONE_HOP = 1
-"""Length of the metapaths of a single relation."""
 MAX_UNLINKED = 2
 """A question naming a relation or the kind it asks for and at most this many phrases that
 link to nothing asks about something the graph lacks; more is no question about one thing."""
@@ -88,6 +71,10 @@ about X") when at most this many tokens long; a longer one is a literature quest
 
 Reader = Callable[[str, Sequence[tuple[Mention, list[str]]]], Reading | None]
 """What a question means (None: no reading), given the nodes each mention may mean."""
+Resolved = list[tuple[Mention, list[str]]]
+"""Each mention with the nodes it may mean."""
+Single = list[tuple[Mention, str]]
+"""Each mention read as one node, with that node."""
 
 
 class Planner:
@@ -140,20 +127,29 @@ class Planner:
 
     # --- structure -------------------------------------------------------------------
     def parses(
-        self, kind: str, m: Mention, f: Features, reading: Reading | None = None
+        self,
+        kind: str,
+        m: Mention,
+        f: Features,
+        reading: Reading | None = None,
+        hops: dict[str, float] | None = None,
     ) -> list[tuple[Metapath, float]]:
         """Metapaths from ``kind`` scored by the lexicon cues plus, with a reading, the log
         probability the exemplar bank gives their first relation. With a reading, a single
         relation is also supported by the cue words its exemplar wordings share
         (``cueshare``), so that meaning decides between the relations a word serves; a chain
-        only by the relations the cue tables name."""
+        only by the relations the cue tables name. ``hops`` are the reading's
+        ``first_hops(kind)`` when summed already."""
         cues = order_cues(f.cues, m.start, m.end)
         wide = (
             [widen(c, COMPILED_CUES, self.shared) for c in cues]
             if self.shared and reading is not None
             else cues
         )
-        hops = reading.first_hops(kind) if reading is not None else {}
+        if reading is None:
+            hops = {}
+        elif hops is None:
+            hops = reading.first_hops(kind)
         return sorted(
             (
                 (
@@ -172,22 +168,20 @@ class Planner:
             key=lambda x: -x[1],
         )
 
-    def _best_parse(self, kind: str, m: Mention, f: Features) -> float | None:
-        best = self.parses(kind, m, f)
-        return best[0][1] if best else None
-
     def dist_for(self, kind: str, plan: Plan) -> list[tuple[Metapath, float]]:
         """Metapath distribution for a seed of ``kind`` injected after planning."""
         anchor = Mention("", 0, 0, 0, 0, [])
         return distribution(self.parses(kind, anchor, plan.features, plan.reading))
 
-    # --- the plan ----------------------------------------------------------------------
+    # --- before the plan ---------------------------------------------------------------
     def respell(self, question: str) -> str:
         """``question`` with typos of its question words corrected ("durgs" -> "drugs"); the
         same length, so offsets into it hold for the question as typed."""
         return self.speller.correct(question) if self.speller is not None else question
 
     def link(self, question: str) -> LinkResult:
+        """The question's mentions, whole names first; in a question that asks for things,
+        examples it gives ("drugs such as X") are its mentions too."""
         link = self.linker.link(question, whole_names=True)
         if not is_yes_no(question):
             link.mentions = examples(question, link.tokens, link.mentions)
@@ -204,208 +198,57 @@ class Planner:
         scores, qvec = self.semantic.score_with(text, question, {k for _, _, k in spans}, without)
         return Reading(scores, {s.id: s for s in self.semantic.bank.slots}, qvec)
 
+    # --- the plan ----------------------------------------------------------------------
     def plan(
         self, question: str, choice: str | None = None, link: LinkResult | None = None
     ) -> Plan:
+        """What to do with ``question``: its intent, seeds, targets and metapath distribution,
+        or the question to ask back. ``choice`` answers an earlier clarification (a node id,
+        or ``RELATION_CHOICE`` and a relation); ``link`` is the question's linking when done
+        already. The steps are the module docstring's."""
         link = link or self.link(question)
-        start, end = asked_span(question, [(m.start, m.end) for m in link.mentions])
+        spans = tuple((m.start, m.end) for m in link.mentions)
+        start, end = asked_span(question, spans)
         if (start, end) != (0, len(question)) and question[start:end].strip():
             return self._asked_part(question, start, end, choice)
         relation_choice = None
         if choice and choice.startswith(RELATION_CHOICE):
             relation_choice, choice = choice[len(RELATION_CHOICE) :], None
-        f = features(question, link.tokens, link.mentions)
-        spans = [(m.start, m.end) for m in link.mentions]
-        if self.data:
-            f = replace(f, cues=self.data.find_cues(f.norm, f.cues, spans))
-            asked = self.data.asked_kind(f.norm, spans) if f.target_kind is None else None
-            if asked is not None:
-                named = f.named_kinds | {asked[0]}
-                f = replace(f, target_kind=asked[0], target_pos=asked[1], named_kinds=named)
-        if not f.yes_no:
-            # a relation word the question negates says what the answer is not; one in an
-            # aside that gives examples ("roles, such as receptor activity, ...") says what
-            # the answer is like
-            denied = negated_spans(question, link.tokens) + example_asides(question)
-            f = replace(f, cues=tuple(c for c in f.cues if not is_negated(denied, c.start)))
-        qhash = question_hash(question)
+        words = read_words(question, link, spans, self.data)
         plan = Plan(
             question,
-            qhash,
+            question_hash(question),
             "literature",
-            f,
+            words.features,
             link,
             unlinked=list(link.unlinked),
             budget=self.budget,
+            uncovered=list(words.uncovered),
         )
-        resolved: list[tuple[Mention, list[str]]] = [
-            (m, senses.resolve(self.store, m, f, choice, self._best_parse)) for m in link.mentions
-        ]
-        plan.reading = reading = self.reader(question, resolved)
-        covered = {i for m in link.mentions for i in range(m.first_token, m.last_token + 1)}
-        plan.uncovered = [
-            t.text
-            for i, t in enumerate(link.tokens)
-            if i not in covered
-            and not is_structural(t.norm)
-            and not t.norm.isdigit()
-            and not (i == 0 and t.norm in YES_NO_START)
-            and t.norm not in CONTRACTIONS
-        ]
-        focused = len(plan.uncovered) <= MAX_UNCOVERED
-        """A graph question names its entities and relations; a literature question says more."""
+        parses = Parses(self.parses, words.features)
+        resolved = self._senses(words, choice, parses)
+        plan.reading = self.reader(question, resolved)
         # several nodes merely close in meaning to a phrase are a weak link, not a choice to
         # ask the user about: such a mention is left out
         resolved = [(m, ids) for m, ids in resolved if len(ids) == 1 or m.method != "embedding"]
-        ambiguous = [(m, ids) for m, ids in resolved if len(ids) > 1]
-        if ambiguous and focused:
-            m, ids = ambiguous[0]
-            plan.intent = "clarify"
-            plan.clarification, plan.candidates = senses.clarify(self.store, m, ids)
-            return plan
+        if (asked := self._clarify_sense(plan, words, resolved)) is not None:
+            return asked
         # a mention still read as several nodes (in a question too long to ask back about)
         # leaves the plan; the others are its entities
         single = [(m, ids[0]) for m, ids in resolved if len(ids) == 1]
         ents = [self.entity(m, node) for m, node in single]
-        kinds = {e.kind for e in ents}
-        mechanism = f.mechanism or (
-            reading is not None
-            and (not f.yes_no or f.declarative)
-            and reading.intent_prob("mechanism") >= SEM_ACCEPT
-        )
-        # a yes/no question naming both ends of a relation asks about that edge; one asking
-        # whether there is something ("Are there brain changes in X?") does only when the
-        # bank reads a claim
-        claim_read = (
-            reading is not None
-            and (
-                reading.claim_mass(ents[0].kind, ents[1].kind)
-                if len(ents) == 2 and not _EXISTENTIAL.search(question)
-                else reading.intent_prob("claim")
-            )
-            >= SEM_ACCEPT
-        )
-        # a yes/no question that does not open with its verb ("Trauma patients on
-        # anticoagulation: is it safe?") is a claim about an edge only when the bank reads one
-        leading = bool(link.tokens) and link.tokens[0].norm in YES_NO_START
-        claim_form = f.yes_no and (leading or claim_read)
-        # a longer question that asks to check a claim ("Can you confirm whether GLRX is
-        # among the proteins Sufentanil binds?") is still about one edge when the bank is
-        # sure it is a claim
-        claim_sure = (
-            asks_to_check(question)
-            and reading is not None
-            and reading.intent_prob("claim") >= SEM_GRAPH
-        )
-        if (
-            (len(ents) == 2 or mechanism)
-            and kinds >= senses.DRUG_DISEASE
-            and (mechanism or claim_form)
-        ):
-            # a yes/no question about three or more things (a comparison, a subgroup) is
-            # not a claim about one edge
-            drug = next(e for e in ents if e.kind == "Compound")
-            disease = next(e for e in ents if e.kind == "Disease")
-            plan.seeds, plan.targets = [drug], [disease]
-            if mechanism:
-                plan.intent = "mechanism"
-                mechanisms = self.mechanisms
-                total = sum(w for _, w in mechanisms)
-                plan.dist = [(mp, w / total) for mp, w in mechanisms]
-                return plan
-            if focused or claim_sure:
-                plan.intent = "claim"
-                return plan
-        if (
-            len(ents) == 2
-            and claim_form
-            and (focused or claim_sure)
-            and (f.cues or (claim_read and self._related(ents)))
-        ):
-            # a yes/no question the bank reads as a claim about two things the graph can
-            # relate is one, whatever verb it uses ("Would X engage Y?")
-            plan.seeds, plan.targets = [ents[0]], ents[1:2]
-            plan.intent = "claim"
-            return plan
-        structured = f.target_kind is not None or bool(f.cues)
-        if not ents:
-            if (
-                structured
-                and 1 <= len(link.unlinked) <= MAX_UNLINKED
-                and len(link.tokens) <= NOT_FOUND_TOKENS
-            ):
-                plan.intent = "not_found"
-            return plan
-        if not focused and (
-            f.yes_no
+        meaning = Meaning.of(plan.reading)
+        return (
+            self._edge_question(plan, words, meaning, ents)
+            or self._nothing_linked(plan, words, ents)
+            or self._says_more(plan, words, meaning, resolved, single, ents)
             or (
-                not self._graph_request(question, plan, single, covered)
-                and not self._confident(question, reading, resolved, f)
-            )
-        ):
-            # a longer question is still a graph question when the bank reads it, with
-            # confidence, as one relation (or chain) of a linked entity
-            plan.seeds = ents
-            return plan
-        if relation_choice is not None:
-            return self._chosen_relation(plan, ents, relation_choice)
-        # one seed (the best-parsed mention) guides the walk
-        best: tuple[float, LinkedEntity, list[tuple[Metapath, float]]] | None = None
-        lexical = not f.generic and (bool(f.cues) or f.target_kind is not None)
-        for (m, _), e in zip(single, ents, strict=True):
-            if not lexical and not self._graph_reading(reading, e.kind):
-                continue
-            parses = self.parses(e.kind, m, f)
-            sure = (
-                reading.confident_path(e.kind, f.named_kinds, f.target_kind)
-                if reading is not None
+                self._chosen_relation(plan, ents, relation_choice)
+                if relation_choice is not None
                 else None
             )
-            if sure is not None and self._lexicon_defers(parses, sure):
-                parses = self._meaning_first(self.parses(e.kind, m, f, reading), sure)
-            elif (
-                not parses
-                or parses[0][1] < LEXICON_CONFIDENT
-                or (
-                    len(parses[0][0]) == 1
-                    and reading is not None
-                    and reading.graph_mass(e.kind) >= SEM_ACCEPT
-                )
-            ):
-                # the cue tables do not explain the question, or they read one relation and
-                # the bank reads a relation of this entity: meaning weighs in with the cues
-                parses = self.parses(e.kind, m, f, reading)
-            if parses and (best is None or parses[0][1] > best[0]):
-                best = (parses[0][1], e, parses)
-        if best is None:
-            plan.seeds = ents[:1]
-            plan.intent = "overview" if len(link.tokens) <= OVERVIEW_TOKENS else "literature"
-            return plan
-        score, seed, parses = best
-        plan.seeds = [seed]
-        plan.parse_score = score
-        if score < MIN_PARSE_SCORE and not self._graph_reading(reading, seed.kind):
-            plan.intent = "no_relation" if structured else "literature"
-            return plan
-        plan.dist = distribution(parses)
-        plan.intent = "one_hop" if len(plan.dist[0][0]) == ONE_HOP else "multi_hop"
-        i = self.store.index[seed.id]
-        typed = self.data.typed(
-            plan.dist, f.norm, spans, seed.name, lambda u: self.store.degree(i, u)
+            or self._walk(plan, words, meaning, parses, single, ents)
         )
-        if typed is not None:
-            plan.dist, plan.action, plan.note = typed.dist, typed.action, typed.note
-        pair = close_pair(plan.dist) if reading is not None else None
-        if pair is not None:
-            plan.intent = "clarify"
-            plan.clarification = relation_question(pair, seed.name)
-            plan.candidates = [
-                Candidate(
-                    id=f"{RELATION_CHOICE}{u.key}", name=phrase(u, seed.name), kind="Relation"
-                )
-                for u in pair
-            ]
-        return plan
 
     def _asked_part(self, question: str, start: int, end: int, choice: str | None) -> Plan:
         """Plan the part of ``question`` that asks it (``form.asked_span``); the plan keeps the
@@ -418,35 +261,191 @@ class Planner:
                 e.start, e.end = e.start + start, e.end + start
         return plan
 
-    def _confident(
+    def _senses(self, words: Wording, choice: str | None, parses: Parses) -> Resolved:
+        """The nodes each mention may mean (``senses.resolve``): ``choice`` when it is one of
+        them, else those whose kind's best parse explains the question best."""
+        return [
+            (m, senses.resolve(self.store, m, words.features, choice, parses.best))
+            for m in words.link.mentions
+        ]
+
+    def _clarify_sense(self, plan: Plan, words: Wording, resolved: Resolved) -> Plan | None:
+        """Decides whether to ask which node a mention means: a focused question (one that
+        says little beyond its names and cues) with a mention still read as several nodes
+        asks about the first such mention."""
+        ambiguous = [(m, ids) for m, ids in resolved if len(ids) > 1]
+        if not ambiguous or not focused(words):
+            return None
+        m, ids = ambiguous[0]
+        plan.intent = "clarify"
+        plan.clarification, plan.candidates = senses.clarify(self.store, m, ids)
+        return plan
+
+    def _edge_question(
+        self, plan: Plan, words: Wording, meaning: Meaning | None, ents: list[LinkedEntity]
+    ) -> Plan | None:
+        """Decides whether the question asks about one edge: how a drug acts on a disease
+        (``mechanism``, walked along Rephetio's metapaths) or whether a claim holds
+        (``claim``), its seeds and targets the two ends. A longer yes/no question about a
+        drug and a disease that is not sure to be a claim keeps them as seed and target and
+        goes on."""
+        f = words.features
+        kinds = {e.kind for e in ents}
+        mechanism = asks_mechanism(words, meaning)
+        claim_read = reads_claim(words, meaning, ents)
+        # a yes/no question that does not open with its verb ("Trauma patients on
+        # anticoagulation: is it safe?") is a claim about an edge only when the bank reads one
+        claim_form = f.yes_no and (words.leading or claim_read)
+        # a longer question that asks to check a claim ("Can you confirm whether GLRX is
+        # among the proteins Sufentanil binds?") is still about one edge when the bank is
+        # sure it is a claim
+        claim_sure = words.asks_to_check and meaning is not None and meaning.claim >= SEM_GRAPH
+        if (
+            (len(ents) == 2 or mechanism)
+            and kinds >= senses.DRUG_DISEASE
+            and (mechanism or claim_form)
+        ):
+            # a yes/no question about three or more things (a comparison, a subgroup) is
+            # not a claim about one edge
+            drug = next(e for e in ents if e.kind == "Compound")
+            disease = next(e for e in ents if e.kind == "Disease")
+            plan.seeds, plan.targets = [drug], [disease]
+            if mechanism:
+                plan.intent = "mechanism"
+                total = sum(w for _, w in self.mechanisms)
+                plan.dist = [(mp, w / total) for mp, w in self.mechanisms]
+                return plan
+            if focused(words) or claim_sure:
+                plan.intent = "claim"
+                return plan
+        if (
+            len(ents) == 2
+            and claim_form
+            and (focused(words) or claim_sure)
+            and (f.cues or (claim_read and self._related(ents)))
+        ):
+            # a yes/no question the bank reads as a claim about two things the graph can
+            # relate is one, whatever verb it uses ("Would X engage Y?")
+            plan.seeds, plan.targets = [ents[0]], ents[1:2]
+            plan.intent = "claim"
+            return plan
+        return None
+
+    def _nothing_linked(self, plan: Plan, words: Wording, ents: list[LinkedEntity]) -> Plan | None:
+        """Decides a question that names no node: a short structured question with one or
+        two phrases that link to nothing asks about something the graph lacks
+        (``not_found``); any other is a literature question."""
+        if ents:
+            return None
+        link = words.link
+        if (
+            words.structured
+            and 1 <= len(link.unlinked) <= MAX_UNLINKED
+            and len(link.tokens) <= NOT_FOUND_TOKENS
+        ):
+            plan.intent = "not_found"
+        return plan
+
+    def _says_more(
         self,
-        question: str,
-        reading: Reading | None,
-        resolved: list[tuple[Mention, list[str]]],
-        f: Features,
-    ) -> bool:
+        plan: Plan,
+        words: Wording,
+        meaning: Meaning | None,
+        resolved: Resolved,
+        single: Single,
+        ents: list[LinkedEntity],
+    ) -> Plan | None:
+        """Decides whether a question that says more than a graph question (not
+        ``focused``) is a literature question about its entities: it is when it wants a yes
+        or a no, or when it is neither a request in graph words (``_graph_request``) nor
+        read, with confidence, as one relation or chain of a linked entity
+        (``_confident``)."""
+        if focused(words):
+            return None
+        if words.features.yes_no or (
+            not self._graph_request(words, single) and not self._confident(words, meaning, resolved)
+        ):
+            plan.seeds = ents
+            return plan
+        return None
+
+    def _walk(
+        self,
+        plan: Plan,
+        words: Wording,
+        meaning: Meaning | None,
+        parses: Parses,
+        single: Single,
+        ents: list[LinkedEntity],
+    ) -> Plan:
+        """Decides the graph question: the best-parsed entity seeds the walk along a
+        distribution over its metapaths (``one_hop`` or ``multi_hop``). Without a parse the
+        question asks for an overview of its first entity (or is a literature question when
+        long); a parse that explains too little of it is ``no_relation``."""
+        best = best_seed(words.features, meaning, parses, single, ents)
+        if best is None:
+            plan.seeds = ents[:1]
+            long = len(words.link.tokens) > OVERVIEW_TOKENS
+            plan.intent = "literature" if long else "overview"
+            return plan
+        score, seed, scored = best
+        plan.seeds = [seed]
+        plan.parse_score = score
+        if score < MIN_PARSE_SCORE and not graph_reading(meaning, seed.kind):
+            plan.intent = "no_relation" if words.structured else "literature"
+            return plan
+        plan.dist = distribution(scored)
+        plan.intent = "one_hop" if len(plan.dist[0][0]) == ONE_HOP else "multi_hop"
+        self._typed(plan, words, seed)
+        return self._ask_relation(plan, meaning, seed)
+
+    def _typed(self, plan: Plan, words: Wording, seed: LinkedEntity) -> None:
+        """Decides the drug-target action asked for ("What does X inhibit?"): the plan's
+        binding readings keep that action's edges of the seed (``DataVocabulary.typed``)."""
+        i = self.store.index[seed.id]
+        typed = self.data.typed(
+            plan.dist,
+            words.features.norm,
+            words.spans,
+            seed.name,
+            lambda u: self.store.degree(i, u),
+        )
+        if typed is not None:
+            plan.dist, plan.action, plan.note = typed.dist, typed.action, typed.note
+
+    def _ask_relation(self, plan: Plan, meaning: Meaning | None, seed: LinkedEntity) -> Plan:
+        """Decides whether to ask which relation is meant: with a reading, when the two most
+        probable single relations are close (``reading.close_pair``)."""
+        pair = close_pair(plan.dist) if meaning is not None else None
+        if pair is not None:
+            plan.intent = "clarify"
+            plan.clarification = relation_question(pair, seed.name)
+            plan.candidates = [
+                Candidate(
+                    id=f"{RELATION_CHOICE}{u.key}", name=phrase(u, seed.name), kind="Relation"
+                )
+                for u in pair
+            ]
+        return plan
+
+    def _confident(self, words: Wording, meaning: Meaning | None, resolved: Resolved) -> bool:
         """The bank is sure the question asks a relation (or chain) of one of its linked
         entities that fits the kinds it names: its top reading is one, at least ``SEM_GRAPH``
         probable, or, when the question asks for things ("For PCOS, which medications only
         take the edge off?"), more probable than not (``SEM_ACCEPT``)."""
-        if reading is None:
+        if meaning is None:
             return False
-        floor = SEM_ACCEPT if asks_for_things(question) else SEM_GRAPH
+        f = words.features
+        floor = SEM_ACCEPT if words.asks_for_things else SEM_GRAPH
         return any(
-            reading.confident_path(self.store.kind(ids[0]), f.named_kinds, f.target_kind, floor)
+            meaning.confident_path(self.store.kind(ids[0]), f.named_kinds, f.target_kind, floor)
             is not None
             for _, ids in resolved
             if len(ids) == 1
         )
 
-    def _graph_request(
-        self,
-        question: str,
-        plan: Plan,
-        single: list[tuple[Mention, str]],
-        covered: set[int],
-    ) -> bool:
-        """A longer request about one named thing whose further words (``plan.uncovered``)
+    def _graph_request(self, words: Wording, single: Single) -> bool:
+        """A longer request about one named thing whose further words (``uncovered``)
         are, but for at most ``MAX_UNCOVERED``, words the graph-question wordings and cue
         tables use ("molecular", "repressors", "profile"): it asks the graph for that thing's
         relation. A literature question's further words are its own subject matter
@@ -454,21 +453,22 @@ class Planner:
         makes X turn into Y") needs a confident reading; a phrase linked only by meaning names
         nothing."""
         own = sum(
-            not is_relation_word(w.lower(), self.linker.relation_words) for w in plan.uncovered
+            not is_relation_word(w.lower(), self.linker.relation_words) for w in words.uncovered
         )
         return (
             own <= MAX_UNCOVERED
             and sum(m.method != "embedding" for m, _ in single) == 1
-            and (asks_for_things(question) or self._imperative(plan.link, covered))
+            and (words.asks_for_things or self._imperative(words))
         )
 
-    def _imperative(self, link: LinkResult, covered: set[int]) -> bool:
+    def _imperative(self, words: Wording) -> bool:
         """The question opens with a verb in its plain form that is no name ("Pull up ...",
         "Fetch ..."): a request, which asks for things."""
         vocabulary = self.linker.vocabulary
-        if vocabulary is None or not link.tokens or 0 in covered:
+        tokens = words.link.tokens
+        if vocabulary is None or not tokens or 0 in words.covered:
             return False
-        first = link.tokens[0]
+        first = tokens[0]
         return (
             first.text.isalpha()
             and first.norm not in YES_NO_START
@@ -477,52 +477,10 @@ class Planner:
         )
 
     def _related(self, ents: list[LinkedEntity]) -> bool:
+        """The graph has a relation from the first entity's kind to the second's."""
         a, b = ents[0], ents[1]
         return any(
             mp.uses[0].dst == b.kind for mp in enumerate_metapaths(a.kind, ONE_HOP, self.data.uses)
-        )
-
-    @staticmethod
-    def _lexicon_defers(
-        parses: list[tuple[Metapath, float]], path: tuple[DirectedRel, ...]
-    ) -> bool:
-        """Whether a confident reading of ``path`` replaces the lexicon's parse. One relation
-        always does. A chain does when the cue words explain the question poorly, leave a tie
-        it breaks, or read only the chain's first or last hops ("X's indications ->
-        symptoms" read as X's indications; "drugs that treat X's look-alike diseases" read as
-        drugs that treat X); a confident chain from the bank's few multi-hop shapes does not
-        replace a different, well-explained chain of the cue words ("symptoms of diseases
-        treated by drugs similar to X")."""
-        if len(path) == ONE_HOP or not parses or parses[0][1] < LEXICON_CONFIDENT:
-            return True
-        top = parses[0][1]
-        if any(mp.uses == path and math.isclose(s, top, abs_tol=TIE) for mp, s in parses):
-            return True  # the cue words leave a tie ("genes X binds -> diseases") meaning breaks
-        best = parses[0][0].uses
-        n = len(best)
-        return n < len(path) and best in (path[:n], path[-n:])
-
-    @staticmethod
-    def _meaning_first(
-        parses: list[tuple[Metapath, float]], path: tuple[DirectedRel, ...]
-    ) -> list[tuple[Metapath, float]]:
-        """Parses with the metapath of ``path`` first: a confident reading of the relation
-        (or chain) outranks the cue words, which still order the alternatives after it."""
-        top = max((s for _, s in parses), default=0.0)
-        lifted = [(mp, top + SEM_LIFT if mp.uses == path else s) for mp, s in parses]
-        return sorted(lifted, key=lambda x: -x[1])
-
-    @staticmethod
-    def _graph_reading(reading: Reading | None, kind: str) -> bool:
-        """The bank reads the question as a graph relation from an entity of ``kind``."""
-        if reading is None:
-            return False
-        top = reading.top_slot()
-        return (
-            top is not None
-            and top[0].intent in {"one_hop", "multihop"}
-            and top[0].given == kind
-            and reading.graph_mass(kind) >= SEM_ACCEPT
         )
 
     def _chosen_relation(self, plan: Plan, ents: list[LinkedEntity], key: str) -> Plan:
@@ -537,12 +495,31 @@ class Planner:
         return plan
 
 
-def distribution(scored: list[tuple[Metapath, float]]) -> list[tuple[Metapath, float]]:
-    """The probabilities of the best ``TOP_PARSES`` parses (softmax at ``PARSE_TEMPERATURE``),
-    those above ``MIN_PROBABILITY``."""
-    top = scored[:TOP_PARSES]
-    probs = softmax([s for _, s in top], PARSE_TEMPERATURE)
-    return [(mp, p) for (mp, _), p in zip(top, probs, strict=True) if p > MIN_PROBABILITY]
+def asks_mechanism(words: Wording, meaning: Meaning | None) -> bool:
+    """The question asks how a drug acts on a disease: its words say so, or the bank reads
+    the mechanism more probable than not in a question that is no plain yes/no question."""
+    f = words.features
+    return f.mechanism or (
+        meaning is not None and (not f.yes_no or f.declarative) and meaning.mechanism >= SEM_ACCEPT
+    )
+
+
+def reads_claim(words: Wording, meaning: Meaning | None, ents: Sequence[LinkedEntity]) -> bool:
+    """The bank reads a claim about an edge: a yes/no question naming both ends of a relation
+    asks about that edge (the claim slots and those of the relations between the two kinds);
+    one asking whether there is something ("Are there brain changes in X?") does only when
+    the bank reads a claim."""
+    if meaning is None:
+        return False
+    if len(ents) == 2 and not words.existential:
+        return meaning.reading.claim_mass(ents[0].kind, ents[1].kind) >= SEM_ACCEPT
+    return meaning.claim >= SEM_ACCEPT
+
+
+def focused(words: Wording) -> bool:
+    """A graph question names its entities and relations; a literature question says more
+    (more than ``MAX_UNCOVERED`` further words)."""
+    return len(words.uncovered) <= MAX_UNCOVERED
 
 
 def question_hash(question: str) -> str:

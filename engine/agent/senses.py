@@ -25,8 +25,9 @@ DRUG_DISEASE = frozenset({"Compound", "Disease"})
 """The kinds of a claim or mechanism question's two ends: a yes/no question's mention keeps to
 them when it can."""
 
-BestParse = Callable[[str, Mention, Features], float | None]
-"""The best lexicon parse score from a kind for this mention (None: no metapath)."""
+BestParse = Callable[[str, Mention], float | None]
+"""The best lexicon parse score of the question from a kind for this mention (None: no
+metapath)."""
 
 
 def sense_scores(
@@ -40,7 +41,7 @@ def sense_scores(
         if f.generic or (not f.cues and f.target_kind is None):
             scores[nid] = 0.0
         else:
-            best = best_parse(kind, m, f)
+            best = best_parse(kind, m)
             scores[nid] = best if best is not None else NO_PARSE
     return scores
 
