@@ -49,6 +49,7 @@ class HistoryScreen(ModalScreen[HistoryChoice | None]):
         self.user = user
         self.query_text = query
         self.hits: list[HistoryHit] = []
+        self.searched: str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog history-dialog") as dialog:
@@ -68,10 +69,17 @@ class HistoryScreen(ModalScreen[HistoryChoice | None]):
             table.add_column(Text(label), key=label)
         self.query_one(Input).focus()
         if self.query_text.strip():
-            self.run_search(self.query_text)
+            self.search_for(self.query_text)
 
     def on_input_changed(self, event: Input.Changed) -> None:
-        self.run_search(event.value)
+        self.search_for(event.value)
+
+    def search_for(self, query: str) -> None:
+        """Search ``query`` unless it is the query searched last (the input reports its first
+        value as a change too)."""
+        if query != self.searched:
+            self.searched = query
+            self.run_search(query)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

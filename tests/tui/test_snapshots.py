@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from helix_tui.app import HelixApp
 from helix_tui.widgets.path_tree import PathTree
@@ -27,6 +27,17 @@ async def steady(pilot: Pilot[None]) -> None:
     for field in app.screen.query(Input):
         field.cursor_blink = False
     await settle(pilot)
+
+
+async def shown(pilot: Pilot[None], selector: str, text: str, rounds: int = 100) -> None:
+    """Wait until the widget at ``selector`` on the screen shows ``text`` (a search runs in a
+    thread after a pause for typing)."""
+    for _ in range(rounds):
+        widgets = pilot.app.screen.query(selector)
+        if widgets and text in str(widgets.first(Static).render()):
+            return
+        await pilot.pause(0.05)
+    raise AssertionError(f"{selector} never showed {text!r}")
 
 
 def test_main_screen_with_an_answer(snap_compare: Any, app: HelixApp) -> None:
@@ -65,6 +76,7 @@ def test_history_search(snap_compare: Any, app: HelixApp) -> None:
         await submit(pilot, "/new")
         await submit(pilot, "What do we know about donepezil and asthma?")
         await submit(pilot, "/history donepezil")
+        await shown(pilot, "#history-summary", "2 turns found")
         await steady(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
