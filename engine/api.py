@@ -355,7 +355,8 @@ def _planner(
     (the exemplar bank's, the data's relations' and action types') never name, and the
     vocabulary tells wording from names (with the embedder's word pieces when the bank reads)."""
     bank_words = semantic.bank.relation_words() if semantic is not None else frozenset()
-    relation_words = bank_words | DataVocabulary.of(store).words
+    data = DataVocabulary.of(store)
+    relation_words = bank_words | data.words
     vocabulary = Vocabulary(
         Language(
             aliases.common,
@@ -373,9 +374,7 @@ def _planner(
         vocabulary=vocabulary,
     )
     speller = Speller(KIND_WORDS.keys() | CUE_WORDS | relation_words, vocabulary)
-    planner = Planner(store, linker, Budget.of(settings), semantic)
-    planner.speller = speller  # until Planner takes its speller as a constructor argument
-    return planner
+    return Planner(store, linker, Budget.of(settings), semantic, speller=speller, data=data)
 
 
 def _semantic(
