@@ -15,6 +15,7 @@ ROLE_TO_ALIAS = {
     "disease_descriptions": "disease-ontology_description.tsv",
     "gene_info": "ncbi_Homo_sapiens.gene_info",
     "drug_aliases": "drugbank_aliases.json",
+    "do_terms": "HumanDO.tsv",
 }
 
 
@@ -59,7 +60,8 @@ def resolve_layer(
     settings: Settings, layer: str, manifest: Manifest | None = None
 ) -> dict[str, Path]:
     """The files of one data layer (e.g. ``disease-pack``) by role."""
-    found = _locate_all(settings, (manifest or default_manifest()).for_layers([layer]))
+    # a layer is built over the default one: its roles are there too ('do_terms')
+    found = _locate_all(settings, (manifest or default_manifest()).for_layers([layer, "hetionet"]))
     return {x.source.role: x.path for x in found if x.path is not None}
 
 

@@ -19,7 +19,8 @@ from pathlib import Path
 import duckdb
 
 from engine.graph.relations import RELATIONS, Relation
-from engine.ingest.sources import AliasSource, DataError, KGSource
+from engine.ingest.nearest import Hierarchy, nearest_rows
+from engine.ingest.sources import DO_TERMS, AliasSource, DataError, KGSource
 from engine.util.text import alias_key
 
 BASE_LAYER = "hetionet"
@@ -146,13 +147,21 @@ def _alias_rows(
     names are collected into ``details``."""
     known = {r[0] for r in con.execute("SELECT id FROM nodes").fetchall()}
     do = src.path("disease-ontology_term-names.tsv")
+    do_names: list[tuple[str, str]] = []
     if do:
         with gzip.open(do, "rt", encoding="utf-8") if do.suffix == ".gz" else do.open() as fh:
             next(fh)
             for line in fh:
                 parts = line.rstrip("\n").split("\t")
-                if len(parts) >= 2 and f"Disease::{parts[0]}" in known:
+                if len(parts) < 2:
+                    continue
+                do_names.append((parts[0], parts[1]))
+                if f"Disease::{parts[0]}" in known:
                     yield parts[1], f"Disease::{parts[0]}", "disease-ontology"
+    terms = src.path(DO_TERMS)
+    if terms:
+        graph = {k.removeprefix("Disease::") for k in known if k.startswith("Disease::")}
+        yield from nearest_rows(Hierarchy.read(terms), do_names, graph)
     genes = src.path("ncbi_Homo_sapiens.gene_info")
     if genes:
         with (

@@ -50,8 +50,11 @@ class KGSource:
         return [self.nodes, *self.edge_files, *([self.sample] if self.sample else [])]
 
 
+DO_TERMS = "HumanDO.tsv"
+"""Disease Ontology terms with their parents: the graph's nearest diseases for the others."""
 ALIAS_STEMS = (
     "disease-ontology_term-names.tsv",
+    DO_TERMS,
     "disease-ontology_description.tsv",
     "ncbi_Homo_sapiens.gene_info",
     "drugbank_aliases.json",
