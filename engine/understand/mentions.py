@@ -16,7 +16,13 @@ from engine.understand.spans import SpanMatcher
 from engine.util.text import alias_key, normalize
 
 TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
-SOURCE_RANK = {"hetionet": 0, "disease-ontology": 1, "drugbank": 1, "ncbi-gene": 2}
+SOURCE_RANK = {
+    "hetionet": 0,
+    "disease-ontology": 1,
+    "disease-ontology-label": 1,
+    "drugbank": 1,
+    "ncbi-gene": 2,
+}
 
 
 @dataclass(frozen=True)
@@ -95,6 +101,9 @@ class AliasIndex:
         rows = store.alias_rows()  # the aliases of the store's active layers
         for key, node_id, alias, source, primary in rows:
             self.by_key[key].append(Candidate(node_id, alias, source, bool(primary)))
+        for key, cands in central(initialisms(rows), lambda n: _links(store, n)).items():
+            known = {c.node_id for c in self.by_key.get(key, ())}
+            self.by_key[key].extend(c for c in cands if c.node_id not in known)
         for key, cands in self.by_key.items():
             cands.sort(key=lambda c: (not c.primary, SOURCE_RANK.get(c.source, 3), c.node_id))
             self.by_key[key] = cands
@@ -147,6 +156,8 @@ class AliasIndex:
         for c in cands:
             if c.node_id.startswith("Gene::") and not _gene_token_ok(tok, position):
                 continue
+            if c.source == INITIALISM and not self._abbreviation(tok, position):
+                continue
             if (
                 not c.primary
                 and tok.text.islower()
@@ -156,6 +167,79 @@ class AliasIndex:
                 continue
             out.append(c)
         return out
+
+    def _abbreviation(self, tok: Token, position: int) -> bool:
+        """The word is written as an abbreviation: in capitals or with digits ("UC", "T2DM"),
+        or in lower case when three letters or more and no everyday word ("copd", "ckd")."""
+        t = tok.text
+        if _gene_token_ok(tok, position):
+            return True
+        return t.islower() and len(t) >= MIN_LOWER_INITIALISM and tok.norm not in self.common
+
+
+INITIALISM = "initialism"
+"""The alias source of a disease name's initials ("UC" of ulcerative colitis)."""
+MIN_LOWER_INITIALISM = 3
+"""Initials typed in lower case count from this length ("copd"; "uc" or "ms" do not)."""
+INITIAL_SOURCE = "disease-ontology-label"
+"""Besides a disease's primary name, the name whose initials are made: its Disease Ontology
+label ("chronic kidney disease" of chronic kidney failure). Synonyms are not: "hay fever"
+(of allergic rhinitis) is no "HF"."""
+_WORD = re.compile(r"[A-Za-z]+|\d+")
+
+
+def initials(name: str) -> str | None:
+    """A name's initials in lower case ("type 2 diabetes mellitus" -> "t2dm"), numbers
+    whole; None for a name of one word. A possessive's "s" is no word ("Alzheimer's
+    disease" -> "ad")."""
+    words = [w for w in _WORD.findall(name.replace("'s ", " ").replace("’s ", " "))]
+    if len(words) < 2:
+        return None
+    return "".join(w if w.isdigit() else w[0].lower() for w in words)
+
+
+def initialisms(
+    rows: list[tuple[str, str, str, str, bool]],
+) -> list[tuple[str, Candidate]]:
+    """(key, candidate) for the initials of each disease's name and DO label."""
+    out: list[tuple[str, Candidate]] = []
+    for _, node_id, alias, source, primary in rows:
+        if not node_id.startswith("Disease::") or not (primary or source == INITIAL_SOURCE):
+            continue
+        key = initials(alias)
+        if key and len(key) >= 2:
+            out.append((key, Candidate(node_id, key.upper(), INITIALISM, False)))
+    return list(dict.fromkeys(out))
+
+
+CENTRAL_RATIO = 2.0
+"""Of the diseases sharing initials, one linked to at least this many times more edges than
+each of the others is the one meant ("MS": multiple sclerosis, not metabolic syndrome X);
+closer, the user is asked."""
+
+
+def central(
+    pairs: list[tuple[str, Candidate]], links: Callable[[str], int]
+) -> dict[str, list[Candidate]]:
+    """The initialism candidates by key, a key's candidates cut to the most central disease
+    when it dominates (``CENTRAL_RATIO``)."""
+    by_key: dict[str, list[Candidate]] = defaultdict(list)
+    for key, cand in pairs:
+        by_key[key].append(cand)
+    for key, cands in by_key.items():
+        ranked = sorted(cands, key=lambda c: (-links(c.node_id), c.node_id))
+        if len(ranked) > 1 and links(ranked[0].node_id) >= CENTRAL_RATIO * links(ranked[1].node_id):
+            by_key[key] = ranked[:1]
+    return by_key
+
+
+def _links(store: KGStore, node_id: str) -> int:
+    """How many edges the node has in the store's active layers."""
+    i = store.index.get(node_id)
+    if i is None:
+        return 0
+    kind = store.kind(node_id)
+    return sum(store.degree(i, u) for u in store.uses() if u.src == kind)
 
 
 SYNONYM_COSINE = 0.5
