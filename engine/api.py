@@ -36,6 +36,7 @@ from engine.understand.lexicon import CUE_WORDS, KIND_WORDS
 from engine.understand.linking import Linker
 from engine.understand.mentions import AliasIndex
 from engine.understand.polarity import Directions
+from engine.understand.scope import ScopeReader
 from engine.understand.semantic import SemanticScorer
 from engine.understand.spelling import Speller
 from engine.understand.vocabulary import Language, Vocabulary, name_words
@@ -374,7 +375,10 @@ def _planner(
         vocabulary=vocabulary,
     )
     speller = Speller(KIND_WORDS.keys() | CUE_WORDS | relation_words, vocabulary)
-    return Planner(store, linker, Budget.of(settings), semantic, speller=speller, data=data)
+    scope = ScopeReader(embedder, semantic.matrix) if semantic and embedder is not None else None
+    return Planner(
+        store, linker, Budget.of(settings), semantic, speller=speller, data=data, scope=scope
+    )
 
 
 def _semantic(

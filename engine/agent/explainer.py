@@ -3,6 +3,8 @@ phrasing tables that headline a graph answer ("Compounds that treat X")."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import prompts
 from engine.graph.metapaths import Metapath
 from engine.graph.relations import triple_text, use_phrase, verb_phrase
@@ -77,6 +79,66 @@ def kg_answer(store: KGStore, answers: list[Answer], paths: list[list[Triple]], 
     return prompts.load("answer_kg").render(summary=summary, paths=lines, more=more).strip()
 
 
+def listed(answers: Sequence[Answer]) -> str:
+    """Up to ``MAX_LISTED`` names, and how many more there are; 'none in the graph' for none."""
+    if not answers:
+        return "none in the graph"
+    names = ", ".join(a.name for a in answers[:MAX_LISTED])
+    extra = f" and {len(answers) - MAX_LISTED} more" if len(answers) > MAX_LISTED else ""
+    return f"{names}{extra}"
+
+
+def therapy_answer(
+    store: KGStore,
+    treats: Sequence[Answer],
+    palliates: Sequence[Answer],
+    paths: list[list[Triple]],
+    seed: str,
+    seed_kind: str,
+) -> str:
+    """A therapy answer in two labelled groups: what modifies the disease (treats) and what
+    relieves its symptoms (palliates), or, from a drug, the diseases of each."""
+    if seed_kind == "Disease":
+        summary = (
+            f"**Drugs for {seed}**: disease-modifying (treats): {listed(treats)}; "
+            f"symptomatic (palliates): {listed(palliates)}."
+        )
+    else:
+        summary = (
+            f"**What {seed} is used for**: treats {listed(treats)}; "
+            f"relieves the symptoms of (palliates) {listed(palliates)}."
+        )
+    lines = "\n".join(f"- {render_path(store, p)}" for p in paths[:5])
+    more = f"\n- … {len(paths) - 5} more paths" if len(paths) > 5 else ""
+    return prompts.load("answer_kg").render(summary=summary, paths=lines, more=more).strip()
+
+
+OFFERS = {
+    "Compound": "its targets, what it treats and its side effects",
+    "Disease": "its drugs, genes, symptoms and similar diseases",
+    "Gene": "the drugs that bind it, its diseases and pathways",
+}
+"""What the graph holds about a node of each kind, offered when a question asks what it
+does not hold."""
+
+
+def out_of_scope(topic: str, named: Sequence[tuple[str, str]]) -> str:
+    """The sources hold no ``topic``; what they do hold about the things ``named`` (name,
+    kind) is offered."""
+    offers = [
+        f"About **{name}** they hold {OFFERS.get(kind, 'what the graph links to it')}."
+        for name, kind in dict.fromkeys(named)
+    ]
+    offer = " ".join(offers) if offers else "Ask about a drug, disease, gene or how they relate."
+    return prompts.load("answer_out_of_scope").render(topic=topic, offer=offer).strip()
+
+
+def none_in_set(what: str, names: Sequence[str], counts: Sequence[int]) -> str:
+    """A set question with no answer: what was asked, and what each entity has alone."""
+    each = "; ".join(f"{n}: {c}" for n, c in zip(names, counts, strict=True))
+    return f"**{what}**: none in the graph (answers for each alone — {each})."
+
+
 def claim_yes(store: KGStore, t: Triple) -> str:
     return (
         prompts.load("answer_claim_yes")
@@ -86,6 +148,29 @@ def claim_yes(store: KGStore, t: Triple) -> str:
             object=store.name(t[2]),
             path=f"- {render_triple(store, t)}",
         )
+        .strip()
+    )
+
+
+def claim_contradicted(store: KGStore, t: Triple) -> str:
+    """A statement that denies an edge the graph records: it is contradicted."""
+    return (
+        prompts.load("answer_claim_contradicted")
+        .render(
+            subject=store.name(t[0]),
+            verb=verb_phrase(t[1]),
+            object=store.name(t[2]),
+            path=f"- {render_triple(store, t)}",
+        )
+        .strip()
+    )
+
+
+def claim_denial_unrecorded(subject: str, verb: str, obj: str) -> str:
+    """A statement that denies an edge the graph does not record."""
+    return (
+        prompts.load("answer_claim_denial_unrecorded")
+        .render(subject=subject, verb=verb, object=obj)
         .strip()
     )
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -11,6 +11,7 @@ from engine.agent import explainer
 from engine.agent.dense import DenseBaseline
 from engine.agent.evidence import fill_from_paths, literature
 from engine.agent.llm_hooks import LLMSession
+from engine.agent.names import read_as
 from engine.agent.overview import overview_dist
 from engine.agent.plan import Plan
 from engine.agent.planner import Planner
@@ -23,7 +24,9 @@ from engine.agent.reviewer import (
     supported,
     walk_acceptor,
 )
+from engine.agent.sets import combined, counts
 from engine.agent.steps import Steps
+from engine.agent.therapy import TREATS, TherapyGroups, in_groups
 from engine.agent.unlinked import contained, dense_seed
 from engine.config import Mode, Settings
 from engine.events import EventSink
@@ -31,7 +34,7 @@ from engine.graph.edges import Calibration, LocalEdgePredictor
 from engine.graph.metapaths import Metapath
 from engine.graph.relations import directed_uses, verb_phrase
 from engine.graph.store import KGStore
-from engine.graph.walk import Walker, WalkResult
+from engine.graph.walk import Walker, WalkPath, WalkResult
 from engine.index.dense import PassageHit, PassageRetriever
 from engine.ports import MemoryPort
 from engine.providers.embedder.base import Embedder, Vectors
@@ -39,6 +42,8 @@ from engine.providers.llm import LanguageModel, LocalModel
 from engine.ranking.answers import apply_boosts, rank_paths
 from engine.ranking.presets import MODES, Fusion, RetrievalPreset
 from engine.result import Answer, Evidence, Result, Status, Triple
+from engine.understand.negation import denies_between
+from engine.understand.sets import says
 from engine.util.text import question_problem
 
 log = logging.getLogger(__name__)
@@ -136,7 +141,11 @@ class AgentLoop:
         )
         llm = LLMSession(self.c.llm, self.c.settings, result, self.c.llm_calibration)
         plan = self._clarify(question, text, plan, result, llm)
-        return self._by_intent(plan, result, hits, preset, steps, llm)
+        result = self._by_intent(plan, result, hits, preset, steps, llm)
+        if notes := read_as(plan):
+            result.understood.extend(notes)
+            result.text = "\n".join((*notes, result.text)) if result.text else "\n".join(notes)
+        return result
 
     def _plan(self, question: str, choice: str | None, steps: Steps) -> tuple[str, Plan]:
         """The question respelled (same length: offsets hold for both), linked and planned."""
@@ -243,12 +252,23 @@ class AgentLoop:
             note = explainer.not_found(plan.unlinked, inside)
             result.stop_reason = "entity not in graph"
             return literature(result, c.store, hits, note, naming=plan.unlinked)
+        if plan.intent == "out_of_scope" and plan.scope is not None:
+            result.stop_reason = "out of scope"
+            named = [(e.name, e.kind) for e in plan.seeds]
+            note = explainer.out_of_scope(plan.scope.topic.says, named)
+            if not plan.seeds:
+                result.text = note
+                return result
+            # passages that name the question's entities may still speak to it
+            return literature(result, c.store, hits, note, naming=[e.mention for e in plan.seeds])
         if plan.intent == "claim":
             return self._claim(plan, result, steps)
         if plan.intent == "no_relation":
             result.stop_reason = "no matching relation"
             names = [e.name for e in plan.seeds]
-            note = explainer.no_path(names[0], "none of its relations matches the question")
+            note = explainer.no_path(
+                names[0], plan.note or "none of its relations matches the question"
+            )
             return literature(result, c.store, hits, note, otherwise=explainer.understood(names))
         if plan.intent in {"one_hop", "multi_hop", "mechanism", "overview"}:
             return self._graph(plan, result, hits, steps, llm)
@@ -268,7 +288,12 @@ class AgentLoop:
             seed.kind, None if at is None else (lambda u: store.degree(at, u) > 0)
         )
         dist = self._predict(plan, result, dist, steps, llm)
-        walk = self._walk(plan, dist, steps)
+        if plan.set_op is not None:
+            walk = self._set_walk(plan, dist, steps)
+            if not walk.paths:
+                return self._none_in_set(plan, result, hits)
+        else:
+            walk = self._walk(plan, dist, steps)
         result.stop_reason = walk.stop_reason
         paths = rank_paths(walk.paths, dist)
         with steps.step("review", "checking the paths") as a:
@@ -281,11 +306,38 @@ class AgentLoop:
             target = plan.targets[0].id if plan.intent == "mechanism" and plan.targets else None
             fill_from_paths(result, store, self.c.fusion, paths, target, hits)
             a["answers"] = len(result.answers)
+        groups = self._therapy_order(result, paths) if plan.therapy and not plan.members else None
         if self._vetoed(plan, result, steps, llm):
             return result
-        self._explain(plan, result, steps, llm)
+        self._explain(plan, result, steps, llm, groups)
         result.status = Status.ANSWERED
         return result
+
+    def _set_walk(self, plan: Plan, dist: list[tuple[Metapath, float]], steps: Steps) -> WalkResult:
+        """The walk from each of a set question's entities, combined (``agent.sets``)."""
+        assert plan.set_op is not None
+        walks = [self._walk(replace(plan, seeds=[e]), dist, steps) for e in plan.members]
+        ids = self.c.store.ids
+        plan.set_counts = counts(walks, lambda p: ids[p.end])
+        return combined(plan.set_op, walks, lambda p: ids[p.end])
+
+    def _none_in_set(self, plan: Plan, result: Result, hits: list[PassageHit]) -> Result:
+        """A set question none of whose answers holds: said with how many each entity has."""
+        assert plan.set_op is not None
+        top = plan.dist[0][0] if plan.dist else None
+        first, second = (e.name for e in plan.members)
+        what = explainer.headline(plan.intent, says(plan.set_op, first, second), top, None)
+        result.stop_reason = "no answer holds for the set"
+        note = explainer.none_in_set(what, [e.name for e in plan.members], plan.set_counts)
+        return literature(result, self.c.store, hits, note)
+
+    def _therapy_order(self, result: Result, paths: list[WalkPath]) -> TherapyGroups:
+        """A therapy answer's drugs (or diseases) in two groups, those it treats first."""
+        ids = self.c.store.ids
+        treated = {ids[p.end] for p in paths if p.uses and p.uses[0].rel == TREATS}
+        groups, result.paths = in_groups(result.answers, result.paths, treated)
+        result.answers = [*groups.treats, *groups.palliates]
+        return groups
 
     def _predict(
         self,
@@ -363,18 +415,36 @@ class AgentLoop:
         result.text = explainer.no_path(plan.seeds[0].name, "the reviewer rejected it")
         return True
 
-    def _explain(self, plan: Plan, result: Result, steps: Steps, llm: LLMSession) -> None:
-        """The answer's text: the template's, after the model's phrasing when it gives one."""
+    def _explain(
+        self,
+        plan: Plan,
+        result: Result,
+        steps: Steps,
+        llm: LLMSession,
+        groups: TherapyGroups | None = None,
+    ) -> None:
+        """The answer's text: the template's (in ``groups`` for a therapy question), after the
+        model's phrasing when it gives one."""
         store = self.c.store
         with steps.step("explain", "writing the answer"):
             what = explainer.headline(
                 plan.intent,
-                plan.seeds[0].name,
+                (
+                    says(plan.set_op, plan.members[0].name, plan.members[1].name)
+                    if plan.set_op is not None
+                    else plan.seeds[0].name
+                ),
                 plan.dist[0][0] if plan.dist else None,
                 plan.targets[0].name if plan.intent == "mechanism" else None,
                 plan.note,
             )
-            result.text = explainer.kg_answer(store, result.answers, result.paths, what)
+            if groups is not None:
+                seed = plan.seeds[0]
+                result.text = explainer.therapy_answer(
+                    store, groups.treats, groups.palliates, result.paths, seed.name, seed.kind
+                )
+            else:
+                result.text = explainer.kg_answer(store, result.answers, result.paths, what)
             phrased = llm.explain(result.question, store.name) if llm.enabled("explain") else None
             if phrased:
                 result.text = f"{phrased}\n\n{result.text}"
@@ -400,16 +470,19 @@ class AgentLoop:
             verdict = review_claim(found is not None)
             a.update(accepted=verdict.accepted, relations=rels)
         result.stop_reason = verdict.reason
+        denied = denies_between(plan.question, (a_ent.start, a_ent.end), (b_ent.start, b_ent.end))
         with steps.step("explain", "writing the answer"):
             if found is None:
                 rel = rels[0] if rels else "CtD"
-                result.text = explainer.claim_no(a_ent.name, verb_phrase(rel), b_ent.name)
+                say = explainer.claim_denial_unrecorded if denied else explainer.claim_no
+                result.text = say(a_ent.name, verb_phrase(rel), b_ent.name)
                 return result
             result.status = Status.ANSWERED
             result.answers = [Answer(id=b_ent.id, name=b_ent.name, score=1.0, kind=b_ent.kind)]
             result.evidence = [Evidence(kind="triple", triple=found, score=1.0, source="hetionet")]
             result.paths = [[found]]
-            result.text = explainer.claim_yes(store, found)
+            say_found = explainer.claim_contradicted if denied else explainer.claim_yes
+            result.text = say_found(store, found)
         return result
 
     # --- helpers -------------------------------------------------------------------------

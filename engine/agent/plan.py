@@ -10,6 +10,8 @@ from engine.result import Candidate, LinkedEntity
 from engine.understand.mentions import LinkResult
 from engine.understand.parse import Features
 from engine.understand.reading import Reading
+from engine.understand.scope import ScopeReading
+from engine.understand.sets import SetOp
 
 
 @dataclass
@@ -31,6 +33,18 @@ class Plan:
     uncovered: list[str] = field(default_factory=list)
     reading: Reading | None = None
     """What the question means by the exemplar bank (None without an embedder)."""
+    members: list[LinkedEntity] = field(default_factory=list)
+    """A set question's two entities of the seed's kind, in the order said; the walk answers
+    for each and ``set_op`` combines them."""
+    set_op: SetOp | None = None
+    set_counts: list[int] = field(default_factory=list)
+    """How many answers the walk from each of ``members`` reached."""
+    scope: ScopeReading | None = None
+    """The topic the sources do not hold that the question asks for (intent
+    ``out_of_scope``)."""
+    therapy: bool = False
+    """The question asks for a therapy: walked along treats and palliates, answered in two
+    labelled groups (``therapy``)."""
     action: str | None = None
     """The drug-target action type asked ('inhibitor'), whose edges the walk keeps when the
     seed has any (``note`` says which)."""

@@ -27,6 +27,7 @@ from engine.agent import senses
 from engine.agent.parsing import ONE_HOP, Parses, best_seed, distribution
 from engine.agent.plan import Plan
 from engine.agent.readings import Meaning, Wording, graph_reading, read_words
+from engine.agent.therapy import asks_therapy, explains_therapy, no_therapy_reason, therapy_dist
 from engine.graph.metapaths import Metapath, enumerate_metapaths, mechanism_metapaths
 from engine.graph.store import KGStore
 from engine.graph.walk import Budget
@@ -48,7 +49,9 @@ from engine.understand.reading import (
     phrase,
     relation_question,
 )
+from engine.understand.scope import ScopeReader
 from engine.understand.semantic import SemanticScorer, masked
+from engine.understand.sets import set_operation
 from engine.understand.spelling import Speller
 
 MIN_PARSE_SCORE = -1.5
@@ -88,6 +91,7 @@ class Planner:
         speller: Speller | None = None,
         reader: Reader | None = None,
         data: DataVocabulary | None = None,
+        scope: ScopeReader | None = None,
     ) -> None:
         """``reader`` reads what a question means (default: ``read``, by the ``semantic``
         scorer's exemplar bank); ``data`` is the store's data vocabulary (default: read from
@@ -109,6 +113,8 @@ class Planner:
         the share of the cue's weight it gets."""
         self.speller = speller
         """Corrects typos of question words before linking (``respell``)."""
+        self.scope = scope
+        """Reads whether a question asks for a topic the sources do not hold."""
 
     def entity(self, m: Mention, node_id: str) -> LinkedEntity:
         method: Literal["exact", "fuzzy", "embedding"] = (
@@ -228,6 +234,8 @@ class Planner:
         parses = Parses(self.parses, words.features)
         resolved = self._senses(words, choice, parses)
         plan.reading = self.reader(question, resolved)
+        if (out := self._out_of_scope(plan, resolved)) is not None:
+            return out
         # several nodes merely close in meaning to a phrase are a weak link, not a choice to
         # ask the user about: such a mention is left out
         resolved = [(m, ids) for m, ids in resolved if len(ids) == 1 or m.method != "embedding"]
@@ -268,6 +276,19 @@ class Planner:
             (m, senses.resolve(self.store, m, words.features, choice, parses.best))
             for m in words.link.mentions
         ]
+
+    def _out_of_scope(self, plan: Plan, resolved: Resolved) -> Plan | None:
+        """Decides a question about a topic the sources do not hold (dosing, interactions,
+        guidelines ...: ``scope``), read by meaning with its names masked; its entities are
+        kept to say what the sources hold about them."""
+        if self.scope is None or plan.reading is None:
+            return None
+        topic = self.scope.read(plan.reading.scores.text)
+        if topic is None:
+            return None
+        plan.intent, plan.scope = "out_of_scope", topic
+        plan.seeds = [self.entity(m, ids[0]) for m, ids in resolved if len(ids) == 1]
+        return plan
 
     def _clarify_sense(self, plan: Plan, words: Wording, resolved: Resolved) -> Plan | None:
         """Decides whether to ask which node a mention means: a focused question (one that
@@ -396,8 +417,39 @@ class Planner:
             return plan
         plan.dist = distribution(scored)
         plan.intent = "one_hop" if len(plan.dist[0][0]) == ONE_HOP else "multi_hop"
+        if (
+            seed.kind not in senses.DRUG_DISEASE
+            and asks_therapy(words.features.cues)
+            and not explains_therapy(plan.dist)
+        ):
+            # "treatment for herpes simplex" where the graph has it only as a side effect:
+            # what causes it is no answer
+            plan.intent, plan.note = "no_relation", no_therapy_reason(seed.name, seed.kind)
+            return plan
         self._typed(plan, words, seed)
-        return self._ask_relation(plan, meaning, seed)
+        self._set_of(plan, seed, ents)
+        return self._therapy(plan, seed) or self._ask_relation(plan, meaning, seed)
+
+    def _set_of(self, plan: Plan, seed: LinkedEntity, ents: list[LinkedEntity]) -> None:
+        """Decides a set question (``sets``): one relation asked of the seed and of one more
+        entity of its kind, the two joined as both or as one but not the other."""
+        same = [e for e in ents if e.kind == seed.kind and e.id != seed.id]
+        if len(same) != 1 or len(plan.dist[0][0]) != ONE_HOP:
+            return
+        first, second = sorted((seed, same[0]), key=lambda e: e.start)
+        op = set_operation(plan.question, (first.start, first.end), (second.start, second.end))
+        if op is not None:
+            plan.members, plan.set_op = [first, second], op
+
+    def _therapy(self, plan: Plan, seed: LinkedEntity) -> Plan | None:
+        """Decides a therapy question (``therapy``): one read as treats is walked along treats
+        and palliates, with no relation to ask about."""
+        one_hops = enumerate_metapaths(seed.kind, ONE_HOP, self.data.uses)
+        dist = therapy_dist(plan.dist, one_hops)
+        if dist is None:
+            return None
+        plan.dist, plan.therapy = dist, True
+        return plan
 
     def _typed(self, plan: Plan, words: Wording, seed: LinkedEntity) -> None:
         """Decides the drug-target action asked for ("What does X inhibit?"): the plan's

@@ -113,3 +113,12 @@ def opens_negation(word: str) -> bool:
     if word.endswith("'t"):
         return word[:-2] in _CONTRACTED_ALONE
     return word in _ALONE
+
+
+def denies_between(text: str, first: tuple[int, int], second: tuple[int, int]) -> bool:
+    """A statement about two names denies what joins them: a negation stands between them
+    ("X doesn't treat Y", "X is not linked to Y"). A negated auxiliary before both asks for
+    a confirmation ("Doesn't X treat Y?") and denies nothing."""
+    earlier, later = sorted((first, second))
+    words = [w.lower() for w in re.findall(r"[^\W_]+", text[earlier[1] : later[0]])]
+    return any(w in _NEGATORS or w in _CONTRACTED_ALONE or w in NEGATED_AUXILIARIES for w in words)

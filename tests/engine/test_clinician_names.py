@@ -1,0 +1,75 @@
+"""Therapy questions and names as clinicians type them, on the real engine slice: treats and
+palliates answered together, a disease's initials, a Disease Ontology name the graph holds
+under its nearest disease, and a therapy asked of what is no disease."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.result import Status
+
+
+def test_a_therapy_question_answers_treats_and_palliates_labelled(helix: Any) -> None:
+    # Parkinson's disease has palliating drugs only in Hetionet: asking what treats it must
+    # not come back empty
+    r = helix.ask("what drugs treat Parkinson's disease")
+    assert r.status is Status.ANSWERED
+    assert r.answers and all(a.kind == "Compound" for a in r.answers)
+    assert "symptomatic (palliates)" in r.text and "disease-modifying (treats)" in r.text
+    assert {t[1] for p in r.paths for t in p} == {"CpD"}
+
+
+def test_treats_come_first_and_palliation_asked_in_words_keeps_to_it(helix: Any) -> None:
+    both = helix.ask("drugs for type 2 diabetes mellitus")
+    rels = [
+        {t[1] for p in both.paths for t in p if both.answers[0].id in (t[0], t[2])},
+        {t[1] for p in both.paths for t in p if both.answers[-1].id in (t[0], t[2])},
+    ]
+    assert "CtD" in rels[0]
+    only = helix.ask("which drugs palliate Parkinson's disease")
+    assert only.status is Status.ANSWERED
+    assert "Compounds that palliate" in only.text
+    assert "disease-modifying" not in only.text
+
+
+def test_a_disease_typed_as_its_initials_is_that_disease(helix: Any) -> None:
+    r = helix.ask("meds for T2DM")
+    assert r.status is Status.ANSWERED
+    assert [e.id for e in r.linked] == ["Disease::DOID:9352"]
+    assert any("Reading 'T2DM' as type 2 diabetes mellitus" in u for u in r.understood)
+
+
+def test_a_name_the_graph_lacks_is_read_as_its_nearest_disease(helix: Any) -> None:
+    # status epilepticus is a Disease Ontology term under epilepsy, which the graph holds
+    r = helix.ask("what is given for status epilepticus")
+    assert [e.id for e in r.linked] == ["Disease::DOID:1826"]
+    assert r.status is Status.ANSWERED
+    assert r.understood and "nearest broader disease" in r.understood[0]
+    assert r.text.startswith("Reading 'status epilepticus' as")
+
+
+def test_lower_case_initials_that_are_an_everyday_word_are_not_a_disease(helix: Any) -> None:
+    from engine.understand.mentions import initials
+
+    assert initials("type 2 diabetes mellitus") == "t2dm"
+    assert initials("Alzheimer's disease") == "ad"
+    assert initials("asthma") is None
+    r = helix.ask("what drugs treat pd")  # two lower-case letters: no abbreviation
+    assert all(e.id != "Disease::DOID:14330" for e in r.linked)
+
+
+def test_a_statement_that_denies_a_recorded_edge_is_contradicted(helix: Any) -> None:
+    denied = helix.ask("metformin doesn't treat type 2 diabetes mellitus, right?")
+    assert denied.intent == "claim"
+    assert denied.text.startswith("No — the knowledge graph records that **Metformin** treats")
+    asked = helix.ask("Doesn't metformin treat type 2 diabetes mellitus?")
+    assert asked.text.startswith("Yes — the knowledge graph records")
+
+
+def test_denies_between_reads_only_the_words_joining_the_two_names() -> None:
+    from engine.understand.negation import denies_between
+
+    text = "X doesn't treat Y, right?"
+    assert denies_between(text, (0, 1), (16, 17))
+    assert not denies_between("Doesn't X treat Y?", (8, 9), (16, 17))
+    assert denies_between("X is not linked to Y", (0, 1), (19, 20))

@@ -1,0 +1,78 @@
+"""Set questions: what two things of one kind both have, or what one has and the other lacks
+(the words that join them; the real engine slice for the answers)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.result import Status
+from engine.understand.sets import BOTH, BUT_NOT, set_operation
+
+
+def op(question: str, a: str, b: str) -> str | None:
+    i = question.index(a)
+    j = question.index(b, i + len(a))
+    return set_operation(question, (i, i + len(a)), (j, j + len(b)))
+
+
+@pytest.mark.parametrize(
+    ("question", "a", "b", "expected"),
+    [
+        ("drugs that treat both gout and psoriasis", "gout", "psoriasis", BOTH),
+        ("genes shared by gout and psoriasis", "gout", "psoriasis", BOTH),
+        ("meds for gout as well as psoriasis", "gout", "psoriasis", BOTH),
+        ("drugs for gout, psoriasis", "gout", "psoriasis", BOTH),
+        ("drugs for gout but not psoriasis", "gout", "psoriasis", BUT_NOT),
+        ("used for gout and not for psoriasis", "gout", "psoriasis", BUT_NOT),
+        ("gout without psoriasis", "gout", "psoriasis", BUT_NOT),
+        ("drugs for gout in patients with psoriasis", "gout", "psoriasis", None),
+        ("drugs for gout that also help psoriasis", "gout", "psoriasis", None),
+    ],
+)
+def test_the_joining_words_say_the_operation(question: str, a: str, b: str, expected: str) -> None:
+    assert op(question, a, b) == expected
+
+
+def _ends(r: Any, seed: str) -> set[str]:
+    return {t[0] if t[2] == seed else t[2] for p in r.paths for t in p if seed in (t[0], t[2])}
+
+
+EPILEPSY, MIGRAINE = "Disease::DOID:1826", "Disease::DOID:6364"
+
+
+def _answers(helix: Any, question: str) -> set[str]:
+    return {a.id for a in helix.ask(question).answers}
+
+
+def test_both_answers_what_holds_for_each_with_a_path_from_each(helix: Any) -> None:
+    r = helix.ask("which drugs treat both epilepsy syndrome and migraine")
+    assert r.status is Status.ANSWERED
+    assert "both epilepsy syndrome and migraine" in r.text
+    one = _answers(helix, "which drugs treat epilepsy syndrome")
+    two = _answers(helix, "which drugs treat migraine")
+    got = {a.id for a in r.answers}
+    assert got and got == one & two
+    shown = {a.id for a in r.answers[:3]}
+    assert shown <= _ends(r, EPILEPSY) and shown <= _ends(r, MIGRAINE)
+
+
+def test_but_not_answers_the_first_s_that_are_not_the_second_s(helix: Any) -> None:
+    r = helix.ask("which drugs treat migraine but not epilepsy syndrome")
+    assert r.status is Status.ANSWERED
+    one = _answers(helix, "which drugs treat migraine")
+    two = _answers(helix, "which drugs treat epilepsy syndrome")
+    assert {a.id for a in r.answers} == one - two
+    assert "but not epilepsy syndrome" in r.text
+
+
+def test_a_set_nothing_holds_for_says_so_with_each_count(helix: Any) -> None:
+    q = "which drugs treat both {} and {}"
+    one = _answers(helix, "which drugs treat psoriasis")
+    two = _answers(helix, "which drugs treat Alzheimer's disease")
+    assert one and two and not one & two
+    r = helix.ask(q.format("psoriasis", "Alzheimer's disease"))
+    assert r.status is Status.NOT_ANSWERED and not r.answers
+    assert "none in the graph" in r.text
+    assert f"psoriasis: {len(one)}" in r.text

@@ -1,0 +1,58 @@
+"""The therapy reading: treats widened to treats and palliates, answers grouped by relation."""
+
+from __future__ import annotations
+
+from engine.agent.therapy import (
+    asks_therapy,
+    explains_therapy,
+    grouped,
+    in_groups,
+    therapy_dist,
+)
+from engine.graph.metapaths import Metapath
+from engine.graph.relations import DirectedRel
+from engine.result import Answer
+from engine.understand.lexicon import STRONG, WEAK, Cue
+
+
+def hop(rel: str, src: str, dst: str, inverse: bool = False) -> Metapath:
+    return Metapath((DirectedRel(rel, inverse, src, dst),))
+
+
+TREATED_BY = hop("CtD", "Disease", "Compound", inverse=True)
+PALLIATED_BY = hop("CpD", "Disease", "Compound", inverse=True)
+GENES = hop("DaG", "Disease", "Gene")
+ONE_HOPS = [TREATED_BY, PALLIATED_BY, GENES]
+
+
+def test_treats_is_walked_with_palliates_treats_ahead() -> None:
+    dist = therapy_dist([(TREATED_BY, 0.9), (GENES, 0.1)], ONE_HOPS)
+    assert dist is not None
+    (first, p1), (second, p2), (third, p3) = dist
+    assert (first, second, third) == (TREATED_BY, PALLIATED_BY, GENES)
+    assert p1 > p2 > 0 and abs(p1 + p2 - 0.9) < 1e-9 and p3 == 0.1
+
+
+def test_other_readings_and_palliates_alone_are_left_as_they_are() -> None:
+    assert therapy_dist([(GENES, 1.0)], ONE_HOPS) is None
+    assert therapy_dist([(PALLIATED_BY, 1.0)], ONE_HOPS) is None
+    assert therapy_dist([], ONE_HOPS) is None
+    assert therapy_dist([(TREATED_BY, 1.0)], [TREATED_BY]) is None  # no palliates relation
+
+
+def test_answers_and_paths_in_groups() -> None:
+    answers = [Answer(id=i, name=i, score=1.0) for i in ("a", "b", "c")]
+    groups = grouped(answers, {"b"})
+    assert [a.id for a in groups.treats] == ["b"]
+    assert [a.id for a in groups.palliates] == ["a", "c"]
+    paths = [[("a", "CpD", "D")], [("b", "CtD", "D")], [("c", "CpD", "D")]]
+    _, ordered = in_groups(answers, paths, {"b"})
+    assert [p[0][0] for p in ordered] == ["b", "a", "c"]
+
+
+def test_a_therapy_is_asked_in_strong_words_and_explained_by_a_reading_that_walks_it() -> None:
+    assert asks_therapy([Cue(("CtD",), 0, 5, "treat", STRONG)])
+    assert not asks_therapy([Cue(("CtD",), 0, 4, "used for", WEAK)])
+    assert explains_therapy([(Metapath((*TREATED_BY.uses,)), 1.0)])
+    caused = hop("CcSE", "Side Effect", "Compound", inverse=True)
+    assert not explains_therapy([(caused, 1.0)])
