@@ -55,7 +55,9 @@ def stats(ctx: click.Context, as_json: bool) -> None:
         t.add_column("count", justify="right")
         for layer, counts in data.items():
             for i, (k, n) in enumerate(counts.items()):
-                t.add_row(layer if i == 0 else "", k, f"{n:,}")
+                part = st.sampled.get(k) if data is st.edges else None
+                shown = f"{n:,} [dim](a sample of {part['total']:,})[/]" if part else f"{n:,}"
+                t.add_row(layer if i == 0 else "", k, shown)
             t.add_row("", "[b]total[/]", f"[b]{sum(counts.values()):,}[/]", end_section=True)
         out.print(t)
     src = Table(title="Edges per source", title_justify="left")
@@ -65,6 +67,11 @@ def stats(ctx: click.Context, as_json: bool) -> None:
         for k, n in counts.items():
             src.add_row(layer, k, f"{n:,}")
     out.print(src)
+    if st.sampled:
+        out.print(
+            "Sampled relations (answers from them are not complete lists): "
+            + ", ".join(f"{rel} {v['kept']:,} of {v['total']:,}" for rel, v in st.sampled.items())
+        )
     out.print(
         f"{st.total_nodes:,} nodes, {st.total_edges:,} distinct edges over "
         f"{len(st.layers)} layer(s): {', '.join(st.layers)}"

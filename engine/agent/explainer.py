@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 import prompts
 from engine.graph.metapaths import Metapath
-from engine.graph.relations import triple_text, use_phrase, verb_phrase
-from engine.graph.store import KGStore
+from engine.graph.relations import BY_ABBREV, triple_text, use_phrase, verb_phrase
+from engine.graph.store import KGStore, Sample
 from engine.result import Answer, Triple
 from engine.understand.reading import PLURAL
 
@@ -131,6 +131,21 @@ def out_of_scope(topic: str, named: Sequence[tuple[str, str]]) -> str:
     ]
     offer = " ".join(offers) if offers else "Ask about a drug, disease, gene or how they relate."
     return prompts.load("answer_out_of_scope").render(topic=topic, offer=offer).strip()
+
+
+def relation_name(rel: str) -> str:
+    """'Compound–causes–Side Effect' for 'CcSE' (the abbreviation when unknown)."""
+    r = BY_ABBREV.get(rel)
+    return f"{r.source}–{r.verb}–{r.target}" if r is not None else rel
+
+
+def sampled_note(rels: Sequence[tuple[str, Sample]]) -> str:
+    """One line per sampled relation an answer comes from: it is no complete list."""
+    return "\n".join(
+        f"_{relation_name(rel)}: the graph holds a sample of these edges "
+        f"({s.kept:,} of {s.total:,}), so this is not a complete list._"
+        for rel, s in rels
+    )
 
 
 def none_in_set(what: str, names: Sequence[str], counts: Sequence[int]) -> str:

@@ -445,6 +445,9 @@ class AgentLoop:
                 )
             else:
                 result.text = explainer.kg_answer(store, result.answers, result.paths, what)
+            rels = dict.fromkeys(t[1] for p in result.paths for t in p)
+            if sampled := [(r, store.sampled[r]) for r in rels if r in store.sampled]:
+                result.text = f"{result.text}\n\n{explainer.sampled_note(sampled)}"
             phrased = llm.explain(result.question, store.name) if llm.enabled("explain") else None
             if phrased:
                 result.text = f"{phrased}\n\n{result.text}"
@@ -476,6 +479,9 @@ class AgentLoop:
                 rel = rels[0] if rels else "CtD"
                 say = explainer.claim_denial_unrecorded if denied else explainer.claim_no
                 result.text = say(a_ent.name, verb_phrase(rel), b_ent.name)
+                if rel in store.sampled:
+                    note = explainer.sampled_note([(rel, store.sampled[rel])])
+                    result.text = f"{result.text}\n\n{note} Missing from the sample is no 'no'."
                 return result
             result.status = Status.ANSWERED
             result.answers = [Answer(id=b_ent.id, name=b_ent.name, score=1.0, kind=b_ent.kind)]

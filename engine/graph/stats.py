@@ -36,6 +36,8 @@ class KGStats:
     coverage: dict[str, Coverage] = field(default_factory=dict)
     """Per layer set: each layer alone is not meaningful, so the base layer ('hetionet'), the
     layers in build order added one at a time ('hetionet+disease-pack'), and 'all'."""
+    sampled: dict[str, dict[str, int]] = field(default_factory=dict)
+    """relation -> {'kept', 'total'}: relations a layer holds only a sample of."""
     total_nodes: int = 0
     total_edges: int = 0
     """Distinct (subj, rel, obj) over every layer."""
@@ -90,6 +92,14 @@ def kg_stats(path: Path) -> KGStats:
             " GROUP BY ALL ORDER BY ALL"
         ).fetchall():
             st.edges_by_source.setdefault(str(layer), {})[str(source)] = int(n)
+        tables = {
+            str(r[0]) for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()
+        }
+        if "sampled_relations" in tables:
+            for rel, kept, total in con.execute(
+                "SELECT rel, kept, total FROM sampled_relations ORDER BY rel"
+            ).fetchall():
+                st.sampled[str(rel)] = {"kept": int(kept), "total": int(total)}
         row = con.execute("SELECT count(*) FROM nodes").fetchone()
         st.total_nodes = int(row[0]) if row else 0
         row = con.execute(

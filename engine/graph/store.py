@@ -34,6 +34,14 @@ FIXED_RELS = frozenset(BY_ABBREV) | {r.rel for r in LAYER_RELATIONS}
 """Relations of the code's schema; any other relation comes from a KGX layer's data."""
 
 
+@dataclass(frozen=True)
+class Sample:
+    """A relation held only in part: ``kept`` of the source's ``total`` edges."""
+
+    kept: int
+    total: int
+
+
 class StoreMissing(FileNotFoundError):
     """The KG store has not been built (run ``helix-chat ingest``)."""
 
@@ -111,6 +119,9 @@ class KGStore:
         self._kind_of = np.asarray([self._kind_code[k] for k in self.kinds], dtype=np.int32)
         self.predicates: list[tuple[str, str, str, str]] = self._predicates()
         """(predicate, relation, subject kind, object kind) of the active KGX layers."""
+        self.sampled: dict[str, Sample] = self._sampled()
+        """Relations the active layers hold only a sample of (no other active layer adds to
+        them), with how many edges are kept of how many."""
         self.load_ms = (time.perf_counter() - t0) * 1000
 
     def _built_layers(self) -> list[str]:
@@ -265,6 +276,25 @@ class KGStore:
             [list(self.layers)],
         ).fetchall()
         return [(str(a), str(b), str(c), str(d)) for a, b, c, d in rows if str(b) in self._adj]
+
+    def _sampled(self) -> dict[str, Sample]:
+        if not self._has_table("sampled_relations"):
+            return {}
+        layers = list(self.layers) if self.layered else list(self.built_layers)
+        rows = self.con.execute(
+            "SELECT rel, layer, kept, total FROM sampled_relations WHERE list_contains(?, layer)",
+            [layers],
+        ).fetchall()
+        out: dict[str, Sample] = {}
+        for rel, layer, kept, total in rows:
+            others = self.con.execute(
+                "SELECT 1 FROM triples WHERE rel = ? AND layer <> ? AND list_contains(?, layer)"
+                " LIMIT 1",
+                [rel, layer, layers],
+            ).fetchone()
+            if others is None:
+                out[str(rel)] = Sample(int(kept), int(total))
+        return out
 
     def _has_table(self, table: str) -> bool:
         row = self.con.execute(

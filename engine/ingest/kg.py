@@ -46,6 +46,8 @@ CREATE TABLE IF NOT EXISTS passages (
 CREATE TABLE IF NOT EXISTS node_details (node_id VARCHAR PRIMARY KEY, description VARCHAR);
 CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR);
 CREATE TABLE IF NOT EXISTS metapaths (abbrev VARCHAR, length INTEGER, coef DOUBLE);
+CREATE TABLE IF NOT EXISTS sampled_relations (
+    rel VARCHAR, layer VARCHAR, kept BIGINT, total BIGINT);
 """
 PREDICATES = """
 CREATE TABLE IF NOT EXISTS predicates (
@@ -123,6 +125,7 @@ def load_kg(con: duckdb.DuckDBPyConnection, src: KGSource, tag: str = BASE_LAYER
             " WHERE NOT list_contains(?, metaedge)",
             [str(src.sample), sorted(full)],
         )
+        _record_sampled(con, src, full, tag)
     con.execute(
         "INSERT INTO triples SELECT DISTINCT s.subj, s.rel, s.obj, ?, ?, NULL, NULL FROM staged s"
         " WHERE NOT EXISTS (SELECT 1 FROM triples t WHERE t.subj = s.subj AND t.rel = s.rel"
@@ -138,6 +141,33 @@ def load_kg(con: duckdb.DuckDBPyConnection, src: KGSource, tag: str = BASE_LAYER
         raise DataError(f"{dangling[0]} triples reference unknown nodes")
     row = con.execute("SELECT count(*) FROM triples").fetchone()
     return int(row[0]) if row else 0
+
+
+def _record_sampled(
+    con: duckdb.DuckDBPyConnection, src: KGSource, full: set[str], tag: str
+) -> None:
+    """Record the relations the layer holds only a sample of: those staged from the sample
+    file with fewer edges than the metaedge table counts for the whole graph."""
+    totals = {
+        str(a): int(n)
+        for a, n in con.execute(
+            "SELECT abbreviation, edges FROM read_csv(?, delim='\t', header=true)",
+            [str(src.metaedges)],
+        ).fetchall()
+    }
+    kept = con.execute(
+        "SELECT rel, count(DISTINCT (subj, obj)) FROM staged WHERE NOT list_contains(?, rel)"
+        " GROUP BY rel",
+        [sorted(full)],
+    ).fetchall()
+    con.execute("DELETE FROM sampled_relations WHERE layer = ?", [tag])
+    rows = [
+        (str(rel), tag, int(n), totals[str(rel)])
+        for rel, n in kept
+        if totals.get(str(rel), 0) > int(n)
+    ]
+    if rows:
+        con.executemany("INSERT INTO sampled_relations VALUES (?, ?, ?, ?)", rows)
 
 
 def _alias_rows(
