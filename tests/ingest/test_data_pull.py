@@ -178,7 +178,10 @@ def test_manifest_layers_keep_the_default_build_to_hetionet() -> None:
     from engine.ingest.manifest import default_manifest
 
     manifest = default_manifest()
-    assert len(manifest.for_layers(["hetionet"]).files) == 25
+    default = manifest.for_layers(["hetionet"]).files
+    assert len(default) == 26
+    # the Disease Ontology hierarchy reads names the graph lacks as its nearest diseases
+    assert "do_terms" in {f.role for f in default}
     pack = manifest.for_layers(["disease-pack"]).files
     assert pack and all(f.path.startswith("kg_extra/") for f in pack)
     assert not any("orphanet" in f.path for f in pack)  # a layer of its own, opt-in
