@@ -27,7 +27,15 @@ from engine.agent import senses
 from engine.agent.parsing import ONE_HOP, Parses, best_seed, distribution
 from engine.agent.plan import Plan
 from engine.agent.readings import Meaning, Wording, graph_reading, read_words
-from engine.agent.therapy import asks_therapy, explains_therapy, no_therapy_reason, therapy_dist
+from engine.agent.therapy import (
+    PALLIATES,
+    TREAT_VERB,
+    TREATS,
+    asks_therapy,
+    explains_therapy,
+    no_therapy_reason,
+    therapy_dist,
+)
 from engine.graph.metapaths import Metapath, enumerate_metapaths, mechanism_metapaths
 from engine.graph.store import KGStore
 from engine.graph.walk import Budget
@@ -36,7 +44,7 @@ from engine.understand.bank import is_relation_word
 from engine.understand.cueshare import shared_relations, widen
 from engine.understand.datarel import DataVocabulary
 from engine.understand.form import YES_NO_START, asked_span, is_wh_question, is_yes_no
-from engine.understand.lexicon import COMPILED_CUES, is_structural
+from engine.understand.lexicon import COMPILED_CUES, is_structural, written_out
 from engine.understand.linking import Linker, examples
 from engine.understand.mentions import LinkResult, Mention
 from engine.understand.parse import Features
@@ -199,7 +207,7 @@ class Planner:
         if self.semantic is None:
             return None
         spans = [(m.start, m.end, self.store.kind(ids[0])) for m, ids in resolved if ids]
-        text = masked(question, spans)
+        text = written_out(masked(question, spans))
         without = ("claim",) if is_wh_question(question) else ()
         scores, qvec = self.semantic.score_with(text, question, {k for _, _, k in spans}, without)
         return Reading(scores, {s.id: s for s in self.semantic.bank.slots}, qvec)
@@ -430,6 +438,15 @@ class Planner:
         self._set_of(plan, seed, ents)
         return self._therapy(plan, seed) or self._ask_relation(plan, meaning, seed)
 
+    def _asks_treats_alone(self, question: str) -> bool:
+        """The question's own words, besides the verb "treat" that any therapy question may
+        use, speak for treats over palliates ("disease-modifying", "approved", "first-line":
+        the words the bank uses for treats alone, ``twins``)."""
+        if self.semantic is None:
+            return False
+        said = self.semantic.twin_words().says(TREAT_VERB.sub(" ", question))
+        return said.get(TREATS, 0) > said.get(PALLIATES, 0)
+
     def _set_of(self, plan: Plan, seed: LinkedEntity, ents: list[LinkedEntity]) -> None:
         """Decides a set question (``sets``): one relation asked of the seed and of one more
         entity of its kind, the two joined as both or as one but not the other."""
@@ -444,6 +461,8 @@ class Planner:
     def _therapy(self, plan: Plan, seed: LinkedEntity) -> Plan | None:
         """Decides a therapy question (``therapy``): one read as treats is walked along treats
         and palliates, with no relation to ask about."""
+        if self._asks_treats_alone(plan.question):
+            return None
         one_hops = enumerate_metapaths(seed.kind, ONE_HOP, self.data.uses)
         dist = therapy_dist(plan.dist, one_hops)
         if dist is None:

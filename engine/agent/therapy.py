@@ -5,11 +5,13 @@ splits therapies in two relations: ``CtD`` (the drug modifies the disease) and `
 relieves the symptoms). Antipsychotics palliate schizophrenia; a question asking what treats
 it wants them too. A question read as treats is therefore walked along both, treats first,
 and answered in two labelled groups. A question that asks for relief by its own words is read
-as palliates already, and keeps to it.
+as palliates already, and keeps to it; one whose words speak for treats alone
+("disease-modifying drugs for X", "approved drugs for X") keeps to treats.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -19,6 +21,8 @@ from engine.understand.lexicon import STRONG, Cue
 
 TREATS = "CtD"
 PALLIATES = "CpD"
+TREAT_VERB = re.compile(r"\btreat\w*", re.IGNORECASE)
+"""The verb any therapy question may use: it says nothing of which of the two is meant."""
 TREATS_SHARE = 0.6
 """Of the probability the plan gives the treats reading, the share treats keeps (palliates
 gets the rest): both are walked, treats' paths stay the more confident, and the two shares are

@@ -24,7 +24,30 @@ FUNCTION_WORDS = frozenset(
     before after since until ago already yet soon later plus via per""".split()
 )
 
+SHORTHAND: dict[str, str] = {
+    "tx": "treatment",
+    "rx": "treatment",
+    "sx": "symptoms",
+    "dx": "diagnoses",
+    "moa": "mechanism of action",
+    "meds": "medications",
+    "med": "medication",
+}
+"""Clinical shorthand as clinicians type it, and what it stands for: the kind words and cues
+below hear it, and the exemplar reading reads the question with it written out."""
+_SHORTHAND = re.compile(r"\b(" + "|".join(SHORTHAND) + r")\b", re.IGNORECASE)
+
+
+def written_out(text: str) -> str:
+    """``text`` with its clinical shorthand written out ("tx of gout" -> "treatment of gout")."""
+    return _SHORTHAND.sub(lambda m: SHORTHAND[m.group(1).lower()], text)
+
+
 KIND_WORDS: dict[str, str] = {
+    "sx": "Symptom",
+    "dx": "Disease",
+    "meds": "Compound",
+    "med": "Compound",
     "drug": "Compound",
     "drugs": "Compound",
     "compound": "Compound",
@@ -91,7 +114,8 @@ STRONG, WEAK = 1.0, 0.5
 CUES: tuple[tuple[str, tuple[str, ...], float], ...] = (
     (r"\bpalliat\w*|\brelie(?:f|ve|ves|ved)\b|\bsymptomatic(?:ally)?\b", ("CpD",), STRONG),
     (
-        r"\btreat\w*|\btherap\w*|\bindicat\w*|\bcur(?:e|es|ed|ing)\b|\bremed\w*|\bprescri\w*",
+        r"\btreat\w*|\btherap\w*|\bindicat\w*|\bcur(?:e|es|ed|ing)\b|\bremed\w*|\bprescri\w*"
+        r"|\b[tr]x\b",  # SHORTHAND for treatment
         ("CtD",),
         STRONG,
     ),

@@ -101,6 +101,9 @@ class AliasIndex:
         rows = store.alias_rows()  # the aliases of the store's active layers
         for key, node_id, alias, source, primary in rows:
             self.by_key[key].append(Candidate(node_id, alias, source, bool(primary)))
+        for key, cand in eponyms(rows):
+            if all(c.node_id != cand.node_id for c in self.by_key[key]):
+                self.by_key[key].append(cand)
         for key, cands in central(initialisms(rows), lambda n: _links(store, n)).items():
             known = {c.node_id for c in self.by_key.get(key, ())}
             self.by_key[key].extend(c for c in cands if c.node_id not in known)
@@ -209,6 +212,33 @@ def initialisms(
         key = initials(alias)
         if key and len(key) >= 2:
             out.append((key, Candidate(node_id, key.upper(), INITIALISM, False)))
+    return list(dict.fromkeys(out))
+
+
+EPONYM = "eponym"
+"""The alias source of a disease's eponymous name as people type it ("alzheimers",
+"parkinsons disease", "hodgkins")."""
+EPONYM_SOURCES = frozenset({"hetionet", "disease-ontology", "disease-ontology-label"})
+
+
+def eponyms(rows: list[tuple[str, str, str, str, bool]]) -> list[tuple[str, Candidate]]:
+    """(key, candidate) for the ways an eponymous disease name is typed: without the
+    apostrophe ("alzheimers disease" of "Alzheimer's disease"), and, when one word follows
+    the possessive, the possessive alone ("alzheimers", "alzheimer's")."""
+    out: list[tuple[str, Candidate]] = []
+    for key, node_id, alias, source, _ in rows:
+        if not node_id.startswith("Disease::") or source not in EPONYM_SOURCES:
+            continue
+        words = key.split()
+        for i in range(len(words) - 1):
+            if words[i + 1] != "s" or (i == 0 and len(words) == 2):
+                continue
+            joined = [*words[:i], words[i] + "s", *words[i + 2 :]]
+            keys = [" ".join(joined)]
+            if i == 0 and len(words) == 3:
+                keys += [words[0] + "s", f"{words[0]} s"]
+            out += [(k, Candidate(node_id, alias, EPONYM, False)) for k in keys]
+            break
     return list(dict.fromkeys(out))
 
 

@@ -28,7 +28,7 @@ from engine.util.text import normalize
 MECHANISM = re.compile(
     r"\bmechanism\w*|\bhow (?:might|could|would|does|do|can|may)\b|\bthrough (?:which|what)\b"
     r"|\bbiological (?:link|route|path|basis|rationale)\w*|\bwhy (?:might|could|would|does)\b"
-    r"|\bexplain (?:how|why)\b|\bby what (?:route|means|pathway)\b|\bmode of action\b"
+    r"|\bexplain (?:how|why)\b|\bby what (?:route|means|pathway)\b|\bmode of action\b|\bmoa\b"
 )
 SHARE = re.compile(r"\bshar\w*|\bcommon\b|\bsame\b|\balso\b|\bother\b")
 GENERIC = re.compile(

@@ -73,3 +73,14 @@ def test_denies_between_reads_only_the_words_joining_the_two_names() -> None:
     assert denies_between(text, (0, 1), (16, 17))
     assert not denies_between("Doesn't X treat Y?", (8, 9), (16, 17))
     assert denies_between("X is not linked to Y", (0, 1), (19, 20))
+
+
+def test_eponyms_and_shorthand_as_typed(helix: Any) -> None:
+    genes = helix.ask("alzheimers assoc genes")
+    assert [e.id for e in genes.linked] == ["Disease::DOID:10652"]
+    assert genes.status is Status.ANSWERED and genes.answers[0].kind == "Gene"
+    tx = helix.ask("tx for parkinsons")
+    assert [e.id for e in tx.linked] == ["Disease::DOID:14330"]
+    assert "symptomatic (palliates)" in tx.text
+    sx = helix.ask("parkinsons sx")
+    assert {t[1] for p in sx.paths for t in p} == {"DpS"}

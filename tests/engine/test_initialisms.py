@@ -35,3 +35,38 @@ def test_the_most_connected_disease_takes_initials_it_dominates() -> None:
     assert [c.node_id for c in out["ms"]] == ["ms"]
     close = central([("ad", cand("ad1")), ("ad", cand("ad2"))], links)
     assert [c.node_id for c in close["ad"]] == ["ad1", "ad2"]
+
+
+def test_an_eponymous_disease_name_is_typed_without_its_apostrophe_or_its_noun() -> None:
+    from engine.understand.mentions import EPONYM, eponyms
+
+    rows = [
+        ("alzheimer s disease", "Disease::DOID:10652", "Alzheimer's disease", "hetionet", True),
+        (
+            "paget s disease of bone",
+            "Disease::DOID:5408",
+            "Paget's disease of bone",
+            "hetionet",
+            True,
+        ),
+        ("parkinson s disease", "Side Effect::C1", "Parkinson's disease", "hetionet", True),
+    ]
+    keys = {key: c for key, c in eponyms(rows)}
+    assert set(keys) == {
+        "alzheimers disease",
+        "alzheimers",
+        "alzheimer s",
+        "pagets disease of bone",
+    }
+    assert all(c.source == EPONYM for c in keys.values())
+
+
+def test_clinical_shorthand_is_written_out_for_the_reading() -> None:
+    from engine.understand.lexicon import KIND_WORDS, written_out
+
+    assert written_out("tx of gout") == "treatment of gout"
+    assert written_out("Parkinson sx and MOA of levodopa") == (
+        "Parkinson symptoms and mechanism of action of levodopa"
+    )
+    assert written_out("txt taxes") == "txt taxes"
+    assert KIND_WORDS["sx"] == "Symptom"
