@@ -137,8 +137,11 @@ class Answerer:
                 # "Which drug was replaced in her latest switch?": the replaced value is asked
                 rule = TemporalIntent(Temporal.PREVIOUS, None, Temporal.PREVIOUS, None, True)
             when = choose.temporal(rule, reading, spec.name, anchored=anchored)
-            if not reverse and not is_yes_no(text):
-                named = _anchor_test(anchors, when)
+            named = _anchor_test(anchors, when)
+            if spec.asks_detail(text) and anchors and any(named(f) for f in rows):
+                # "What dose of [Compound] is she on?" asks about the value it names
+                rows = [f for f in rows if named(f)]
+            elif not reverse and not is_yes_no(text):
                 when = choose.on_named_value(when, route.temporal, rows, named)
             parsed = Parsed(subject, reverse, spec, key, when, anchors)
             chosen = self._select(rows, parsed)

@@ -245,6 +245,7 @@ class UserMemory:
             obj_name=obj_name,
             session=session,
             aliases=aliases,
+            detail=found.detail,
         )
         changed = {found.subj, found.obj} | {f.obj for f in outcome.superseded}
         self.cache.invalidate(changed)

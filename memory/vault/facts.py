@@ -35,6 +35,7 @@ class _Slim:
     id: int
     obj: str
     key: str
+    detail: str | None = None
 
 
 class Vault(FactQueries):
@@ -70,13 +71,16 @@ class Vault(FactQueries):
         obj_name: str | None = None,
         session: str | None = None,
         aliases: Sequence[tuple[str, str, str]] = (),
+        detail: str | None = None,
     ) -> StoreOutcome:
         """Store a fact (or refresh the identical valid one) and end what it supersedes.
 
         Reviewed facts are admitted only with quality 1 (the Reviewer accepted them).
         ``supersede_current`` ends every current value of (subj, rel): a switch whose old
         value was not named. ``aliases`` ((alias, kind, subject) triples) are learned in the
-        same transaction.
+        same transaction. ``detail`` is how the value holds as stated (a dose); the same value
+        re-stated with another detail ("apixaban 2.5 mg" after "apixaban 5 mg") ends the old
+        row and opens a new one, so the previous dose stays answerable.
         """
         if source == "reviewed" and quality < 1.0:
             return StoreOutcome(None, False)
@@ -86,28 +90,31 @@ class Vault(FactQueries):
             now = naive_utc(self._clock.now())
             self._learn(conn, aliases, now)
             valid = [
-                _Slim(int(i), o, k)
-                for i, o, k in conn.execute(
-                    "SELECT id, obj, key FROM facts WHERE subj = ? AND rel = ? AND t_end IS NULL",
+                _Slim(int(i), o, k, d)
+                for i, o, k, d in conn.execute(
+                    "SELECT id, obj, key, detail FROM facts "
+                    "WHERE subj = ? AND rel = ? AND t_end IS NULL",
                     [subj, rel],
                 ).fetchall()
             ]
             same = [f for f in valid if f.obj == obj]
-            if same:
+            redosed = [f for f in same if detail is not None and f.detail not in (None, detail)]
+            if same and not redosed:
                 conn.execute(
                     "UPDATE facts SET last_used = ?, usage_count = usage_count + 1, "
                     "subj_name = coalesce(subj_name, ?), obj_name = coalesce(obj_name, ?), "
-                    "quality = greatest(quality, ?) WHERE id = ?",
-                    [now, subj_name, obj_name, quality, same[0].id],
+                    "quality = greatest(quality, ?), detail = coalesce(?, detail) WHERE id = ?",
+                    [now, subj_name, obj_name, quality, detail, same[0].id],
                 )
                 return StoreOutcome(self._get(conn, same[0].id), False)
             ending = self._to_supersede(valid, subj, rel, key, supersedes, supersede_current)
+            ending += [f for f in redosed if f not in ending]
             if supersedes is not None and not any(f.obj == supersedes[2] for f in ending):
                 ending += self._implied_past(
                     conn, supersedes, now, source, quality, evidence, session
                 )
             fact = _new_fact(subj, rel, obj, key, now, quality, evidence, source, session)
-            fact = replace(fact, subj_name=subj_name, obj_name=obj_name)
+            fact = replace(fact, subj_name=subj_name, obj_name=obj_name, detail=detail)
             new_id = _insert(conn, fact)
             ended: list[Fact] = []
             if ending:
