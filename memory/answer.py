@@ -27,6 +27,7 @@ from memory import choose, timeline
 from memory.asks import AskReading, AskScorer, mask
 from memory.dates import date_spans
 from memory.literals import Measurement, find_measurements, mentioned_keys
+from memory.patients import PERSON
 from memory.relations import RelationCatalog, RelationSpec
 from memory.results import NameOf, Parsed, answered, not_answered, summary, swap, who
 from memory.router import Route, Temporal, TemporalIntent
@@ -220,7 +221,11 @@ class Answerer:
             and not notes
             # a pronoun with nothing named stands for the session's last subject, whichever
             # rule routed the question ("and which one does it lower, in my notes?")
-            and (route.rule == "follow-up" or (not entities and PRONOUN.search(question)))
+            and (
+                route.rule == "follow-up"
+                or (not entities and PRONOUN.search(question))
+                or (session_subject.startswith("patient:") and PERSON.search(question))
+            )
         ):
             yield (
                 SubjectRef(

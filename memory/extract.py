@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from engine.result import LinkedEntity, Triple
 from memory.dosing import Dose, dose_after, dose_of
 from memory.literals import Measurement, find_allergen, find_measurements
+from memory.patients import person_reference
 from memory.relations import RelationCatalog, RelationSpec
 from memory.subjects import NOTE, PATIENT, Linker, Resolver, SubjectRef, link
 
@@ -64,9 +65,19 @@ class Extractor:
         self.linker = linker
         self._known_keys = frozenset(catalog.measurement_keys)
 
-    def extract(self, text: str) -> Extracted | None:
-        """The fact a statement states, or None when it states none we can store."""
+    def extract(self, text: str, conversation: str | None = None) -> Extracted | None:
+        """The fact a statement states, or None when it states none we can store.
+
+        ``conversation`` is the patient the conversation is about (the last one named): a
+        statement that names no patient but says "her", "his" or "my patient" is about it."""
         patients = [r for r in self.resolver.patients(text) if r.id]
+        if not patients and conversation is not None and conversation.startswith("patient:"):
+            said = person_reference(text)
+            if said is not None:
+                start, end = said
+                patients = [
+                    SubjectRef(conversation, PATIENT, text[start:end], start, end, True, "said")
+                ]
         notes = self.resolver.notes(text)
         known = self._known_keys | {
             *self.resolver.vault.keys("lab_value"),

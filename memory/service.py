@@ -196,10 +196,12 @@ class UserMemory:
         if is_question(text):
             return None
         with self.vault.hold():
-            found = self.extractor.extract(text)
+            conversation = self.episodic.last_subject(session or DEFAULT_SESSION)
+            found = self.extractor.extract(text, conversation)
             if found is None:
                 self.vault.learn_aliases(self.resolver.introductions(text))
-                self._log_statement(text, session, None)
+                named = [r.id for r in self.resolver.patients(text) if r.id]
+                self._log_statement(text, session, None, named[0] if named else None)
                 return None
             return self._store(found, text, session)
 
@@ -252,12 +254,19 @@ class UserMemory:
         self._log_statement(text or " ".join(found.triple), session, outcome.fact)
         return outcome.fact
 
-    def _log_statement(self, text: str, session: str | None, fact: Fact | None) -> None:
+    def _log_statement(
+        self, text: str, session: str | None, fact: Fact | None, named: str | None = None
+    ) -> None:
+        """Log a statement with its subject: the fact's, else the patient it ``named`` (the
+        conversation is about that patient even when no fact was read)."""
         evidence: list[Any] = []
         if fact is not None:
             evidence = [{"kind": "memory", "id": f"vault:{fact.id}", "triple": list(fact.triple)}]
         self.episodic.add(
-            session or DEFAULT_SESSION, text, evidence=evidence, subject=fact.subj if fact else None
+            session or DEFAULT_SESSION,
+            text,
+            evidence=evidence,
+            subject=fact.subj if fact else named,
         )
 
     # --- inspection and forgetting ---------------------------------------------------------------
@@ -265,12 +274,17 @@ class UserMemory:
         return self.vault.facts(include_superseded)
 
     def search(self, query: str, limit: int = 50) -> list[Fact]:
-        """Facts matching ``query``: about a patient/note it names, else by text."""
+        """Facts matching ``query``: about a patient/note it names, else by text.
+
+        A patient named by MRN is matched exactly: an MRN this user never stated finds nothing
+        (never another patient whose MRN starts with the same digits)."""
         check_text(query)
         with self.vault.hold():
             subjects = self.resolver.mentioned(query)
             if subjects:
                 return [f for s in subjects for f in self.vault.history(s)][:limit]
+            if any(r.id for r in self.resolver.patients(query)):
+                return []
             terms = [t for t in query.split() if len(t) > 1]
             return self.vault.search(terms, limit)
 
