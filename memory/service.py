@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any
 
 from engine.config import Settings
@@ -28,6 +29,7 @@ from memory.linking import StatementLinker
 from memory.relations import RelationCatalog, load_catalog
 from memory.results import NameOf
 from memory.router import Route, Router
+from memory.stated import stated_instant
 from memory.store.backend import TurnLog, delete_user, open_stores
 from memory.subjects import Linker, Resolver, link
 from memory.vault import Fact, StoreOutcome, Vault
@@ -203,7 +205,9 @@ class UserMemory:
                 named = [r.id for r in self.resolver.patients(text) if r.id]
                 self._log_statement(text, session, None, named[0] if named else None)
                 return None
-            return self._store(found, text, session)
+            rules = self.router.rules.temporal
+            when = stated_instant(text, self.clock.now(), rules.as_of, rules.as_of_days)
+            return self._store(found, text, session, when)
 
     def store_fact(
         self,
@@ -224,7 +228,13 @@ class UserMemory:
         with self.vault.hold():
             return self._store(found, evidence, session)
 
-    def _store(self, found: Extracted, text: str | None, session: str | None) -> Fact | None:
+    def _store(
+        self,
+        found: Extracted,
+        text: str | None,
+        session: str | None,
+        valid_from: datetime | None = None,
+    ) -> Fact | None:
         subj_name, obj_name = found.subj_name, found.obj_name
         if text and self.linker is not None and (subj_name is None or obj_name is None):
             names = {e.id: e.name for e in link(self.linker, text)}
@@ -248,6 +258,7 @@ class UserMemory:
             session=session,
             aliases=aliases,
             detail=found.detail,
+            valid_from=valid_from,
         )
         changed = {found.subj, found.obj} | {f.obj for f in outcome.superseded}
         self.cache.invalidate(changed)
