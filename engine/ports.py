@@ -80,6 +80,21 @@ class FactPort(Protocol):
 
     @property
     def quality(self) -> float: ...
+    @property
+    def detail(self) -> str | None:
+        """How the value holds as stated (a medication's dose: "5 mg twice daily")."""
+        ...
+
+
+class NotedPort(Protocol):
+    """What a statement left in memory (``memory.service.Noted``)."""
+
+    @property
+    def facts(self) -> Sequence[FactPort]: ...
+    @property
+    def unread(self) -> Sequence[str]:
+        """The sentences that stated no fact the memory could read."""
+        ...
 
 
 class StatementPort(Protocol):
@@ -87,6 +102,10 @@ class StatementPort(Protocol):
     Both return the stored fact, or None when nothing was stored."""
 
     def state(self, text: str, session: str | None = None) -> FactPort | None: ...
+
+    def state_each(self, text: str, session: str | None = None) -> NotedPort:
+        """Every fact of a statement, one per sentence, and the sentences that stated none."""
+        ...
 
     def store_fact(
         self,

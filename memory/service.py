@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from engine.config import Settings
 from engine.ports import Embed
 from engine.result import LinkedEntity, Result, Triple
-from engine.understand.form import is_question
+from engine.understand.form import is_question, sentences
 from engine.understand.polarity import Directions
 from engine.understand.spelling import Edit, Speller, apply, moved
 from engine.util.text import has_lone_surrogate
@@ -54,6 +55,15 @@ def check_text(*texts: str | None) -> None:
                 "the text is not valid Unicode (it holds a lone surrogate such as \\ud800); "
                 "send it as UTF-8 text"
             )
+
+
+@dataclass(frozen=True)
+class Noted:
+    """What a statement left in memory: the facts stored, and the sentences that stated none
+    (said back to the user, never dropped silently)."""
+
+    facts: tuple[Fact, ...]
+    unread: tuple[str, ...]
 
 
 class UserMemory:
@@ -191,12 +201,33 @@ class UserMemory:
 
     # --- statements ----------------------------------------------------------------------------
     def state(self, text: str, session: str | None = None) -> Fact | None:
-        """Capture the fact a user statement states (text extraction); None if none found.
+        """Capture the facts a user statement states (text extraction); the first one stored,
+        None if none found (``state_each`` tells each).
 
         Questions are never captured (callers may offer every chat input here first)."""
+        noted = self.state_each(text, session)
+        return noted.facts[0] if noted.facts else None
+
+    def state_each(self, text: str, session: str | None = None) -> Noted:
+        """Capture the fact of each sentence of a statement, under the patient its sentence
+        names ("Patient MRN A was started on X today. Patient MRN B is allergic to Y." is two
+        facts); a sentence that names none is about the conversation's patient when it says
+        so ("her", "my patient"). When no sentence alone states a fact, the whole text is read
+        at once (a fact spread over two sentences)."""
         check_text(text, session)
         if is_question(text):
-            return None
+            return Noted((), ())
+        parts = [p for p in sentences(text) if p.strip()]
+        with self.vault.hold():
+            if len(parts) > 1:
+                found = [(part, self._state_one(part, session)) for part in parts]
+                facts = tuple(f for _, f in found if f is not None)
+                if facts:
+                    return Noted(facts, tuple(p for p, f in found if f is None))
+            fact = self._state_one(text, session)
+            return Noted((fact,), ()) if fact is not None else Noted((), (text,))
+
+    def _state_one(self, text: str, session: str | None) -> Fact | None:
         with self.vault.hold():
             conversation = self.episodic.last_subject(session or DEFAULT_SESSION)
             found = self.extractor.extract(text, conversation)
@@ -386,4 +417,11 @@ def _mentions_of(subject: str) -> list[str]:
     return []
 
 
-__all__ = ["DEFAULT_SESSION", "InvalidText", "UserMemory", "check_text", "delete_user"]
+__all__ = [
+    "DEFAULT_SESSION",
+    "InvalidText",
+    "Noted",
+    "UserMemory",
+    "check_text",
+    "delete_user",
+]
