@@ -42,8 +42,9 @@ class MemoryPort(Protocol):
         """Answer from this user's own memory (patients, notes, stated facts), or None."""
         ...
 
-    def boosts(self, triples: list[Triple]) -> dict[Triple, float]:
-        """Multipliers (e.g. 1.15) for triples backed by a verified (quality-1) vault fact."""
+    def boosts(self, triples: list[Triple], question: str | None = None) -> dict[Triple, float]:
+        """Multipliers (e.g. 1.15) for triples backed by a verified (quality-1) vault fact; a
+        fact the engine looked up when answering ``question`` never boosts that answer."""
         ...
 
     def cached(self, question: str, mode: str) -> Result | None:

@@ -162,9 +162,11 @@ class UserMemory:
             result.question = asked
         return result
 
-    def boosts(self, triples: list[Triple]) -> dict[Triple, float]:
-        """``settings.vault_boost`` for each triple that is a current quality-1 vault fact."""
-        verified = self.vault.verified(triples)
+    def boosts(self, triples: list[Triple], question: str | None = None) -> dict[Triple, float]:
+        """``settings.vault_boost`` for each triple that is a current quality-1 vault fact; a
+        fact the engine looked up (``reviewed``) for this same ``question`` is left out, so a
+        misread question's answer never boosts itself when it is asked again."""
+        verified = self.vault.verified(triples, not_for=question)
         return {t: self.settings.vault_boost for t in triples if t in verified}
 
     def cached(self, question: str, mode: str) -> Result | None:

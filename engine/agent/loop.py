@@ -427,7 +427,7 @@ class AgentLoop:
             result.stop_reason = "nothing supports an answer"
         if memory is not None and result.status == Status.ANSWERED and not result.cached:
             with steps.step("memory_read", "applying memory boosts") as a:
-                boosts = memory.boosts(result.triples())
+                boosts = memory.boosts(result.triples(), result.question)
                 a["boosted"] = len(boosts)
             if boosts:
                 apply_boosts(result, boosts)

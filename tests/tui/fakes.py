@@ -283,7 +283,7 @@ class FakeMemory:
             text=f"{fact.subj} takes {fact.obj_name}.",
         )
 
-    def boosts(self, triples: list[Triple]) -> dict[Triple, float]:
+    def boosts(self, triples: list[Triple], question: str | None = None) -> dict[Triple, float]:
         return {}
 
     def cached(self, question: str, mode: str) -> Result | None:
