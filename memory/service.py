@@ -226,17 +226,20 @@ class UserMemory:
                 facts = tuple(f for _, f in found if f is not None)
                 if facts:
                     return Noted(facts, tuple(p for p, f in found if f is None))
-            fact = self._state_one(text, session)
+            fact = self._state_one(text, session, log_miss=len(parts) <= 1)
             return Noted((fact,), ()) if fact is not None else Noted((), (text,))
 
-    def _state_one(self, text: str, session: str | None) -> Fact | None:
+    def _state_one(self, text: str, session: str | None, *, log_miss: bool = True) -> Fact | None:
+        """Store the fact of one statement; a statement without one is logged (with the
+        patient it names) when ``log_miss``, and not again when its sentences already were."""
         with self.vault.hold():
             conversation = self.episodic.last_subject(session or DEFAULT_SESSION)
             found = self.extractor.extract(text, conversation)
             if found is None:
                 self.vault.learn_aliases(self.resolver.introductions(text))
-                named = [r.id for r in self.resolver.patients(text) if r.id]
-                self._log_statement(text, session, None, named[0] if named else None)
+                if log_miss:
+                    named = [r.id for r in self.resolver.patients(text) if r.id]
+                    self._log_statement(text, session, None, named[0] if named else None)
                 return None
             rules = self.router.rules.temporal
             when = stated_instant(text, self.clock.now(), rules.as_of, rules.as_of_days)

@@ -55,3 +55,10 @@ def test_her_in_the_next_sentence_is_the_patient_just_named(memory: UserMemory) 
         ("patient:4471", "takes", "Compound::DB00331"),
         ("patient:4471", "allergic_to", "Compound::DB01053"),
     }
+
+
+def test_a_message_that_states_nothing_is_logged_once_per_sentence(memory: UserMemory) -> None:
+    assert memory.state("Seeing MRN 6102 today. Nice weather.", "s1") is None
+    logged = [t.query for t in memory.episodic.all()]
+    assert logged == ["Seeing MRN 6102 today.", "Nice weather."]
+    assert memory.episodic.last_subject("s1") == "patient:6102"
