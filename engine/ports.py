@@ -38,8 +38,11 @@ class Clock(Protocol):
 class MemoryPort(Protocol):
     """What the agent loop needs from one user's memory."""
 
-    def answer(self, question: str, linked: list[LinkedEntity]) -> Result | None:
-        """Answer from this user's own memory (patients, notes, stated facts), or None."""
+    def answer(
+        self, question: str, linked: list[LinkedEntity], session: str | None = None
+    ) -> Result | None:
+        """Answer from this user's own memory (patients, notes, stated facts), or None;
+        ``session`` is the conversation whose patient "her" or "my patient" stands for."""
         ...
 
     def boosts(self, triples: list[Triple], question: str | None = None) -> dict[Triple, float]:

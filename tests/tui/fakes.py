@@ -256,7 +256,9 @@ class FakeMemory:
         self.stated: list[str] = []
 
     # MemoryPort
-    def answer(self, question: str, linked: list[LinkedEntity]) -> Result | None:
+    def answer(
+        self, question: str, linked: list[LinkedEntity], session: str | None = None
+    ) -> Result | None:
         match = re.search(r"MRN (\d+)", question)
         if not match:
             return None
