@@ -38,12 +38,16 @@ class Clock(Protocol):
 class MemoryPort(Protocol):
     """What the agent loop needs from one user's memory."""
 
-    def answer(self, question: str, linked: list[LinkedEntity]) -> Result | None:
-        """Answer from this user's own memory (patients, notes, stated facts), or None."""
+    def answer(
+        self, question: str, linked: list[LinkedEntity], session: str | None = None
+    ) -> Result | None:
+        """Answer from this user's own memory (patients, notes, stated facts), or None;
+        ``session`` is the conversation whose patient "her" or "my patient" stands for."""
         ...
 
-    def boosts(self, triples: list[Triple]) -> dict[Triple, float]:
-        """Multipliers (e.g. 1.15) for triples backed by a verified (quality-1) vault fact."""
+    def boosts(self, triples: list[Triple], question: str | None = None) -> dict[Triple, float]:
+        """Multipliers (e.g. 1.15) for triples backed by a verified (quality-1) vault fact; a
+        fact the engine looked up when answering ``question`` never boosts that answer."""
         ...
 
     def cached(self, question: str, mode: str) -> Result | None:
@@ -80,6 +84,21 @@ class FactPort(Protocol):
 
     @property
     def quality(self) -> float: ...
+    @property
+    def detail(self) -> str | None:
+        """How the value holds as stated (a medication's dose: "5 mg twice daily")."""
+        ...
+
+
+class NotedPort(Protocol):
+    """What a statement left in memory (``memory.service.Noted``)."""
+
+    @property
+    def facts(self) -> Sequence[FactPort]: ...
+    @property
+    def unread(self) -> Sequence[str]:
+        """The sentences that stated no fact the memory could read."""
+        ...
 
 
 class StatementPort(Protocol):
@@ -87,6 +106,10 @@ class StatementPort(Protocol):
     Both return the stored fact, or None when nothing was stored."""
 
     def state(self, text: str, session: str | None = None) -> FactPort | None: ...
+
+    def state_each(self, text: str, session: str | None = None) -> NotedPort:
+        """Every fact of a statement, one per sentence, and the sentences that stated none."""
+        ...
 
     def store_fact(
         self,

@@ -57,11 +57,18 @@ class FactOut(BaseModel):
     until: datetime | None = None
     source: str | None = None
     quality: float | None = None
+    detail: str | None = None
+    """How the value holds as stated (a dose: "5 mg twice daily")."""
 
 
 class MemoryStoreOut(BaseModel):
     stored: bool
     fact: FactOut | None = None
+    """The first fact stored."""
+    facts: list[FactOut] = Field(default_factory=list)
+    """Every fact stored, one per sentence that stated one."""
+    unread: list[str] = Field(default_factory=list)
+    """The sentences that stated no fact: nothing of them was stored."""
     message: str
 
 

@@ -53,6 +53,7 @@ def fact_out(fact: FactPort) -> FactOut:
         until=fact.t_end,
         source=fact.source,
         quality=fact.quality,
+        detail=fact.detail,
     )
 
 
@@ -302,16 +303,25 @@ class HelixTools:
             if subj and rel and obj:
                 old = (supersedes[0], supersedes[1], supersedes[2]) if supersedes else None
                 fact = memory.store_fact(subj, rel, obj, old, statement, session=session)
+                facts, unread = ([fact] if fact is not None else []), []
             else:
-                fact = memory.state(statement or "", session)
-        if fact is None:
+                noted = memory.state_each(statement or "", session)
+                facts, unread = list(noted.facts), list(noted.unread)
+        if not facts:
             return MemoryStoreOut(
-                stored=False, message="no fact recognised; nothing was stored (try subj/rel/obj)"
+                stored=False,
+                unread=unread,
+                message="no fact recognised; nothing was stored (try subj/rel/obj)",
             )
-        out = fact_out(fact)
-        return MemoryStoreOut(
-            stored=True, fact=out, message=f"stored {out.subj} {out.rel} {out.obj}"
-        )
+        outs = [fact_out(f) for f in facts]
+        said = "; ".join(f"{o.subj} {o.rel} {o.obj}" for o in outs)
+        message = f"stored {said}"
+        if unread:
+            message = (
+                f"stored {len(outs)} of {len(outs) + len(unread)} statements: {said}; "
+                "could not read: " + " | ".join(unread)
+            )
+        return MemoryStoreOut(stored=True, fact=outs[0], facts=outs, unread=unread, message=message)
 
     def memory_search(self, query: str, limit: int = 20) -> FactsOut:
         if not query.strip():

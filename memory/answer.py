@@ -27,6 +27,7 @@ from memory import choose, timeline
 from memory.asks import AskReading, AskScorer, mask
 from memory.dates import date_spans
 from memory.literals import Measurement, find_measurements, mentioned_keys
+from memory.patients import PERSON
 from memory.relations import RelationCatalog, RelationSpec
 from memory.results import NameOf, Parsed, answered, not_answered, summary, swap, who
 from memory.router import Route, Temporal, TemporalIntent
@@ -137,8 +138,11 @@ class Answerer:
                 # "Which drug was replaced in her latest switch?": the replaced value is asked
                 rule = TemporalIntent(Temporal.PREVIOUS, None, Temporal.PREVIOUS, None, True)
             when = choose.temporal(rule, reading, spec.name, anchored=anchored)
-            if not reverse and not is_yes_no(text):
-                named = _anchor_test(anchors, when)
+            named = _anchor_test(anchors, when)
+            if spec.asks_detail(text) and anchors and any(named(f) for f in rows):
+                # "What dose of [Compound] is she on?" asks about the value it names
+                rows = [f for f in rows if named(f)]
+            elif not reverse and not is_yes_no(text):
                 when = choose.on_named_value(when, route.temporal, rows, named)
             parsed = Parsed(subject, reverse, spec, key, when, anchors)
             chosen = self._select(rows, parsed)
@@ -217,7 +221,11 @@ class Answerer:
             and not notes
             # a pronoun with nothing named stands for the session's last subject, whichever
             # rule routed the question ("and which one does it lower, in my notes?")
-            and (route.rule == "follow-up" or (not entities and PRONOUN.search(question)))
+            and (
+                route.rule == "follow-up"
+                or (not entities and PRONOUN.search(question))
+                or (session_subject.startswith("patient:") and PERSON.search(question))
+            )
         ):
             yield (
                 SubjectRef(

@@ -34,6 +34,17 @@ _SHAPES = [
 ]
 
 
+_WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
+_WEEKDAY = re.compile(
+    r"\b(?:on|last|this past|since|from|by|as of|before|until|after)\s+(?P<d>"
+    + "|".join(_WEEKDAYS)
+    + r")\b",
+    re.IGNORECASE,
+)
+"""A day of the week after a word that places it ("on Tuesday", "last Monday"): the latest
+such day up to today, as a clinician means it of a value or a question about one."""
+
+
 @dataclass(frozen=True)
 class DateMention:
     start: int
@@ -56,13 +67,19 @@ def date_spans(text: str) -> list[tuple[int, int]]:
 
 
 def find_dates(text: str, now: datetime) -> list[DateMention]:
-    """Every calendar date named in ``text``, left to right, with years filled from ``now``."""
+    """Every calendar date or placed day of the week named in ``text``, left to right, with
+    years filled from ``now`` (a weekday is the latest such day up to ``now``)."""
     found = []
     for start, end in date_spans(text):
         day = read_date(text[start:end], now)
         if day is not None:
             found.append(DateMention(start, end, text[start:end], day))
-    return found
+    for m in _WEEKDAY.finditer(text):
+        start, end = m.span("d")
+        if not any(d.start < end and start < d.end for d in found):
+            back = (now.weekday() - _WEEKDAYS.index(m.group("d").lower())) % 7
+            found.append(DateMention(start, end, m.group("d"), now.date() - timedelta(days=back)))
+    return sorted(found, key=lambda d: d.start)
 
 
 def read_date(span: str, now: datetime) -> date | None:

@@ -13,7 +13,9 @@ import re
 from dataclasses import dataclass, replace
 
 from engine.result import LinkedEntity, Triple
+from memory.dosing import Dose, dose_after, dose_of
 from memory.literals import Measurement, find_allergen, find_measurements
+from memory.patients import person_reference
 from memory.relations import RelationCatalog, RelationSpec
 from memory.subjects import NOTE, PATIENT, Linker, Resolver, SubjectRef, link
 
@@ -38,6 +40,8 @@ class Extracted:
     supersedes: Triple | None = None
     supersede_current: bool = False
     score: float = 0.0
+    detail: str | None = None
+    """The value's dose, route and frequency as written ("5 mg twice daily")."""
 
     @property
     def triple(self) -> Triple:
@@ -61,21 +65,38 @@ class Extractor:
         self.linker = linker
         self._known_keys = frozenset(catalog.measurement_keys)
 
-    def extract(self, text: str) -> Extracted | None:
-        """The fact a statement states, or None when it states none we can store."""
+    def extract(self, text: str, conversation: str | None = None) -> Extracted | None:
+        """The fact a statement states, or None when it states none we can store.
+
+        ``conversation`` is the patient the conversation is about (the last one named): a
+        statement that names no patient but says "her", "his" or "my patient" is about it."""
         patients = [r for r in self.resolver.patients(text) if r.id]
+        if not patients and conversation is not None and conversation.startswith("patient:"):
+            said = person_reference(text)
+            if said is not None:
+                start, end = said
+                patients = [
+                    SubjectRef(conversation, PATIENT, text[start:end], start, end, True, "said")
+                ]
         notes = self.resolver.notes(text)
         known = self._known_keys | {
             *self.resolver.vault.keys("lab_value"),
             *self.resolver.vault.keys("key_result"),
         }
-        measurements = find_measurements(text, known)
+        linked = link(self.linker, text)
+        doses = _doses(text, linked)
+        measurements = [m for m in find_measurements(text, known) if not _is_dose(text, m, doses)]
         taken = [(r.start, r.end) for r in patients] + [(m.start, m.end) for m in measurements]
         taken += [(m.start(), m.end()) for m in _SOURCE.finditer(text)]
-        entities = _non_overlapping(link(self.linker, text), taken)
+        entities = _non_overlapping(linked, taken)
         scored = sorted(
             (
-                (spec.score(text, ask=False) + _value_bonus(spec, measurements), spec)
+                (
+                    spec.score(text, ask=False)
+                    + _value_bonus(spec, measurements)
+                    + _dose_bonus(spec, doses),
+                    spec,
+                )
                 for spec in self.catalog.relations.values()
             ),
             key=lambda t: -t[0],
@@ -114,6 +135,7 @@ class Extractor:
         value = new[0]
         switched = bool(sup.switch_re.search(text))
         supersedes = (subject.id, spec.name, old[0].id) if old else None
+        dose = dose_of(text, value.start, value.end) if _gives_drug(spec) else None
         return Extracted(
             subject.id,
             spec.name,
@@ -122,6 +144,7 @@ class Extractor:
             value.name,
             supersedes,
             switched and not old and spec.functional == "explicit",
+            detail=dose.text if dose is not None and value.start >= 0 else None,
         )
 
     def _subject(
@@ -218,6 +241,34 @@ def _phrase_values(spec: RelationSpec, text: str, entities: list[LinkedEntity]) 
 def _value_bonus(spec: RelationSpec, measurements: list[Measurement]) -> float:
     """A measurement in the statement is itself a cue for measurement relations."""
     return 1.0 if measurements and spec.functional == "key" and spec.literal_object else 0.0
+
+
+def _gives_drug(spec: RelationSpec) -> bool:
+    """A relation that gives a patient a drug (``takes``): its value may carry a dose."""
+    return spec.subject == PATIENT and spec.object_kinds == {"Compound"}
+
+
+def _doses(text: str, entities: list[LinkedEntity]) -> list[Dose]:
+    """The dose written after each drug the statement names ("apixaban 5 mg twice daily")."""
+    found = [
+        dose_of(text, e.start, e.end) for e in entities if e.kind == "Compound" and e.start >= 0
+    ]
+    return [d for d in found if d is not None]
+
+
+def _is_dose(text: str, m: Measurement, doses: list[Dose]) -> bool:
+    """A measurement that is a drug's dose, never a lab value: it overlaps a dose of a named
+    drug, or its value reads as a dose with an amount ("glargine 20 units")."""
+    if any(m.start < d.end and d.start < m.end for d in doses):
+        return True
+    key_end = m.start + len(m.key)
+    dose = dose_after(text, key_end)
+    return dose is not None and dose.amount is not None and dose.end >= m.end
+
+
+def _dose_bonus(spec: RelationSpec, doses: list[Dose]) -> float:
+    """A drug with its dose is itself a cue for relations that give a patient a drug."""
+    return 1.0 if doses and _gives_drug(spec) else 0.0
 
 
 def _non_overlapping(

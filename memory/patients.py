@@ -171,3 +171,16 @@ def surname(name: str) -> str:
 def _strip_leading_verb(name: str) -> str | None:
     first = name.split(" ", 1)[0]
     return None if first in _NOT_FIRST_NAMES else name
+
+
+PERSON = re.compile(
+    r"\b(?:she|he|her|him|his|hers|(?:my|our|the|this|that) (?:patient|pt))\b", re.IGNORECASE
+)
+"""Words that stand for the patient of the conversation when a text names none ("her
+potassium", "my patient")."""
+
+
+def person_reference(text: str) -> tuple[int, int] | None:
+    """The span of the first word in ``text`` that stands for a person, or None."""
+    m = PERSON.search(text)
+    return m.span() if m else None

@@ -59,11 +59,14 @@ class RelationSpec(BaseModel):
     phrases: list[str] = Field(default_factory=list)
     keys: list[str] = Field(default_factory=list)
     synonyms: dict[str, str] = Field(default_factory=dict)
+    detail: list[Cue] = Field(default_factory=list)
+    """Words of a question that asks how a value holds (a medication's dose, route or
+    frequency: "what dose of [Compound]"): it asks about the value it names, not around it."""
     graph: list[str] = Field(default_factory=list)
     """Knowledge-graph one-hop slots (``engine/understand/exemplars.yaml``) this relation
     restates: a question that reads as one of them may still be about the note."""
 
-    @field_validator("say", "ask", mode="before")
+    @field_validator("say", "ask", "detail", mode="before")
     @classmethod
     def _parse_cues(cls, value: object) -> list[Cue]:
         return _cues(value)
@@ -79,6 +82,10 @@ class RelationSpec(BaseModel):
     @cached_property
     def phrase_patterns(self) -> list[re.Pattern[str]]:
         return [re.compile(p) for p in self.phrases]
+
+    def asks_detail(self, text: str) -> bool:
+        """Whether a question asks how a value holds (its dose), by the ``detail`` cues."""
+        return any(c.pattern.search(text) for c in self.detail)
 
     def score(self, text: str, *, ask: bool) -> float:
         """Sum of the weights of the cues found in ``text``."""

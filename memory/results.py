@@ -36,6 +36,11 @@ def display(node: str, stored: str | None, name_of: NameOf | None) -> str:
     return found or node
 
 
+def _with_detail(name: str, f: Fact) -> str:
+    """A value with how it holds as stated ("Apixaban 5 mg twice daily")."""
+    return f"{name} {f.detail}" if f.detail else name
+
+
 def not_answered(question: str, text: str) -> Result:
     return Result(
         question=question,
@@ -88,7 +93,7 @@ def answered(
         ):
             evidence.append(_evidence(f, 0.1))
     top = chosen[0]
-    value = answers[0].name
+    value = _with_detail(answers[0].name, top)
     since = top.t_start.strftime("%Y-%m-%d %H:%M UTC")
     status = "current" if top.current else f"until {top.t_end:%Y-%m-%d %H:%M UTC}"
     when = "" if parsed.temporal.kind == Temporal.CURRENT else f" ({parsed.temporal.kind})"
@@ -122,7 +127,7 @@ def summary(
             Answer(id=f.obj, name=name, score=score, kind=subject_kind(f.obj), source="memory")
         )
         evidence.append(_evidence(f, score))
-        lines.append(f"{(labels or {}).get(f.rel) or f.rel}: {name}")
+        lines.append(f"{(labels or {}).get(f.rel) or f.rel}: {_with_detail(name, f)}")
     return Result(
         question=question,
         status=Status.ANSWERED,

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from engine.config import Settings
 from engine.ports import Embed
 from engine.result import LinkedEntity, Result, Triple
-from engine.understand.form import is_question
+from engine.understand.form import is_question, sentences
 from engine.understand.polarity import Directions
 from engine.understand.spelling import Edit, Speller, apply, moved
 from engine.util.text import has_lone_surrogate
@@ -28,6 +30,7 @@ from memory.linking import StatementLinker
 from memory.relations import RelationCatalog, load_catalog
 from memory.results import NameOf
 from memory.router import Route, Router
+from memory.stated import stated_instant
 from memory.store.backend import TurnLog, delete_user, open_stores
 from memory.subjects import Linker, Resolver, link
 from memory.vault import Fact, StoreOutcome, Vault
@@ -52,6 +55,15 @@ def check_text(*texts: str | None) -> None:
                 "the text is not valid Unicode (it holds a lone surrogate such as \\ud800); "
                 "send it as UTF-8 text"
             )
+
+
+@dataclass(frozen=True)
+class Noted:
+    """What a statement left in memory: the facts stored, and the sentences that stated none
+    (said back to the user, never dropped silently)."""
+
+    facts: tuple[Fact, ...]
+    unread: tuple[str, ...]
 
 
 class UserMemory:
@@ -150,9 +162,11 @@ class UserMemory:
             result.question = asked
         return result
 
-    def boosts(self, triples: list[Triple]) -> dict[Triple, float]:
-        """``settings.vault_boost`` for each triple that is a current quality-1 vault fact."""
-        verified = self.vault.verified(triples)
+    def boosts(self, triples: list[Triple], question: str | None = None) -> dict[Triple, float]:
+        """``settings.vault_boost`` for each triple that is a current quality-1 vault fact; a
+        fact the engine looked up (``reviewed``) for this same ``question`` is left out, so a
+        misread question's answer never boosts itself when it is asked again."""
+        verified = self.vault.verified(triples, not_for=question)
         return {t: self.settings.vault_boost for t in triples if t in verified}
 
     def cached(self, question: str, mode: str) -> Result | None:
@@ -189,19 +203,47 @@ class UserMemory:
 
     # --- statements ----------------------------------------------------------------------------
     def state(self, text: str, session: str | None = None) -> Fact | None:
-        """Capture the fact a user statement states (text extraction); None if none found.
+        """Capture the facts a user statement states (text extraction); the first one stored,
+        None if none found (``state_each`` tells each).
 
         Questions are never captured (callers may offer every chat input here first)."""
+        noted = self.state_each(text, session)
+        return noted.facts[0] if noted.facts else None
+
+    def state_each(self, text: str, session: str | None = None) -> Noted:
+        """Capture the fact of each sentence of a statement, under the patient its sentence
+        names ("Patient MRN A was started on X today. Patient MRN B is allergic to Y." is two
+        facts); a sentence that names none is about the conversation's patient when it says
+        so ("her", "my patient"). When no sentence alone states a fact, the whole text is read
+        at once (a fact spread over two sentences)."""
         check_text(text, session)
         if is_question(text):
-            return None
+            return Noted((), ())
+        parts = [p for p in sentences(text) if p.strip()]
         with self.vault.hold():
-            found = self.extractor.extract(text)
+            if len(parts) > 1:
+                found = [(part, self._state_one(part, session)) for part in parts]
+                facts = tuple(f for _, f in found if f is not None)
+                if facts:
+                    return Noted(facts, tuple(p for p, f in found if f is None))
+            fact = self._state_one(text, session, log_miss=len(parts) <= 1)
+            return Noted((fact,), ()) if fact is not None else Noted((), (text,))
+
+    def _state_one(self, text: str, session: str | None, *, log_miss: bool = True) -> Fact | None:
+        """Store the fact of one statement; a statement without one is logged (with the
+        patient it names) when ``log_miss``, and not again when its sentences already were."""
+        with self.vault.hold():
+            conversation = self.episodic.last_subject(session or DEFAULT_SESSION)
+            found = self.extractor.extract(text, conversation)
             if found is None:
                 self.vault.learn_aliases(self.resolver.introductions(text))
-                self._log_statement(text, session, None)
+                if log_miss:
+                    named = [r.id for r in self.resolver.patients(text) if r.id]
+                    self._log_statement(text, session, None, named[0] if named else None)
                 return None
-            return self._store(found, text, session)
+            rules = self.router.rules.temporal
+            when = stated_instant(text, self.clock.now(), rules.as_of, rules.as_of_days)
+            return self._store(found, text, session, when)
 
     def store_fact(
         self,
@@ -222,7 +264,13 @@ class UserMemory:
         with self.vault.hold():
             return self._store(found, evidence, session)
 
-    def _store(self, found: Extracted, text: str | None, session: str | None) -> Fact | None:
+    def _store(
+        self,
+        found: Extracted,
+        text: str | None,
+        session: str | None,
+        valid_from: datetime | None = None,
+    ) -> Fact | None:
         subj_name, obj_name = found.subj_name, found.obj_name
         if text and self.linker is not None and (subj_name is None or obj_name is None):
             names = {e.id: e.name for e in link(self.linker, text)}
@@ -245,18 +293,27 @@ class UserMemory:
             obj_name=obj_name,
             session=session,
             aliases=aliases,
+            detail=found.detail,
+            valid_from=valid_from,
         )
         changed = {found.subj, found.obj} | {f.obj for f in outcome.superseded}
         self.cache.invalidate(changed)
         self._log_statement(text or " ".join(found.triple), session, outcome.fact)
         return outcome.fact
 
-    def _log_statement(self, text: str, session: str | None, fact: Fact | None) -> None:
+    def _log_statement(
+        self, text: str, session: str | None, fact: Fact | None, named: str | None = None
+    ) -> None:
+        """Log a statement with its subject: the fact's, else the patient it ``named`` (the
+        conversation is about that patient even when no fact was read)."""
         evidence: list[Any] = []
         if fact is not None:
             evidence = [{"kind": "memory", "id": f"vault:{fact.id}", "triple": list(fact.triple)}]
         self.episodic.add(
-            session or DEFAULT_SESSION, text, evidence=evidence, subject=fact.subj if fact else None
+            session or DEFAULT_SESSION,
+            text,
+            evidence=evidence,
+            subject=fact.subj if fact else named,
         )
 
     # --- inspection and forgetting ---------------------------------------------------------------
@@ -264,12 +321,17 @@ class UserMemory:
         return self.vault.facts(include_superseded)
 
     def search(self, query: str, limit: int = 50) -> list[Fact]:
-        """Facts matching ``query``: about a patient/note it names, else by text."""
+        """Facts matching ``query``: about a patient/note it names, else by text.
+
+        A patient named by MRN is matched exactly: an MRN this user never stated finds nothing
+        (never another patient whose MRN starts with the same digits)."""
         check_text(query)
         with self.vault.hold():
             subjects = self.resolver.mentioned(query)
             if subjects:
                 return [f for s in subjects for f in self.vault.history(s)][:limit]
+            if any(r.id for r in self.resolver.patients(query)):
+                return []
             terms = [t for t in query.split() if len(t) > 1]
             return self.vault.search(terms, limit)
 
@@ -360,4 +422,11 @@ def _mentions_of(subject: str) -> list[str]:
     return []
 
 
-__all__ = ["DEFAULT_SESSION", "InvalidText", "UserMemory", "check_text", "delete_user"]
+__all__ = [
+    "DEFAULT_SESSION",
+    "InvalidText",
+    "Noted",
+    "UserMemory",
+    "check_text",
+    "delete_user",
+]

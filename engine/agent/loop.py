@@ -111,13 +111,19 @@ class AgentLoop:
             if hit is not None:
                 hit = hit.model_copy(update={"id": qid, "cached": True})
                 return self._finish(hit, steps, memory=None, session=None)
-        result = self._answer(question, mode, memory, choice, steps)
+        result = self._answer(question, mode, memory, choice, steps, session)
         result.id = qid
         return self._finish(result, steps, memory=memory, session=session)
 
     # --- pipeline ------------------------------------------------------------------------
     def _answer(
-        self, question: str, mode: Mode, memory: MemoryPort | None, choice: str | None, steps: Steps
+        self,
+        question: str,
+        mode: Mode,
+        memory: MemoryPort | None,
+        choice: str | None,
+        steps: Steps,
+        session: str | None = None,
     ) -> Result:
         preset = MODES[mode]
         if preset.baseline:
@@ -131,7 +137,7 @@ class AgentLoop:
             linked=plan.seeds + plan.targets,
         )
         if memory is not None:
-            mem = self._recall(question, plan, mode, memory, steps)
+            mem = self._recall(question, plan, mode, memory, steps, session)
             if mem is not None:
                 return mem
         hits = (
@@ -167,11 +173,17 @@ class AgentLoop:
 
     @staticmethod
     def _recall(
-        question: str, plan: Plan, mode: Mode, memory: MemoryPort, steps: Steps
+        question: str,
+        plan: Plan,
+        mode: Mode,
+        memory: MemoryPort,
+        steps: Steps,
+        session: str | None = None,
     ) -> Result | None:
-        """The user's memory's answer to the question, if it has one."""
+        """The user's memory's answer to the question, if it has one, read in the
+        conversation ``session`` (its patient is the one "her" stands for)."""
         with steps.step("memory_read", "looking in your memory") as a:
-            mem = memory.answer(question, plan.seeds + plan.targets)
+            mem = memory.answer(question, plan.seeds + plan.targets, session)
             a["hit"] = mem is not None
         if mem is not None:
             mem.intent = mem.intent or "memory"
@@ -506,7 +518,7 @@ class AgentLoop:
             result.stop_reason = "nothing supports an answer"
         if memory is not None and result.status == Status.ANSWERED and not result.cached:
             with steps.step("memory_read", "applying memory boosts") as a:
-                boosts = memory.boosts(result.triples())
+                boosts = memory.boosts(result.triples(), result.question)
                 a["boosted"] = len(boosts)
             if boosts:
                 apply_boosts(result, boosts)

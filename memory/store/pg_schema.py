@@ -140,6 +140,12 @@ def _vault(db: Any) -> None:
     db.execute("CREATE INDEX ON helix_vault.mem_index (user_id, subject)")
 
 
+@MIGRATIONS.register
+def m002_fact_detail(db: Any) -> None:
+    """A fact's qualifiers as stated (``Fact.detail``: a dose, route and frequency)."""
+    db.execute("ALTER TABLE helix_vault.facts ADD COLUMN detail TEXT")
+
+
 def _isolate(db: Any, table: str) -> None:
     db.execute(f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY")
     db.execute(f"ALTER TABLE {table} FORCE ROW LEVEL SECURITY")

@@ -39,6 +39,9 @@ class Fact:
     evidence: str | None
     source: str
     session: str | None
+    detail: str | None = None
+    """How the value holds, as stated: a medication's dose, route and frequency ("5 mg twice
+    daily"); None when the statement gave none."""
 
     @property
     def triple(self) -> Triple:

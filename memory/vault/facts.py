@@ -35,6 +35,22 @@ class _Slim:
     id: int
     obj: str
     key: str
+    detail: str | None = None
+
+
+@dataclass(frozen=True)
+class _Place:
+    """Where a new row goes: its interval, the row that follows it, the rows it ends."""
+
+    start: datetime
+    end: datetime | None
+    replaced_by: int | None
+    ending: list[_Slim]
+
+
+def _naive(value: datetime) -> datetime:
+    """A stored timestamp as naive UTC (PostgreSQL returns it aware, DuckDB naive)."""
+    return naive_utc(value) if value.tzinfo is not None else value
 
 
 class Vault(FactQueries):
@@ -70,13 +86,19 @@ class Vault(FactQueries):
         obj_name: str | None = None,
         session: str | None = None,
         aliases: Sequence[tuple[str, str, str]] = (),
+        detail: str | None = None,
+        valid_from: datetime | None = None,
     ) -> StoreOutcome:
         """Store a fact (or refresh the identical valid one) and end what it supersedes.
 
         Reviewed facts are admitted only with quality 1 (the Reviewer accepted them).
         ``supersede_current`` ends every current value of (subj, rel): a switch whose old
         value was not named. ``aliases`` ((alias, kind, subject) triples) are learned in the
-        same transaction.
+        same transaction. ``detail`` is how the value holds as stated (a dose); the same value
+        re-stated with another detail ("apixaban 2.5 mg" after "apixaban 5 mg") ends the old
+        row and opens a new one, so the previous dose stays answerable. ``valid_from`` is when
+        the statement says the value held ("on Tuesday"), when earlier than now: the value
+        takes its place in the history (``_placed``).
         """
         if source == "reviewed" and quality < 1.0:
             return StoreOutcome(None, False)
@@ -86,28 +108,41 @@ class Vault(FactQueries):
             now = naive_utc(self._clock.now())
             self._learn(conn, aliases, now)
             valid = [
-                _Slim(int(i), o, k)
-                for i, o, k in conn.execute(
-                    "SELECT id, obj, key FROM facts WHERE subj = ? AND rel = ? AND t_end IS NULL",
+                _Slim(int(i), o, k, d)
+                for i, o, k, d in conn.execute(
+                    "SELECT id, obj, key, detail FROM facts "
+                    "WHERE subj = ? AND rel = ? AND t_end IS NULL",
                     [subj, rel],
                 ).fetchall()
             ]
             same = [f for f in valid if f.obj == obj]
-            if same:
+            redosed = [f for f in same if detail is not None and f.detail not in (None, detail)]
+            if same and not redosed:
                 conn.execute(
                     "UPDATE facts SET last_used = ?, usage_count = usage_count + 1, "
                     "subj_name = coalesce(subj_name, ?), obj_name = coalesce(obj_name, ?), "
-                    "quality = greatest(quality, ?) WHERE id = ?",
-                    [now, subj_name, obj_name, quality, same[0].id],
+                    "quality = greatest(quality, ?), detail = coalesce(?, detail) WHERE id = ?",
+                    [now, subj_name, obj_name, quality, detail, same[0].id],
                 )
                 return StoreOutcome(self._get(conn, same[0].id), False)
             ending = self._to_supersede(valid, subj, rel, key, supersedes, supersede_current)
+            ending += [f for f in redosed if f not in ending]
+            place = self._placed(conn, subj, rel, key, now, valid_from, ending)
+            ending = place.ending
             if supersedes is not None and not any(f.obj == supersedes[2] for f in ending):
                 ending += self._implied_past(
-                    conn, supersedes, now, source, quality, evidence, session
+                    conn, supersedes, place.start, source, quality, evidence, session
                 )
             fact = _new_fact(subj, rel, obj, key, now, quality, evidence, source, session)
-            fact = replace(fact, subj_name=subj_name, obj_name=obj_name)
+            fact = replace(
+                fact,
+                subj_name=subj_name,
+                obj_name=obj_name,
+                detail=detail,
+                t_start=from_naive_utc(place.start),
+                t_end=from_naive_utc(place.end) if place.end is not None else None,
+                replaced_by=place.replaced_by,
+            )
             new_id = _insert(conn, fact)
             ended: list[Fact] = []
             if ending:
@@ -115,7 +150,7 @@ class Vault(FactQueries):
                 ids = [f.id for f in ending]
                 conn.execute(
                     f"UPDATE facts SET t_end = ?, replaced_by = ? WHERE id IN ({marks})",
-                    [now, new_id, *ids],
+                    [place.start, new_id, *ids],
                 )
                 ended = self._rows(conn, f"id IN ({marks})", ids)
         self._reads.stored(subj, rel, key)
@@ -123,6 +158,51 @@ class Vault(FactQueries):
         if self._adds % _PRUNE_EVERY == 0:
             self.prune()
         return StoreOutcome(replace(fact, id=new_id), True, tuple(ended))
+
+    def _placed(
+        self,
+        conn: Executor,
+        subj: str,
+        rel: str,
+        key: str,
+        now: datetime,
+        valid_from: datetime | None,
+        ending: list[_Slim],
+    ) -> _Place:
+        """Where a new value goes in the history of (subj, rel), all times naive UTC.
+
+        Without a stated earlier time it starts now and ends ``ending``. A value of a keyed
+        relation stated for a time before a later value of its key ("potassium 5.9 on Tuesday"
+        said after Wednesday's 4.8) is history: it holds until that later value, which stays
+        current, and ends the value that held at its time. Otherwise a stated time moves the
+        start back, never before the start of a value it ends."""
+        start = now if valid_from is None else min(now, naive_utc(valid_from))
+        if start == now:
+            return _Place(now, None, None, ending)
+        if self._catalog.functional(rel) == "key":
+            later = conn.execute(
+                "SELECT id, t_start FROM facts WHERE subj = ? AND rel = ? AND key = ? "
+                "AND t_start > ? ORDER BY t_start, id LIMIT 1",
+                [subj, rel, key, start],
+            ).fetchone()
+            if later is not None:
+                held = [
+                    _Slim(int(i), o, k, d)
+                    for i, o, k, d in conn.execute(
+                        "SELECT id, obj, key, detail FROM facts WHERE subj = ? AND rel = ? "
+                        "AND key = ? AND t_start <= ? AND t_end > ?",
+                        [subj, rel, key, start, start],
+                    ).fetchall()
+                ]
+                return _Place(start, _naive(later[1]), int(later[0]), held)
+        if ending:
+            marks = ",".join("?" for _ in ending)
+            row = conn.execute(
+                f"SELECT max(t_start) FROM facts WHERE id IN ({marks})", [f.id for f in ending]
+            ).fetchone()
+            if row is not None and row[0] is not None:
+                start = max(start, _naive(row[0]))
+        return _Place(start, None, None, ending)
 
     def _implied_past(
         self,

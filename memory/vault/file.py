@@ -52,6 +52,12 @@ def m001_initial(db: Any) -> None:
     )
 
 
+@MIGRATIONS.register
+def m002_fact_detail(db: Any) -> None:
+    """A fact's qualifiers as stated (``Fact.detail``: a dose, route and frequency)."""
+    db.execute("ALTER TABLE facts ADD COLUMN detail VARCHAR")
+
+
 def vault_lock(path: Path) -> FileLock:
     """The process-wide lock guarding the vault file at ``path``."""
     return FileLock(path.resolve().with_suffix(".lock"), is_singleton=True)

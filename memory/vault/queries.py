@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from engine.result import Triple
+from engine.util.text import alias_key
 from memory.migrate import Executor
 from memory.vault.aliases import AliasIndex
 from memory.vault.fact import SELECT_LIST, Fact
@@ -57,8 +58,9 @@ class FactQueries(AliasIndex):
 
         return list(self._read(("keys", rel), load))
 
-    def verified(self, triples: Iterable[Triple]) -> set[Triple]:
-        """The given triples that are current quality-1 facts."""
+    def verified(self, triples: Iterable[Triple], not_for: str | None = None) -> set[Triple]:
+        """The given triples that are current quality-1 facts, leaving out those the engine
+        looked up (``reviewed``) for the question ``not_for`` (compared by ``alias_key``)."""
         wanted = set(triples)
         subjects = sorted({t[0] for t in wanted})
         if not subjects:
@@ -66,11 +68,16 @@ class FactQueries(AliasIndex):
         marks = ",".join("?" for _ in subjects)
         with self.hold() as conn:
             rows = conn.execute(
-                f"SELECT subj, rel, obj FROM facts WHERE subj IN ({marks}) AND t_end IS NULL "
-                "AND quality >= 1.0",
+                f"SELECT subj, rel, obj, source, evidence FROM facts WHERE subj IN ({marks}) "
+                "AND t_end IS NULL AND quality >= 1.0",
                 subjects,
             ).fetchall()
-        return {(str(s), str(r), str(o)) for s, r, o in rows} & wanted
+        own = alias_key(not_for) if not_for else None
+        return {
+            (str(s), str(r), str(o))
+            for s, r, o, source, evidence in rows
+            if not (source == "reviewed" and own is not None and alias_key(evidence or "") == own)
+        } & wanted
 
     def search(self, terms: Sequence[str], limit: int = 50) -> list[Fact]:
         """Facts whose ids, names or evidence contain every term (case-insensitive)."""

@@ -143,6 +143,27 @@ async def test_memory_store_search_forget(server):
         assert empty.structured_content["facts"] == []
 
 
+async def test_memory_store_reports_each_fact_and_what_it_could_not_read(server):
+    async with Client(server) as client:
+        stored = await client.call_tool(
+            "memory_store",
+            {
+                "statement": "Patient MRN 4471 was started on metformin 500 mg twice daily. "
+                "Patient MRN 5170 takes sitagliptin. The weather is lovely."
+            },
+        )
+        out = stored.structured_content
+        assert [(f["subj"], f["obj"], f["detail"]) for f in out["facts"]] == [
+            ("patient:4471", "Compound::DB00331", "500 mg twice daily"),
+            ("patient:5170", "Compound::DB01261", None),
+        ]
+        assert out["unread"] == ["The weather is lovely."]
+        assert out["message"].startswith("stored 2 of 3 statements")
+        assert out["message"].endswith("could not read: The weather is lovely.")
+        unknown = await client.call_tool("memory_search", {"query": "MRN 447"})
+        assert unknown.structured_content["facts"] == []
+
+
 async def test_ask_notes_a_statement_and_answers_the_question_of_the_same_turn(server):
     async with Client(server) as client:
         res = await client.call_tool(

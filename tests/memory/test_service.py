@@ -220,3 +220,14 @@ def test_summary_when_no_relation_is_asked(memory: UserMemory, clock: SimulatedC
     assert summary is not None and summary.intent == "memory:summary:current"
     assert {a.id for a in summary.answers} == {"Disease::DOID:1826", "Compound::DB00683"}
     assert memory.forget("Nobody Known") == 0
+
+
+def test_a_looked_up_fact_never_boosts_the_answer_that_produced_it(memory: UserMemory) -> None:
+    b = ("Compound::DB00674", "CtD", "Disease::DOID:10652")
+    memory.record("Which drugs treat Alzheimer's disease?", _kg(b, 0.85), "s1")
+    (kept,) = memory.facts()
+    assert kept.source == "reviewed" and kept.triple == b
+    assert memory.boosts([b], "which drugs treat alzheimer's disease") == {}
+    assert memory.boosts([b], "What treats Alzheimer's disease?") == {
+        b: memory.settings.vault_boost
+    }

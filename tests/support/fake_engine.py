@@ -108,7 +108,7 @@ class FakeEngine:
             sink(event)
         memory = options.get("memory")
         if memory is not None:
-            mine = memory.answer(question, linked)
+            mine = memory.answer(question, linked, options.get("session"))
             if mine is not None:
                 return mine
         given = self.answers.get(question)

@@ -256,7 +256,9 @@ class FakeMemory:
         self.stated: list[str] = []
 
     # MemoryPort
-    def answer(self, question: str, linked: list[LinkedEntity]) -> Result | None:
+    def answer(
+        self, question: str, linked: list[LinkedEntity], session: str | None = None
+    ) -> Result | None:
         match = re.search(r"MRN (\d+)", question)
         if not match:
             return None
@@ -283,7 +285,7 @@ class FakeMemory:
             text=f"{fact.subj} takes {fact.obj_name}.",
         )
 
-    def boosts(self, triples: list[Triple]) -> dict[Triple, float]:
+    def boosts(self, triples: list[Triple], question: str | None = None) -> dict[Triple, float]:
         return {}
 
     def cached(self, question: str, mode: str) -> Result | None:

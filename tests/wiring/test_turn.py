@@ -161,6 +161,26 @@ def test_the_real_engine_notes_then_answers(helix: object, tmp_path: Path) -> No
         assert turn.result is not None and DONEPEZIL in [a.id for a in turn.result.answers]
 
 
+@pytest.mark.integration
+def test_my_patient_is_the_patient_of_the_session_through_the_real_engine(
+    helix: object, tmp_path: Path
+) -> None:
+    from engine.api import Helix
+
+    assert isinstance(helix, Helix)
+    settings = helix.settings.model_copy(update={"home": tmp_path / "home"})
+    with open_memory(settings, "alice", helix, SimulatedClock(START)) as memory:
+        take_turn(helix, memory, "Seeing MRN 9245 in clinic today.", session="s1")
+        turn = take_turn(helix, memory, "She is on metformin 500 mg twice daily.", session="s1")
+        assert turn.noted is not None and turn.noted.subj == "patient:9245"
+        turn = take_turn(helix, memory, "what meds is my patient on?", session="s1")
+        assert turn.result is not None and turn.result.status is Status.ANSWERED
+        assert turn.result.answers[0].id == METFORMIN
+        assert "500 mg twice daily" in (turn.result.text or "")
+        other = take_turn(helix, memory, "what meds is my patient on?", session="s2")
+        assert other.result is not None and METFORMIN not in [a.id for a in other.result.answers]
+
+
 def test_the_front_ends_take_this_turn_and_keep_no_split_of_their_own() -> None:
     """The chat imports the turn when it first answers (``tests/tui/test_asking.py``)."""
     import helix_mcp.tools as tools

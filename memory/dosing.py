@@ -1,0 +1,95 @@
+"""How a medication is given, as a clinician writes it after the drug: "apixaban 5 mg twice
+daily", "metformin 1000 mg orally twice a day", "insulin glargine 20 units at bedtime".
+
+A dose is an amount with a dosing unit, a route and a frequency, each optional but at least one
+of amount and frequency present. It is read by its grammar (a number, then a unit of dosing,
+then route and frequency words), never from a list of drugs: the drug is whatever the linker
+found just before it. The phrase is kept verbatim, so what the user wrote is what is shown.
+Units of dosing (mg, mcg, units, puffs) are told apart from a laboratory's units (mmol/L,
+%, g/dL) so a dose is never read as a lab value.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_NUMBER = r"\d+(?:[.,]\d+)?(?:\s*(?:-|–|to)\s*\d+(?:[.,]\d+)?)?"
+_UNIT = (
+    r"(?:mg|mcg|µg|μg|ug|g|grams?|milligrams?|micrograms?|mL|ml|millilit(?:er|re)s?|"
+    r"units?|IU|U|mmol|mEq|puffs?|tablets?|tabs?|capsules?|caps?|drops?|sprays?|patch(?:es)?)"
+    r"(?:\s*/\s*(?:kg|h|hr|hour|day|d|dose|m2))?"
+)
+_ROUTE = (
+    r"(?:orally|by mouth|p\.?o\.?|iv|i\.v\.|intravenously|intravenous|sc|sq|s\.c\.|subcut|"
+    r"subcutaneously|subcutaneous|im|intramuscularly|intramuscular|inhaled|by inhaler|"
+    r"topically|topical|sublingually|sublingual|sl|pr|rectally|transdermally|transdermal|"
+    r"nasally|intranasally|via (?:ng|peg) tube)"
+)
+_TIMES = r"(?:once|twice|thrice|three times|four times|[2-6] times|[2-6]x)"
+_FREQUENCY = (
+    rf"(?:{_TIMES}\s+(?:a\s+|per\s+|each\s+)?(?:day|daily|week|weekly|month|monthly)"
+    r"|every\s+(?:other\s+)?(?:\d+(?:\s*(?:-|to)\s*\d+)?\s+)?(?:hours?|hrs?|days?|weeks?|"
+    r"morning|evening|night|day|week|month)"
+    r"|q\s?\d+\s?h|q\.?d\.?|b\.?i\.?d\.?|t\.?i\.?d\.?|q\.?i\.?d\.?|q\.?h\.?s\.?|o\.?d\.?|b\.?d\.?"
+    r"|daily|nightly|weekly|monthly|hourly|at bedtime|at night|in the (?:morning|evening)"
+    r"|with (?:meals|breakfast|dinner)|as needed|prn|p\.r\.n\.)"
+)
+_PHRASE = re.compile(
+    rf"(?P<amount>{_NUMBER}\s*{_UNIT}(?![\w/]))?"
+    rf"(?P<route>(?(amount)\s+|){_ROUTE}(?!\w))?"
+    rf"(?P<freq>(?(amount)\s+|(?(route)\s+|)){_FREQUENCY}(?!\w))?"
+    rf"(?P<freq2>\s+{_FREQUENCY}(?!\w))?",
+    re.IGNORECASE,
+)
+_LEAD = re.compile(r"^(?:\s*,)?\s+(?:at\s+(?=\d))?")
+"""What may stand between a drug and its dose: spaces, one comma, "at" before a number."""
+_BEFORE = re.compile(rf"(?P<amount>{_NUMBER}\s*{_UNIT})\s+(?:of\s+)?$", re.IGNORECASE)
+"""A dose written before the drug ("20 units of insulin glargine")."""
+
+
+@dataclass(frozen=True)
+class Dose:
+    """A dose phrase and where it stands in the statement."""
+
+    text: str
+    """Verbatim: "5 mg twice daily"."""
+    start: int
+    end: int
+    amount: str | None
+    """"5 mg" (the number and its unit), when one is written."""
+
+
+def dose_after(text: str, end: int) -> Dose | None:
+    """The dose written right after a drug mention ending at ``end``, or None."""
+    lead = _LEAD.match(text[end:])
+    if lead is None:
+        return None
+    start = end + lead.end()
+    m = _PHRASE.match(text, start)
+    if m is None or not (m.group("amount") or m.group("freq")):
+        return None
+    phrase = m.group(0)
+    return Dose(phrase, start, start + len(phrase), m.group("amount"))
+
+
+def dose_before(text: str, start: int) -> Dose | None:
+    """The amount written right before a drug mention starting at ``start`` ("20 units of")."""
+    m = _BEFORE.search(text[:start])
+    if m is None:
+        return None
+    return Dose(m.group("amount"), m.start(), m.start() + len(m.group("amount")), m.group("amount"))
+
+
+def dose_of(text: str, start: int, end: int) -> Dose | None:
+    """The dose of the drug mentioned at ``text[start:end]``: after it, else before it (the
+    amount before and the frequency after are joined: "20 units of glargine at bedtime")."""
+    after = dose_after(text, end)
+    before = dose_before(text, start)
+    if before is None:
+        return after
+    if after is None:
+        return before
+    if after.amount:
+        return after
+    return Dose(f"{before.text} {after.text}", before.start, after.end, before.amount)
