@@ -112,6 +112,9 @@ class UserMemoryPort(MemoryPort, StatementPort, Protocol):
         mention); returns the number of facts removed."""
         ...
 
+    residue: str | None
+    """What the last ``forget`` could not erase from the stores' files, said plainly."""
+
     def close(self) -> None: ...
 
 

@@ -338,7 +338,8 @@ class HelixTools:
                 removed = memory.forget((subj, rel, obj))
             else:
                 raise ToolError("give a subject to forget, or a whole fact as subj, rel and obj")
-        return ForgetOut(removed=int(removed))
+            left = memory.residue if removed else None
+        return ForgetOut(removed=int(removed), left_behind=left)
 
     # --- resources -----------------------------------------------------------------------
     def node_card_json(self, node_id: str, sample: int = 12) -> str:

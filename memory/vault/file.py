@@ -10,6 +10,7 @@ duration of one operation, or of a ``hold()`` block for batch work.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from functools import partial
@@ -124,6 +125,45 @@ class DuckVaultDB:
     def serialize(self, conn: Executor, *key: str) -> None:
         """Nothing to do: every operation on the file holds its lock."""
 
+    def compact(self) -> bool:
+        """Rewrite the file from its live rows, so deleted rows leave no bytes behind.
+
+        DuckDB keeps a deleted row's bytes in its blocks (``VACUUM`` and ``CHECKPOINT`` do not
+        clear them) until the block is reused; a copy of the database (``COPY FROM
+        DATABASE``, which carries the sequences' values and the indexes) holds only live rows
+        and replaces the file. Done under the file lock; False, leaving the file as it is,
+        when this process holds the file open in an outer block (it cannot be swapped then).
+        """
+        with self._lock.acquire(timeout=self._timeout):
+            if self._conn is not None or not self.path.exists():
+                return False
+            fresh = self.path.with_name(self.path.name + ".compact")
+            fresh.unlink(missing_ok=True)
+            conn = duckdb.connect(str(self.path))
+            try:
+                row = conn.execute("SELECT current_database()").fetchone()
+                assert row is not None
+                conn.execute("ATTACH ? AS helix_compact", [str(fresh)])
+                conn.execute(f'COPY FROM DATABASE "{row[0]}" TO helix_compact')
+                conn.execute("DETACH helix_compact")
+            except BaseException:
+                fresh.unlink(missing_ok=True)
+                raise
+            finally:
+                conn.close()
+            _fsync(fresh)
+            fresh.replace(self.path)
+            _fsync(self.path.parent)
+            return True
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
 
 class VaultFile:
     """A vault's store (``path``: the DuckDB file; or any ``VaultDB``), its read cache and the
@@ -158,6 +198,11 @@ class VaultFile:
 
     def close(self) -> None:
         """Nothing stays open between operations; kept for symmetry with the other stores."""
+
+    def compact(self) -> bool:
+        """Rewrite the vault file so that deleted rows leave no bytes in it (after a forget);
+        False when it could not be done here (PostgreSQL, or the file held open by a batch)."""
+        return isinstance(self._db, DuckVaultDB) and self._db.compact()
 
     @contextmanager
     def _tx(self) -> Iterator[Executor]:

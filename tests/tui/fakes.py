@@ -254,6 +254,7 @@ class FakeMemory:
         self.clock = clock
         self.rows: list[FakeFact] = []
         self.stated: list[str] = []
+        self.residue: str | None = None  # a list leaves no bytes behind
 
     # MemoryPort
     def answer(self, question: str, linked: list[LinkedEntity]) -> Result | None:
