@@ -207,9 +207,21 @@ class Settings(BaseSettings):
         return self.home / "users"
 
     def user_dir(self, user: str) -> Path:
-        from engine.util.text import safe_user_id
+        """``user``'s directory, named by the full hash of their id. A directory of the older
+        32-bit name is renamed to it on first use (atomic: of two processes one renames, the
+        other finds the new name); when both exist, the older one is left as it is."""
+        from engine.util.text import legacy_user_id, safe_user_id
 
-        return self.users_dir / safe_user_id(user)
+        path = self.users_dir / safe_user_id(user)
+        if not path.exists():
+            legacy = self.users_dir / legacy_user_id(user)
+            if legacy.is_dir():
+                try:
+                    legacy.rename(path)
+                except OSError:
+                    if not path.is_dir():  # not a lost race with another process: say why
+                        raise
+        return path
 
     @property
     def llm_configured(self) -> bool:

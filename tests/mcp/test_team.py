@@ -97,3 +97,12 @@ def test_each_token_acts_for_its_own_user_only(team: dict[str, Any]) -> None:
     # a client-supplied user is not an argument the tools take
     spoof = _call(url, tokens["bob"], "memory_search", {"query": "4471", "user": "alice"}).json()
     assert spoof["result"]["isError"] is True or spoof["result"]["structuredContent"]["facts"] == []
+
+
+def test_a_user_argument_is_refused_naming_the_token_not_mcp_user(team: dict[str, Any]) -> None:
+    url, tokens = team["url"], team["tokens"]
+    spoof = _call(url, tokens["bob"], "memory_search", {"query": "4471", "user": "alice"}).json()
+    assert spoof["result"]["isError"] is True
+    text = spoof["result"]["content"][0]["text"]
+    assert "unknown argument 'user'" in text and "bearer token" in text
+    assert "--user" not in text
