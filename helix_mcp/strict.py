@@ -16,6 +16,7 @@ from mcp.server.mcpserver.tools.base import Tool
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from engine.util.faults import StoreFault
 from helix_mcp.stdio import SURROGATE, _has_surrogate
 
 USER_HINT = "the user is fixed when the server starts (helix-chat mcp --user ID)"
@@ -86,6 +87,8 @@ class StrictTool(Tool):
             return await super().run(arguments, context, convert_result=convert_result)
         except UnexpectedToolError as exc:
             cause = exc.__cause__ or exc
+            if isinstance(cause, StoreFault):  # the store's own sentence: its file and fix
+                raise ToolError(f"{self.name}: {cause}") from cause
             reason = (str(cause).strip().splitlines() or [type(cause).__name__])[0][:200]
             raise ToolError(
                 f"{self.name} failed ({type(cause).__name__}: {reason}); {UNEXPECTED_FIX}"
