@@ -80,6 +80,10 @@ class FactPort(Protocol):
 
     @property
     def quality(self) -> float: ...
+    @property
+    def evidence(self) -> str | None:
+        """The statement the fact was read from, when it was stated in words."""
+        ...
 
 
 class StatementPort(Protocol):

@@ -101,24 +101,6 @@ def test_torn_trace_lines_are_a_warning_not_a_failure(home_copy: Path) -> None:
     assert "2 of 3 lines unreadable" in res.output and "spans.jsonl: run mv" in res.output
 
 
-@pytest.fixture
-def small_disk(tmp_path: Path):
-    """A 4 MB tmpfs (root only): a disk that can be filled and remounted read-only."""
-    import subprocess
-
-    mnt = tmp_path / "disk"
-    mnt.mkdir()
-    made = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mnt)], capture_output=True
-    )
-    if made.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {made.stderr.decode().strip()}")
-    try:
-        yield mnt
-    finally:
-        subprocess.run(["umount", "-l", str(mnt)], check=False)
-
-
 def _home_on(disk: Path, home_copy: Path) -> tuple[Path, Path]:
     """A data home on ``disk`` (its graph stores linked from ``home_copy``) with one user."""
     home = disk / "home"

@@ -239,6 +239,7 @@ class FakeFact:
     subj_name: str | None = None
     obj_name: str | None = None
     source: str = "stated"
+    evidence: str | None = None
 
 
 _SWITCH = re.compile(r"MRN (\d+) from (\w+) to (\w+)", re.IGNORECASE)
