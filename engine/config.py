@@ -36,6 +36,10 @@ def _default_user() -> str:
         return "default"
 
 
+MAX_QUESTION_CHARS = 4000
+"""The longest text a turn takes by default (``Settings.max_question_chars``)."""
+
+
 class Settings(BaseSettings):
     """All settings of Helix. Every field can be set as ``HELIX_<NAME>``."""
 
@@ -114,8 +118,8 @@ class Settings(BaseSettings):
     calibration: bool = True
     """Apply the fitted temperature to edge-predictor probabilities."""
 
-    max_question_chars: int = 4000
-    """Questions longer than this are refused with a clear message."""
+    max_question_chars: int = MAX_QUESTION_CHARS
+    """Questions (and statements) longer than this are refused with a clear message."""
 
     # --- memory ---------------------------------------------------------------------------
     episodic_window: int = 50

@@ -19,6 +19,7 @@ from typing import Any
 
 from engine.config import Settings
 from engine.result import Result
+from engine.util.text import has_lone_surrogate
 from memory.clock import Clock, SystemClock, iso, parse_instant
 from memory.migrate import Migrations
 from memory.store.rows import SqliteRows, open_rows
@@ -133,7 +134,7 @@ class SessionStore:
                 db.execute(
                     "INSERT INTO sessions (id, title, created_at, updated_at, auto_title) "
                     "VALUES (?, ?, ?, ?, ?)",
-                    (sid, title or DEFAULT_TITLE, now, now, int(title is None)),
+                    (sid, storable(title or DEFAULT_TITLE), now, now, int(title is None)),
                 )
             info = self.get(sid)
             assert info is not None
@@ -167,7 +168,12 @@ class SessionStore:
             db.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
 
     def add_turn(self, session_id: str, question: str, result: Result) -> Turn:
-        """Append a turn (creating the session if needed); the first turn titles the session."""
+        """Append a turn (creating the session if needed); the first turn titles the session.
+        Text that is not valid Unicode (a lone surrogate the engine refused) is kept with
+        U+FFFD in its place: SQLite and PostgreSQL take only valid UTF-8."""
+        question = storable(question)
+        if has_lone_surrogate(result.question or ""):
+            result = result.model_copy(update={"question": storable(result.question or "")})
         with self._lock:
             now = self._clock.now()
             with self._rows.tx() as db:
@@ -297,6 +303,13 @@ class SessionStore:
         return SessionInfo(
             row[0], self.user, row[1], parse_instant(row[2]), parse_instant(row[3]), int(row[4])
         )
+
+
+def storable(text: str) -> str:
+    """``text`` with each lone surrogate (``\\ud800``) replaced by U+FFFD."""
+    if not has_lone_surrogate(text):
+        return text
+    return "".join("\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in text)
 
 
 def mention_scrubber(settings: Settings, user: str, clock: Clock) -> Callable[[list[str]], int]:
