@@ -93,6 +93,7 @@ class TeamTools:
         with self.lock:
             for tools in self._users.values():
                 tools.close_memory()
+                tools.close_layered()
             self._users.clear()
             if self._engine is not None:
                 self._engine.close()

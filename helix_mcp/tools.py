@@ -202,6 +202,14 @@ class HelixTools:
                 self._memory.close()
                 self._memory = None
 
+    def close_layered(self) -> None:
+        """Close the engines opened for other layers (``ask(layers=...)``); the user's own
+        engine stays open (a team server shares it between users)."""
+        with self.lock:
+            for engine in self._layered.values():
+                engine.close()
+            self._layered.clear()
+
     def close(self) -> None:
         with self.lock:
             if self._memory is not None:
