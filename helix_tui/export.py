@@ -93,8 +93,9 @@ def render(store: SessionStorePort, session_id: str, fmt: ExportFormat) -> str:
     if fmt.name == "json":
         return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
     from helix_tui.export_html import session_html
+    from sessions.store import printable
 
-    return session_html(data)
+    return printable(session_html(data))
 
 
 def session_data(store: SessionStorePort, session_id: str) -> dict[str, Any]:
