@@ -18,7 +18,7 @@ from engine.config import Mode, Settings
 from engine.graph.relations import BY_ABBREV
 from engine.ports import EnginePort, FactPort, UserMemoryPort
 from engine.result import Result, Status, Triple
-from engine.util.faults import StoreFault
+from engine.util.faults import MemoryFault, StoreFault
 from engine.util.ids import kind_of
 from engine.util.text import question_problem
 from helix_mcp.models import (
@@ -71,7 +71,10 @@ def _noted_contract(text: str, fact: FactPort) -> dict[str, Any]:
 
 def _one_line(exc: BaseException, most: int = 240) -> str:
     """``exc`` in one line; a long one keeps its start and its end, where drivers put the
-    cause ("… vault.duckdb.wal": No space left on device)."""
+    cause ("… vault.duckdb.wal": No space left on device). A store's fault is its own
+    sentence, kept whole."""
+    if isinstance(exc, StoreFault):
+        return str(exc)
     text = (str(exc).strip().splitlines() or [""])[0]
     if len(text) > most:
         text = f"{text[: most // 2]} … {text[-most // 2 :]}"
@@ -283,13 +286,19 @@ class HelixTools:
             try:
                 try:
                     turn = turn_with(memory)
-                except (ToolError, StoreFault):
+                except ToolError:
                     raise
                 except Exception as exc:
-                    if memory is None:
+                    if memory is None or (
+                        isinstance(exc, StoreFault) and not isinstance(exc, MemoryFault)
+                    ):
                         raise
                     # memory faults must not take the graph down: answer without it
-                    unusable = f"the memory could not be used ({_one_line(exc)})"
+                    unusable = (
+                        str(exc)
+                        if isinstance(exc, MemoryFault)
+                        else f"the memory could not be used ({_one_line(exc)})"
+                    )
                     turn = turn_with(None)
                 if turn.context is not None:
                     self.contexts[session] = turn.context

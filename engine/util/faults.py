@@ -13,4 +13,8 @@ class StoreFault(RuntimeError):
     the message says which file and the fix."""
 
 
-__all__ = ["StoreFault"]
+class MemoryFault(StoreFault):
+    """A user's memory store cannot be used: a graph question is still answered without it."""
+
+
+__all__ = ["MemoryFault", "StoreFault"]

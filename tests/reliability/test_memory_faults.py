@@ -67,7 +67,7 @@ def test_each_write_on_a_filling_disk_says_truly_whether_it_was_stored(small_dis
         con.close()
     assert replies and not replies[-1][1]["stored"], "the disk should have filled up"
     last = replies[-1][1]["message"]
-    assert last.startswith("not stored: ") and "No space left" in last, last
+    assert last.startswith("not stored: ") and "the disk is full" in last, last
     for subj, reply in replies:
         assert reply["stored"] == (subj in kept), (subj, reply)
 
@@ -91,3 +91,34 @@ def test_a_read_only_user_directory_leaves_graph_questions_answered(small_disk: 
     assert "cannot be opened" in data["memory_error"] and "graph alone" in data["memory_error"]
     assert searched.is_error and "cannot be opened" in searched.content[0].text
     assert "Traceback" not in searched.content[0].text
+
+
+def test_a_damaged_vault_is_one_sentence_and_graph_questions_still_answer(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+
+    async def store() -> None:
+        async with Client(_server(home)) as client:
+            fact = {"subj": "patient:1", "rel": "allergic_to", "obj": "Compound::DB00945"}
+            assert (await client.call_tool("memory_store", fact)).structured_content["stored"]
+
+    anyio.run(store)
+    vault = next((home / "users").iterdir()) / "vault.duckdb"
+    size = vault.stat().st_size
+    with vault.open("r+b") as fh:  # every block after the three headers fails its checksum
+        fh.seek(3 * 4096)
+        fh.write(b"\xab" * (size - 3 * 4096))
+
+    async def calls() -> list[Any]:
+        async with Client(_server(home)) as client:
+            return [
+                await client.call_tool("memory_search", {"query": "patient:1"}),
+                await client.call_tool("ask", {"question": "Which drugs treat asthma?"}),
+            ]
+
+    searched, asked = anyio.run(calls)
+    text = searched.content[0].text
+    assert searched.is_error and str(vault) in text and "is damaged" in text, text
+    assert "doctor --verify" in text and "bug" not in text and len(text.splitlines()) == 1
+    assert not asked.is_error, asked.content[0].text
+    data = asked.structured_content or json.loads(asked.content[0].text)
+    assert "memory" in data["degraded"] and "is damaged" in data["memory_error"]
