@@ -5,9 +5,11 @@ Everything outside the engine (CLI, TUI, MCP server, memory) talks to ``Helix``.
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
+from typing import Concatenate, ParamSpec, TypeVar
 
 import duckdb
 
@@ -46,6 +48,22 @@ log = logging.getLogger(__name__)
 
 ROLL_UP_INTENTS = frozenset({"one_hop", "multi_hop"})
 """Question kinds that may be answered for a disease's parent when the disease has none."""
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _reads_graph(fn: Callable[Concatenate[Helix, P], R]) -> Callable[Concatenate[Helix, P], R]:
+    """``fn``'s DuckDB errors (a corrupt block is found only when read) as ``StoreUnreadable``:
+    one sentence naming the graph file and the fix, for every front end."""
+
+    @functools.wraps(fn)
+    def guarded(self: Helix, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        with self.c.store.reading():
+            return fn(self, *args, **kwargs)
+
+    return guarded
 
 
 class Helix:
@@ -88,57 +106,60 @@ class Helix:
         timings["ingest_check"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
         store = KGStore(settings.kg_path, layers=settings.layer_set)
-        timings["graph"] = (time.perf_counter() - t) * 1000
-        errors: list[str] = []
-        degraded: list[str] = []
-        embedder = _embedder(settings, errors, degraded)
-        t = time.perf_counter()
-        aliases = _aliases(store, embedder)
-        timings["aliases"] = (time.perf_counter() - t) * 1000
-        names = _load_index(settings, "names", errors, degraded)
-        if names is not None:
-            names = names.subset(store.index)  # only names of the active layers link
-        passages_idx = _load_index(settings, "passages", errors, degraded)
-        t = time.perf_counter()
-        passages, dense_passages = _passage_retrievers(store, passages_idx)
-        timings["passages"] = (time.perf_counter() - t) * 1000
-        t = time.perf_counter()
-        semantic = _semantic(settings, embedder, errors, degraded)
-        planner = _planner(settings, store, aliases, names, embedder, semantic)
-        timings["semantic"] = (time.perf_counter() - t) * 1000
-        predictor = LocalEdgePredictor(
-            Calibration.load(settings.stores_dir / "calibration.json"), top_k=settings.edge_top_k
-        )
-        dense = DenseBaseline(
-            store,
-            dense_passages,
-            embedder,
-            settings.stores_dir,
-            settings.dense_top_n,
-            eager=any(MODES[m].baseline for m in (*modes, settings.mode)),
-        )
-        comp = Components(
-            settings=settings,
-            store=store,
-            planner=planner,
-            predictor=predictor,
-            walker=Walker(store, predictor, Budget.of(settings)),
-            embedder=embedder,
-            passages=passages,
-            dense=dense,
-            fusion=Fusion.of(settings),
-            errors=errors,
-            degraded=degraded,
-            llm=language_model(settings),
-            llm_calibration=Calibration.load(settings.stores_dir / "calibration-llm.json"),
-        )
-        return cls(settings, comp, load_ms=timings)
+        with store.reading():  # a corrupt block read while loading: one sentence
+            timings["graph"] = (time.perf_counter() - t) * 1000
+            errors: list[str] = []
+            degraded: list[str] = []
+            embedder = _embedder(settings, errors, degraded)
+            t = time.perf_counter()
+            aliases = _aliases(store, embedder)
+            timings["aliases"] = (time.perf_counter() - t) * 1000
+            names = _load_index(settings, "names", errors, degraded)
+            if names is not None:
+                names = names.subset(store.index)  # only names of the active layers link
+            passages_idx = _load_index(settings, "passages", errors, degraded)
+            t = time.perf_counter()
+            passages, dense_passages = _passage_retrievers(store, passages_idx)
+            timings["passages"] = (time.perf_counter() - t) * 1000
+            t = time.perf_counter()
+            semantic = _semantic(settings, embedder, errors, degraded)
+            planner = _planner(settings, store, aliases, names, embedder, semantic)
+            timings["semantic"] = (time.perf_counter() - t) * 1000
+            predictor = LocalEdgePredictor(
+                Calibration.load(settings.stores_dir / "calibration.json"),
+                top_k=settings.edge_top_k,
+            )
+            dense = DenseBaseline(
+                store,
+                dense_passages,
+                embedder,
+                settings.stores_dir,
+                settings.dense_top_n,
+                eager=any(MODES[m].baseline for m in (*modes, settings.mode)),
+            )
+            comp = Components(
+                settings=settings,
+                store=store,
+                planner=planner,
+                predictor=predictor,
+                walker=Walker(store, predictor, Budget.of(settings)),
+                embedder=embedder,
+                passages=passages,
+                dense=dense,
+                fusion=Fusion.of(settings),
+                errors=errors,
+                degraded=degraded,
+                llm=language_model(settings),
+                llm_calibration=Calibration.load(settings.stores_dir / "calibration-llm.json"),
+            )
+            return cls(settings, comp, load_ms=timings)
 
     def warm(self) -> None:
         """Load the embedding model now rather than on the first question."""
         if self.c.embedder is not None:
             self.c.embedder.encode(["warm up"])
 
+    @_reads_graph
     def ask(
         self,
         question: str,
@@ -229,6 +250,7 @@ class Helix:
                 if sources:
                     ev.source = "; ".join(dict.fromkeys(s.label for s in sources))
 
+    @_reads_graph
     def edge_sources(self, triple: Triple) -> list[str]:
         """Labels of the sources stating a triple in the active layers."""
         found = self.c.store.edge_sources([triple]).get(tuple(triple), [])  # type: ignore[arg-type]
@@ -239,6 +261,7 @@ class Helix:
         """The graph layers this engine answers from."""
         return self.c.store.layers
 
+    @_reads_graph
     def link(self, text: str, kinds: set[str] | None = None) -> list[LinkedEntity]:
         """Entity mentions in ``text`` linked to KG nodes (exact alias, fuzzy, embedding)."""
         planner = self.c.planner
@@ -249,26 +272,33 @@ class Helix:
                 out.append(planner.entity(m, ids[0]))
         return out
 
+    @_reads_graph
     def aliases(self, key: str) -> list[tuple[str, bool, str]]:
         """Exact alias-table hits ``(node_id, primary, source)`` for a normalised key."""
         return [(c.node_id, c.primary, c.source) for c in self.c.planner.linker.aliases.get(key)]
 
+    @_reads_graph
     def node_name(self, node_id: str) -> str | None:
         return self.c.store.name(node_id) if self.c.store.has(node_id) else None
 
+    @_reads_graph
     def node_names(self, node_ids: Iterable[str]) -> dict[str, str]:
         store = self.c.store
         return {n: store.name(n) for n in dict.fromkeys(node_ids) if store.has(n)}
 
+    @_reads_graph
     def node_kind(self, node_id: str) -> str | None:
         return self.c.store.kind(node_id) if self.c.store.has(node_id) else None
 
+    @_reads_graph
     def node_description(self, node_id: str) -> str | None:
         return self.c.store.description(node_id)
 
+    @_reads_graph
     def triples(self, node_id: str, rel: str | None = None, limit: int = 50) -> list[Triple]:
         return self.c.store.triples_of(node_id, rel, limit)
 
+    @_reads_graph
     def dense_search(self, text: str, k: int = 10) -> list[Evidence]:
         if self.c.passages is None or self.c.embedder is None:
             why = [e for e in self.c.errors if "passages" in e or "embedding" in e]

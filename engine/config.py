@@ -36,6 +36,10 @@ def _default_user() -> str:
         return "default"
 
 
+MAX_QUESTION_CHARS = 4000
+"""The longest text a turn takes by default (``Settings.max_question_chars``)."""
+
+
 class Settings(BaseSettings):
     """All settings of Helix. Every field can be set as ``HELIX_<NAME>``."""
 
@@ -114,8 +118,8 @@ class Settings(BaseSettings):
     calibration: bool = True
     """Apply the fitted temperature to edge-predictor probabilities."""
 
-    max_question_chars: int = 4000
-    """Questions longer than this are refused with a clear message."""
+    max_question_chars: int = MAX_QUESTION_CHARS
+    """Questions (and statements) longer than this are refused with a clear message."""
 
     # --- memory ---------------------------------------------------------------------------
     episodic_window: int = 50
@@ -207,9 +211,21 @@ class Settings(BaseSettings):
         return self.home / "users"
 
     def user_dir(self, user: str) -> Path:
-        from engine.util.text import safe_user_id
+        """``user``'s directory, named by the full hash of their id. A directory of the older
+        32-bit name is renamed to it on first use (atomic: of two processes one renames, the
+        other finds the new name); when both exist, the older one is left as it is."""
+        from engine.util.text import legacy_user_id, safe_user_id
 
-        return self.users_dir / safe_user_id(user)
+        path = self.users_dir / safe_user_id(user)
+        if not path.exists():
+            legacy = self.users_dir / legacy_user_id(user)
+            if legacy.is_dir():
+                try:
+                    legacy.rename(path)
+                except OSError:
+                    if not path.is_dir():  # not a lost race with another process: say why
+                        raise
+        return path
 
     @property
     def llm_configured(self) -> bool:

@@ -89,6 +89,11 @@ class FactPort(Protocol):
         """How the value holds as stated (a medication's dose: "5 mg twice daily")."""
         ...
 
+    @property
+    def evidence(self) -> str | None:
+        """The statement the fact was read from, when it was stated in words."""
+        ...
+
 
 class NotedPort(Protocol):
     """What a statement left in memory (``memory.service.Noted``)."""
@@ -134,6 +139,9 @@ class UserMemoryPort(MemoryPort, StatementPort, Protocol):
         """Forget a fact (as returned by ``facts``, or a triple) or a whole subject (an id or a
         mention); returns the number of facts removed."""
         ...
+
+    residue: str | None
+    """What the last ``forget`` could not erase from the stores' files, said plainly."""
 
     def close(self) -> None: ...
 

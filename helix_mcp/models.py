@@ -78,3 +78,7 @@ class FactsOut(BaseModel):
 
 class ForgetOut(BaseModel):
     removed: int = Field(description="Facts (all their time intervals) removed from memory.")
+    left_behind: str | None = Field(
+        default=None,
+        description="What could not be erased from the stores' files, if anything.",
+    )

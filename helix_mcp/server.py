@@ -24,7 +24,7 @@ from helix_mcp.models import FactsOut, ForgetOut, MemoryStoreOut, PassagesOut, T
 from helix_mcp.ports import EngineFactory, MemoryFactory, open_helix, open_user_memory
 from helix_mcp.resources import relations_json
 from helix_mcp.stdio import run_stdio
-from helix_mcp.strict import StrictTools
+from helix_mcp.strict import USER_HINT, StrictTools
 from helix_mcp.tools import HelixTools
 from helix_mcp.walk import MAX_HOPS
 
@@ -78,12 +78,15 @@ def make_server(
     settings: Settings,
     current: Current,
     close: Callable[[], None],
+    *,
+    user_hint: str = USER_HINT,
     **server_args: Any,
 ) -> MCPServer[Any]:
     """The tools and resources over ``current()``: the tools of the user a call acts for (the
     process's one user, or the caller's on a team server, ``helix_mcp.team``); ``close`` runs
-    when the server stops; ``server_args`` go to ``MCPServer`` (a token verifier and auth)."""
-    registry = StrictTools()
+    when the server stops; ``user_hint`` says who the tools act for when a call names a
+    user; ``server_args`` go to ``MCPServer`` (a token verifier and auth)."""
+    registry = StrictTools(user_hint)
     _add_ask(registry, settings, current)
     _add_graph_tools(registry, current)
     _add_memory_tools(registry, current)

@@ -16,9 +16,14 @@ from mcp.server.mcpserver.tools.base import Tool
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from engine.util.faults import StoreFault
 from helix_mcp.stdio import SURROGATE, _has_surrogate
 
 USER_HINT = "the user is fixed when the server starts (helix-chat mcp --user ID)"
+TEAM_USER_HINT = (
+    "on a team server every call acts for the user its bearer token names "
+    "(a token comes from `helix-chat users add NAME`)"
+)
 UNEXPECTED_FIX = (
     "run `helix-chat doctor` to check the data home; if it is healthy, this is a bug to report"
 )
@@ -29,11 +34,11 @@ def _got(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _describe(err: dict[str, Any], fields: list[str]) -> str:
+def _describe(err: dict[str, Any], fields: list[str], user_hint: str = USER_HINT) -> str:
     where = ".".join(str(x) for x in err["loc"]) or "arguments"
     kind = err["type"]
     if kind == "extra_forbidden":
-        hint = f"; {USER_HINT}" if where == "user" else ""
+        hint = f"; {user_hint}" if where == "user" else ""
         return f"unknown argument {where!r} (this tool takes {', '.join(fields)}){hint}"
     if kind == "missing":
         return f"missing argument {where!r}"
@@ -50,6 +55,9 @@ class StrictTool(Tool):
     """A tool that refuses unknown arguments and wrong JSON types, and whose every error is
     one sentence naming the cause and the fix."""
 
+    user_hint: str = USER_HINT
+    """Who the tool acts for, said when a call passes a ``user`` argument."""
+
     def model_post_init(self, context: Any, /) -> None:
         self.parameters = {**self.parameters, "additionalProperties": False}
 
@@ -62,7 +70,10 @@ class StrictTool(Tool):
         try:
             _strict_model(model).model_validate(self.fn_metadata.pre_parse_json(arguments))
         except ValidationError as exc:
-            parts = [_describe(e, fields) for e in exc.errors()]  # type: ignore[arg-type]
+            parts = [
+                _describe(e, fields, self.user_hint)  # type: ignore[arg-type]
+                for e in exc.errors()
+            ]
             return f"invalid arguments for {self.name}: {'; '.join(parts)}"
         return None
 
@@ -76,6 +87,8 @@ class StrictTool(Tool):
             return await super().run(arguments, context, convert_result=convert_result)
         except UnexpectedToolError as exc:
             cause = exc.__cause__ or exc
+            if isinstance(cause, StoreFault):  # the store's own sentence: its file and fix
+                raise ToolError(f"{self.name}: {cause}") from cause
             reason = (str(cause).strip().splitlines() or [type(cause).__name__])[0][:200]
             raise ToolError(
                 f"{self.name} failed ({type(cause).__name__}: {reason}); {UNEXPECTED_FIX}"
@@ -86,8 +99,9 @@ class StrictTools:
     """Tools collected with ``@tools.tool(...)`` (the arguments of ``@server.tool``), handed to
     ``MCPServer(tools=...)``."""
 
-    def __init__(self) -> None:
+    def __init__(self, user_hint: str = USER_HINT) -> None:
         self.tools: list[Tool] = []
+        self.user_hint = user_hint
 
     def tool(
         self,
@@ -100,7 +114,7 @@ class StrictTools:
             base = Tool.from_function(
                 fn, title=title, description=description, annotations=annotations
             )
-            self.tools.append(StrictTool(**{**dict(base), "fn": fn}))
+            self.tools.append(StrictTool(**{**dict(base), "fn": fn, "user_hint": self.user_hint}))
             return fn
 
         return register

@@ -26,6 +26,7 @@ from engine.config import Settings
 from engine.ports import EnginePort
 from helix_mcp.ports import EngineFactory, MemoryFactory, open_helix, open_user_memory
 from helix_mcp.server import make_server
+from helix_mcp.strict import TEAM_USER_HINT
 from helix_mcp.tools import HelixTools
 
 log = logging.getLogger(__name__)
@@ -92,6 +93,7 @@ class TeamTools:
         with self.lock:
             for tools in self._users.values():
                 tools.close_memory()
+                tools.close_layered()
             self._users.clear()
             if self._engine is not None:
                 self._engine.close()
@@ -118,6 +120,7 @@ def build_team_server(
         settings,
         team.current,
         team.close,
+        user_hint=TEAM_USER_HINT,
         token_verifier=TokenUsers(settings),
         auth=AuthSettings(
             issuer_url=url,  # type: ignore[arg-type]

@@ -18,6 +18,7 @@ from engine.config import Mode, Settings
 from engine.graph.relations import BY_ABBREV
 from engine.ports import EnginePort, FactPort, UserMemoryPort
 from engine.result import Result, Status, Triple
+from engine.util.faults import MemoryFault, StoreFault
 from engine.util.ids import kind_of
 from engine.util.text import question_problem
 from helix_mcp.models import (
@@ -34,7 +35,7 @@ from helix_mcp.models import (
 )
 from helix_mcp.ports import EngineFactory, MemoryFactory
 from helix_mcp.walk import WalkError, parse_hops, walk
-from wiring.turn import SessionContext, take_turn
+from wiring.turn import SessionContext, TurnOutcome, take_turn
 
 MAX_LAYERED = 2
 """Engines kept open for layer sets asked by ``ask(layers=...)`` besides the server's own."""
@@ -67,6 +68,55 @@ def _noted_contract(text: str, fact: FactPort) -> dict[str, Any]:
         text=f"Noted: {out.subj_name or out.subj} {out.rel} {out.obj_name or out.obj}",
     )
     return {**result.to_contract(), "question": text, "noted": out.model_dump(mode="json")}
+
+
+def _one_line(exc: BaseException, most: int = 240) -> str:
+    """``exc`` in one line; a long one keeps its start and its end, where drivers put the
+    cause ("… vault.duckdb.wal": No space left on device). A store's fault is its own
+    sentence, kept whole."""
+    if isinstance(exc, StoreFault):
+        return str(exc)
+    text = (str(exc).strip().splitlines() or [""])[0]
+    if len(text) > most:
+        text = f"{text[: most // 2]} … {text[-most // 2 :]}"
+    return f"{type(exc).__name__}: {text}"
+
+
+def _after_failed_write(
+    memory: UserMemoryPort,
+    exc: BaseException,
+    triple: tuple[str | None, str | None, str | None],
+    statement: str | None,
+) -> MemoryStoreOut:
+    """What a write that raised left behind, said truly: the fact may be in the vault already
+    (a later step, such as clearing cached answers, failed: the disk filled up between the
+    two), or not stored at all, or, when the vault cannot even be read now, unknown."""
+    reason = _one_line(exc)
+    try:
+        current = memory.facts(include_superseded=False)
+    except Exception:
+        return MemoryStoreOut(
+            stored=False,
+            message=f"not known whether it was stored ({reason}); run `helix-chat doctor`",
+        )
+    subj, rel, obj = triple
+    found = [
+        f
+        for f in current
+        if (subj is not None and (f.subj, f.rel, f.obj) == (subj, rel, obj))
+        or (subj is None and statement and f.evidence == statement)
+    ]
+    if not found:
+        return MemoryStoreOut(stored=False, message=f"not stored: {reason}")
+    out = fact_out(found[-1])
+    return MemoryStoreOut(
+        stored=True,
+        fact=out,
+        message=(
+            f"stored {out.subj} {out.rel} {out.obj}, but a later step failed ({reason}): "
+            "answers cached before it may be stale until `helix-chat doctor` passes"
+        ),
+    )
 
 
 class HelixTools:
@@ -139,12 +189,30 @@ class HelixTools:
                     ) from exc
             return self._memory
 
+    def _usable_memory(self, wanted: bool) -> tuple[UserMemoryPort | None, str | None]:
+        """The user's memory, or None and why it cannot be opened (the question is then
+        answered from the graph alone: a memory fault must not take the graph down)."""
+        if not wanted:
+            return None, None
+        try:
+            return self.memory(), None
+        except ToolError as exc:
+            return None, str(exc)
+
     def close_memory(self) -> None:
         """Close the user's memory only (a team server shares the engine between users)."""
         with self.lock:
             if self._memory is not None:
                 self._memory.close()
                 self._memory = None
+
+    def close_layered(self) -> None:
+        """Close the engines opened for other layers (``ask(layers=...)``); the user's own
+        engine stays open (a team server shares it between users)."""
+        with self.lock:
+            for engine in self._layered.values():
+                engine.close()
+            self._layered.clear()
 
     def close(self) -> None:
         with self.lock:
@@ -203,9 +271,10 @@ class HelixTools:
             raise ToolError(problem)
         with self.lock:
             engine = self.engine_for(layers)
-            memory = self.memory() if use_memory else None
-            try:
-                turn = take_turn(
+            memory, unusable = self._usable_memory(use_memory)
+
+            def turn_with(memory: UserMemoryPort | None) -> TurnOutcome:
+                return take_turn(
                     engine,
                     memory,
                     question,
@@ -214,17 +283,41 @@ class HelixTools:
                     choice=choice,
                     context=self.contexts.get(session),
                 )
+
+            try:
+                try:
+                    turn = turn_with(memory)
+                except ToolError:
+                    raise
+                except Exception as exc:
+                    if memory is None or (
+                        isinstance(exc, StoreFault) and not isinstance(exc, MemoryFault)
+                    ):
+                        raise
+                    # memory faults must not take the graph down: answer without it
+                    unusable = (
+                        str(exc)
+                        if isinstance(exc, MemoryFault)
+                        else f"the memory could not be used ({_one_line(exc)})"
+                    )
+                    turn = turn_with(None)
                 if turn.context is not None:
                     self.contexts[session] = turn.context
             except ToolError:
                 raise
+            except StoreFault as exc:
+                raise ToolError(str(exc)) from exc
             except Exception as exc:
                 raise ToolError(f"ask failed: {type(exc).__name__}: {exc}") from exc
+        if unusable is not None and turn.result is not None:
+            turn.result.degraded.append("memory")
         if turn.result is None:
             assert turn.noted is not None  # a turn asks unless it noted a fact
             return _noted_contract(question, turn.noted)
         data = turn.result.to_contract()
         data["question"] = question
+        if unusable is not None:
+            data["memory_error"] = f"{unusable}; answered from the graph alone, nothing noted"
         if turn.noted is not None:
             data["noted"] = fact_out(turn.noted).model_dump(mode="json")
         return data
@@ -300,13 +393,18 @@ class HelixTools:
             raise ToolError("supersedes must be a triple [subj, rel, obj]")
         with self.lock:
             memory = self.memory()
-            if subj and rel and obj:
-                old = (supersedes[0], supersedes[1], supersedes[2]) if supersedes else None
-                fact = memory.store_fact(subj, rel, obj, old, statement, session=session)
-                facts, unread = ([fact] if fact is not None else []), []
-            else:
-                noted = memory.state_each(statement or "", session)
-                facts, unread = list(noted.facts), list(noted.unread)
+            try:
+                if subj and rel and obj:
+                    old = (supersedes[0], supersedes[1], supersedes[2]) if supersedes else None
+                    fact = memory.store_fact(subj, rel, obj, old, statement, session=session)
+                    facts, unread = ([fact] if fact is not None else []), []
+                else:
+                    noted = memory.state_each(statement or "", session)
+                    facts, unread = list(noted.facts), list(noted.unread)
+            except (ToolError, ValueError):  # refused input: said by the caller as it is
+                raise
+            except Exception as exc:
+                return _after_failed_write(memory, exc, (subj, rel, obj), statement)
         if not facts:
             return MemoryStoreOut(
                 stored=False,
@@ -348,7 +446,8 @@ class HelixTools:
                 removed = memory.forget((subj, rel, obj))
             else:
                 raise ToolError("give a subject to forget, or a whole fact as subj, rel and obj")
-        return ForgetOut(removed=int(removed))
+            left = memory.residue if removed else None
+        return ForgetOut(removed=int(removed), left_behind=left)
 
     # --- resources -----------------------------------------------------------------------
     def node_card_json(self, node_id: str, sample: int = 12) -> str:

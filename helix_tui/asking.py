@@ -12,6 +12,7 @@ from engine.config import Mode, Settings
 from engine.events import StepEvent
 from engine.ports import EnginePort, FactPort, UserMemoryPort
 from engine.result import Result, Status
+from engine.util.faults import StoreFault
 from helix_tui.backend import Cancelled, CancelToken
 from helix_tui.facts import notes_of
 from helix_tui.messages import AnswerReady, AskFailed, FactsNoted, StepProgress
@@ -132,6 +133,8 @@ def answer(
         post(AnswerReady(ask.id, result, result.all_names()))
     except Cancelled:
         return
+    except StoreFault as exc:  # one sentence with the file and the fix; the chat goes on
+        post(AskFailed(ask.id, str(exc)))
     except Exception as exc:
         post(AskFailed(ask.id, f"{type(exc).__name__}: {exc}"))
 

@@ -10,10 +10,25 @@ from typing import Any
 import click
 from rich.console import Console
 
+from engine.util.faults import StoreFault
 from helix_tui.cli_engine import MODES, ensure_stores, layers_option, open_engine, settings_for
 
 
-@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+class SaysFaults(click.Group):
+    """A store that cannot be used, met by any command, is its one-sentence error (exit 1)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except StoreFault as exc:
+            raise click.ClickException(str(exc)) from None
+
+
+@click.group(
+    cls=SaysFaults,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.option("--user", "-u", help="User id whose sessions and memory to use (default: $USER).")
 @click.option("--session", "-s", "session_id", help="Open this session id.")
 @click.option("--resume", is_flag=True, help="Resume the user's most recent session.")

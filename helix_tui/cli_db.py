@@ -155,6 +155,36 @@ def users_add(name: str, url: str | None) -> None:
     click.echo(token)
 
 
+@users.command("remove")
+@click.argument("name")
+@click.option("--url", help=URL_HELP)
+def users_remove(name: str, url: str | None) -> None:
+    """Remove NAME: revoke their tokens and delete every row of theirs (memory, turns, cache,
+    sessions) in one transaction, then their files on this host (traces)."""
+    import shutil
+
+    from memory.store.pg import DatabaseError, PgBackend
+    from memory.store.pg_admin import remove_user
+
+    url = _url(url)
+    if not url:
+        raise click.UsageError("users live in PostgreSQL: set HELIX_DATABASE_URL or --url")
+    try:
+        backend = PgBackend(url, pool_size=1)
+    except DatabaseError as exc:
+        raise click.ClickException(str(exc)) from exc
+    try:
+        rows = remove_user(backend, name)
+    finally:
+        backend.close()
+    if rows is None:
+        raise click.ClickException(f"no user named {name!r} is registered (see `users list`)")
+    here = settings_from_context().user_dir(name)
+    if here.exists():
+        shutil.rmtree(here)
+    click.echo(f"removed {name}: tokens revoked, {rows} row(s) deleted, files on this host gone")
+
+
 @users.command("list")
 @click.option("--url", help=URL_HELP)
 def users_list(url: str | None) -> None:

@@ -16,14 +16,23 @@ STYLE = {Level.OK: "green", Level.WARN: "yellow", Level.FAIL: "red"}
 
 
 @click.command("doctor")
-@click.option("--verify", is_flag=True, help="Re-hash the source data files (slower).")
+@click.option(
+    "--verify",
+    is_flag=True,
+    help="Re-hash the source data files and read every block of every store (slower).",
+)
 def doctor(verify: bool) -> None:
-    """Check the data directory, the stores, each user's memory stores and traces; print what
-    to run for each problem. Exit 1 when something is broken."""
+    """Check free space, the database (with HELIX_DATABASE_URL), the data directory, the
+    stores, each user's directory, memory stores and traces; print what to run for each
+    problem. Exit 1 when something is broken."""
     settings = settings_from_context()
     findings = diagnose(settings, rehash=verify)
     console = Console(width=max(120, Console().width))
-    table = Table("area", "item", "state", "detail", title=f"Helix data home {settings.home}")
+    table = Table(title=f"Helix data home {settings.home}")
+    table.add_column("area")
+    table.add_column("item", overflow="fold")  # a user's directory name is 40 hex digits long
+    table.add_column("state")
+    table.add_column("detail")
     for f in findings:
         table.add_row(f.area, f.item, Text(f.level.value, style=STYLE[f.level]), f.detail)
     console.print(table)

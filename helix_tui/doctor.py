@@ -6,7 +6,12 @@ what was looked at, what was found, and for a problem the command that fixes it.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
+import os
+import re
+import shutil
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -47,6 +52,12 @@ class Finding:
     level: Level
     detail: str
     fix: str | None = None
+
+
+def _short(dir_name: str) -> str:
+    """A user's directory as an item: its full 40-digit hash cut to 8 (the detail gives the
+    whole path)."""
+    return re.sub(r"-([0-9a-f]{8})[0-9a-f]{32}$", r"-\1…", dir_name)
 
 
 def _reason(exc: BaseException) -> str:
@@ -90,8 +101,23 @@ def check_data(settings: Settings, *, rehash: bool = False) -> Iterator[Finding]
         yield Finding("data", "source files", Level.OK, f"{len(found)} found ({how}) in {where}")
 
 
-def check_stores(settings: Settings) -> Iterator[Finding]:
-    """kg.duckdb opens read-only and has rows; the FAISS indexes load with ids in step."""
+def read_every_block(con: duckdb.DuckDBPyConnection) -> int:
+    """Read every row of every table, so each block's checksum is checked (a block overwritten
+    inside the file fails only when read); returns the rows read."""
+    tables = con.execute(
+        "SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE'"
+    ).fetchall()
+    rows = 0
+    for (table,) in tables:
+        con.execute(f'SELECT * FROM "{table}"')
+        while batch := con.fetchmany(50_000):
+            rows += len(batch)
+    return rows
+
+
+def check_stores(settings: Settings, *, verify: bool = False) -> Iterator[Finding]:
+    """kg.duckdb opens read-only and has rows (with ``verify``, every block is read and its
+    checksum checked); the FAISS indexes load with ids in step."""
     kg = settings.kg_path
     if not kg.exists():
         yield Finding("stores", kg.name, Level.FAIL, f"{kg} is not built", INGEST)
@@ -103,6 +129,8 @@ def check_stores(settings: Settings) -> Iterator[Finding]:
                     table: int(con.execute(f"SELECT count(*) FROM {table}").fetchone()[0])  # type: ignore[index]
                     for table in ("nodes", "triples", "passages")
                 }
+                if verify:
+                    read_every_block(con)
             finally:
                 con.close()
             yield Finding(
@@ -127,22 +155,44 @@ def check_stores(settings: Settings) -> Iterator[Finding]:
         yield Finding("stores", path.name, Level.OK, f"{len(index):,} vectors, ids in step")
 
 
-def _migrations_of(path: Path, sqlite: bool) -> list[str]:
-    if sqlite:
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
-            bad = con.execute("PRAGMA quick_check").fetchone()
-            if bad is None or bad[0] != "ok":
-                raise sqlite3.DatabaseError(f"integrity check: {bad[0] if bad else 'no answer'}")
-            rows = con.execute("SELECT name FROM _migrations").fetchall()
-        finally:
-            con.close()
-    else:
-        dcon = duckdb.connect(str(path), read_only=True)
-        try:
-            rows = dcon.execute("SELECT name FROM _migrations").fetchall()
-        finally:
-            dcon.close()
+class Damaged(Exception):
+    """The store's own check says its file is damaged (not merely unopenable right now)."""
+
+
+DAMAGE_WORDS = ("corrupt", "malformed", "not a database", "not a valid duckdb", "checksum")
+
+
+def _migrations_of(
+    path: Path, sqlite: bool, *, verify: bool = False, frozen: bool = False
+) -> list[str]:
+    """The store's applied migrations, after its integrity check (``verify``: every page or
+    block). ``frozen`` reads a SQLite file without its WAL or locks (``immutable``): what a
+    full disk or a read-only directory still lets one check. Raises ``Damaged`` when the
+    check finds damage, the driver's error when the file cannot be opened."""
+    try:
+        if sqlite:
+            flags = "mode=ro&immutable=1" if frozen else "mode=ro"
+            con = sqlite3.connect(f"file:{path}?{flags}", uri=True)
+            try:
+                check = "integrity_check" if verify else "quick_check"
+                bad = con.execute(f"PRAGMA {check}").fetchone()
+                if bad is None or bad[0] != "ok":
+                    raise Damaged(f"integrity check: {bad[0] if bad else 'no answer'}")
+                rows = con.execute("SELECT name FROM _migrations").fetchall()
+            finally:
+                con.close()
+        else:
+            dcon = duckdb.connect(str(path), read_only=True)
+            try:
+                rows = dcon.execute("SELECT name FROM _migrations").fetchall()
+                if verify:
+                    read_every_block(dcon)
+            finally:
+                dcon.close()
+    except (duckdb.Error, sqlite3.Error) as exc:
+        if any(word in str(exc).lower() for word in DAMAGE_WORDS):
+            raise Damaged(_reason(exc)) from exc
+        raise
     return [str(r[0]) for r in rows]
 
 
@@ -153,27 +203,34 @@ USER_STORES: tuple[tuple[str, Migrations, bool], ...] = (
 )
 
 
-def check_user(user_dir: Path) -> Iterator[Finding]:
-    """Each memory store of one user opens read-only, and which migrations it still needs."""
+def check_user(user_dir: Path, *, verify: bool = False) -> Iterator[Finding]:
+    """The user's directory takes writes; each memory store opens read-only and passes its
+    check (``verify``: every page), and which migrations it still needs. A store is called
+    damaged, and moving it aside advised, only when its own check finds damage; one that
+    cannot be opened because the disk is full or the directory read-only is said so."""
+    blocked = write_problem(user_dir)
+    if blocked:
+        yield Finding(
+            "users", _short(user_dir.name), Level.FAIL, blocked, _unblock(blocked, user_dir)
+        )
     for name, migrations, sqlite in USER_STORES:
         path = user_dir / name
         if not path.exists():
             continue
-        item = f"{user_dir.name}/{name}"
+        item = f"{_short(user_dir.name)}/{name}"
         try:
-            done = _migrations_of(path, sqlite)
-        except (duckdb.Error, sqlite3.Error) as exc:
-            text = _reason(exc)
-            if "lock" in text.lower():
-                yield Finding("users", item, Level.WARN, f"in use by another process ({text})")
-                continue
+            done = _migrations_of(path, sqlite, verify=verify)
+        except Damaged as exc:
             yield Finding(
                 "users",
                 item,
                 Level.FAIL,
-                f"{path} cannot be read ({text})",
+                f"{path} is damaged ({exc})",
                 f"mv {path} {path}.broken  (a new, empty store is made on next use)",
             )
+            continue
+        except (duckdb.Error, sqlite3.Error) as exc:
+            yield _unopenable(path, item, _reason(exc), blocked, sqlite)
             continue
         unknown = [m for m in done if m not in migrations.names()]
         pending = [m for m in migrations.names() if m not in done]
@@ -193,12 +250,122 @@ def check_user(user_dir: Path) -> Iterator[Finding]:
             yield Finding("users", item, Level.OK, f"schema current ({len(done)} migrations)")
 
 
+def _unopenable(path: Path, item: str, text: str, blocked: str | None, sqlite: bool) -> Finding:
+    """A store that would not open, though its check found no damage: in use, or kept from
+    opening by the disk or the directory (then its main file is checked as it stands)."""
+    if "lock" in text.lower() and not blocked:
+        return Finding("users", item, Level.WARN, f"in use by another process ({text})")
+    intact = ""
+    if sqlite:
+        try:
+            _migrations_of(path, sqlite, frozen=True)
+            intact = "; its data passes the integrity check, nothing is lost"
+        except Damaged as exc:
+            return Finding(
+                "users",
+                item,
+                Level.FAIL,
+                f"{path} is damaged ({exc})",
+                f"mv {path} {path}.broken  (a new, empty store is made on next use)",
+            )
+        except sqlite3.Error:
+            pass
+    why = f" because {blocked}" if blocked else ""
+    fix = (
+        _unblock(blocked, path.parent)
+        if blocked
+        else (f"check who holds {path} and its permissions (the file is not damaged; keep it)")
+    )
+    return Finding("users", item, Level.FAIL, f"{path} cannot be opened ({text}){why}{intact}", fix)
+
+
+def write_problem(folder: Path) -> str | None:
+    """Why nothing can be written in ``folder`` (the disk is full, it is read-only), or None:
+    a small file is written, synced and removed."""
+    probe = folder / f".doctor-probe-{os.getpid()}"
+    try:
+        with probe.open("wb") as fh:
+            fh.write(b"\0" * 4096)
+            fh.flush()
+            os.fsync(fh.fileno())
+    except OSError as exc:
+        return _why_unwritable(folder, exc)
+    finally:
+        with contextlib.suppress(OSError):
+            probe.unlink()
+    return None
+
+
+def _why_unwritable(folder: Path, exc: OSError) -> str:
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        free = shutil.disk_usage(folder).free
+        return f"the disk holding {folder} is full ({free // 1024} KB free)"
+    if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return f"{folder} is read-only ({exc.strerror})"
+    return f"{folder} cannot be written ({exc.strerror or exc})"
+
+
+def _unblock(blocked: str, folder: Path) -> str:
+    if "full" in blocked:
+        return f"free space on the disk holding {folder} (the stores are intact; keep them)"
+    return f"make {folder} writable (the stores are intact; keep them)"
+
+
+def check_space(settings: Settings, *, low: int = 64 * 1024 * 1024) -> Iterator[Finding]:
+    """Free space on the disk of the data home: full is a failure, under ``low`` a warning."""
+    where = settings.home
+    while not where.exists() and where != where.parent:
+        where = where.parent
+    free = shutil.disk_usage(where).free
+    detail = f"{free // (1024 * 1024):,} MB free"
+    if free < 1024 * 1024:
+        fix = f"free space on the disk holding {settings.home} (the stores are intact)"
+        yield Finding("home", "free space", Level.FAIL, detail + ": full", fix)
+    elif free < low:
+        yield Finding("home", "free space", Level.WARN, detail + ": low", None)
+    else:
+        yield Finding("home", "free space", Level.OK, detail)
+
+
+def check_database(settings: Settings, *, timeout: int = 5) -> Iterator[Finding]:
+    """With ``HELIX_DATABASE_URL``: the database answers within ``timeout`` seconds and its
+    schema is current."""
+    url = settings.database_url
+    if not url:
+        return
+    from memory.store.pg import DatabaseError, connect
+    from memory.store.pg_schema import pending
+
+    try:
+        with connect(url, connect_timeout=timeout) as conn:
+            todo = pending(conn)
+    except DatabaseError as exc:
+        yield Finding(
+            "database",
+            "HELIX_DATABASE_URL",
+            Level.FAIL,
+            _reason(exc),
+            "start PostgreSQL (or correct HELIX_DATABASE_URL); nothing is lost meanwhile",
+        )
+        return
+    if todo:
+        yield Finding(
+            "database",
+            "HELIX_DATABASE_URL",
+            Level.FAIL,
+            f"reachable; migrations pending: {', '.join(todo)}",
+            "helix-chat db migrate (as the schema owner)",
+        )
+    else:
+        yield Finding("database", "HELIX_DATABASE_URL", Level.OK, "reachable, schema current")
+
+
 def check_traces(user_dir: Path) -> Iterator[Finding]:
     """The user's span file: readable, and how many lines are not valid JSON."""
     path = user_dir / "traces" / "spans.jsonl"
     if not path.exists():
         return
-    item = f"{user_dir.name}/traces/spans.jsonl"
+    item = f"{_short(user_dir.name)}/traces/spans.jsonl"
     try:
         lines = path.read_bytes().split(b"\n")
     except OSError as exc:
@@ -233,8 +400,14 @@ def check_traces(user_dir: Path) -> Iterator[Finding]:
 
 
 def diagnose(settings: Settings, *, rehash: bool = False) -> list[Finding]:
-    """Every finding for the data home of ``settings``."""
-    findings = [*check_data(settings, rehash=rehash), *check_stores(settings)]
+    """Every finding for the data home of ``settings``; ``rehash`` (``doctor --verify``)
+    re-hashes the source files and reads every block of every store."""
+    findings = [
+        *check_space(settings),
+        *check_database(settings),
+        *check_data(settings, rehash=rehash),
+        *check_stores(settings, verify=rehash),
+    ]
     users = settings.users_dir
     if users.exists() and not users.is_dir():
         findings.append(
@@ -248,5 +421,5 @@ def diagnose(settings: Settings, *, rehash: bool = False) -> list[Finding]:
         )
     elif users.is_dir():
         for user_dir in sorted(p for p in users.iterdir() if p.is_dir()):
-            findings += [*check_user(user_dir), *check_traces(user_dir)]
+            findings += [*check_user(user_dir, verify=rehash), *check_traces(user_dir)]
     return findings

@@ -56,14 +56,11 @@ def default_export_path(
     return (directory or Path.cwd()) / f"helix-session-{safe}{suffix}"
 
 
-def export_session(
-    store: SessionStorePort,
-    session_id: str,
-    target: str | Path = "",
-    fmt: ExportFormat | str | None = None,
-) -> Path:
-    """Write the session; ``fmt`` (default: from the suffix, else Markdown) picks the format.
-    A directory target gets the default file name."""
+def export_target(
+    session_id: str, target: str | Path = "", fmt: ExportFormat | str | None = None
+) -> tuple[Path, ExportFormat]:
+    """The file an export writes and its format: ``fmt`` (default: from the suffix, else
+    Markdown); a directory target gets the default file name."""
     chosen = BY_NAME.get(fmt, None) if isinstance(fmt, str) else fmt
     if isinstance(fmt, str) and chosen is None:
         raise ExportError(f"unknown export format {fmt!r} (markdown, json or html)")
@@ -72,6 +69,17 @@ def export_session(
         chosen = BY_SUFFIX.get(path.suffix.lower(), FORMATS[0]) if path else FORMATS[0]
     if path is None or path.is_dir():
         path = default_export_path(session_id, path, chosen.suffix)
+    return path, chosen
+
+
+def export_session(
+    store: SessionStorePort,
+    session_id: str,
+    target: str | Path = "",
+    fmt: ExportFormat | str | None = None,
+) -> Path:
+    """Write the session to ``export_target(session_id, target, fmt)``; returns the path."""
+    path, chosen = export_target(session_id, target, fmt)
     text = render(store, session_id, chosen)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
@@ -85,8 +93,9 @@ def render(store: SessionStorePort, session_id: str, fmt: ExportFormat) -> str:
     if fmt.name == "json":
         return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
     from helix_tui.export_html import session_html
+    from sessions.store import printable
 
-    return session_html(data)
+    return printable(session_html(data))
 
 
 def session_data(store: SessionStorePort, session_id: str) -> dict[str, Any]:

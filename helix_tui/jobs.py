@@ -44,7 +44,8 @@ def read_memory(
         except KeyError:
             post(Notice(f"Nothing in your memory matches {forget_text(forget)}", "warning"))
         else:
-            post(Notice(forgot(forget, outcome), reload=True))
+            left = f"; {memory.residue}" if memory.residue and outcome else ""
+            post(Notice(forgot(forget, outcome) + left, reload=True))
     facts = [FactView.of(row) for row in memory.facts(include_superseded=True)]
     ids = {i for f in facts for i in (f.subj, f.obj) if "::" in i}
     names = engine.node_names(ids)

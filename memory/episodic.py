@@ -144,7 +144,8 @@ class AsyncEpisodicStore:
             await self.db.execute("DELETE FROM turns WHERE created_at < ?", (iso(now - self.ttl),))
             await self.db.execute("COMMIT")
         except BaseException:
-            await self.db.execute("ROLLBACK")
+            if self.db.in_transaction:  # SQLite ends it itself on a full disk
+                await self.db.execute("ROLLBACK")
             raise
         return turn_id
 

@@ -73,6 +73,7 @@ def migrate(
             ran.append(name)
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        if getattr(conn, "in_transaction", True):  # SQLite ends it itself on a full disk
+            conn.execute("ROLLBACK")
         raise
     return ran

@@ -17,6 +17,7 @@ from typing import Any
 from engine.config import Settings
 from engine.ports import Embed
 from engine.result import LinkedEntity, Result, Triple
+from engine.telemetry.scrub import forget_in_traces, trace_files
 from engine.understand.form import is_question, sentences
 from engine.understand.polarity import Directions
 from engine.understand.spelling import Edit, Speller, apply, moved
@@ -30,10 +31,11 @@ from memory.linking import StatementLinker
 from memory.relations import RelationCatalog, load_catalog
 from memory.results import NameOf
 from memory.router import Route, Router
+from memory.sqlite import compact_sqlite
 from memory.stated import stated_instant
 from memory.store.backend import TurnLog, delete_user, open_stores
 from memory.subjects import Linker, Resolver, link
-from memory.vault import Fact, StoreOutcome, Vault
+from memory.vault import VAULT_FILE, Fact, StoreOutcome, Vault
 
 DEFAULT_SESSION = "default"
 
@@ -92,6 +94,8 @@ class UserMemory:
         which way a question says an amount moves (both the engine's, ``EnginePort``)."""
         self.speller = speller
         self.forget_elsewhere = forget_elsewhere
+        self.residue: str | None = None
+        """What the last ``forget`` could not erase from the files, said plainly."""
         self.settings = settings
         self.user = user
         self.clock = clock
@@ -369,7 +373,26 @@ class UserMemory:
             self.cache.forget_text(needles)
             if self.forget_elsewhere is not None:
                 self.forget_elsewhere(needles)
+            forget_in_traces(trace_files(self.settings, self.user), needles)
+        self.residue = self._erase_deleted_bytes()
         return len(gone)
+
+    def _erase_deleted_bytes(self) -> str | None:
+        """Rewrite the user's store files so deleted rows leave no bytes in them; what could
+        not be erased, said plainly (None when nothing is left behind)."""
+        if self.settings.database_url:
+            return (
+                "PostgreSQL keeps the deleted rows' bytes in its table files until VACUUM "
+                "reclaims them; ask the server's administrator to run VACUUM to erase them now"
+            )
+        left = [] if self.vault.compact() else [VAULT_FILE]
+        left += [p.name for p in sorted(self.dir.glob("*.sqlite")) if not compact_sqlite(p)]
+        if not left:
+            return None
+        return (
+            f"{', '.join(left)} could not be rewritten now (in use); the deleted rows are "
+            "unreadable, their bytes go at the next forget or when the space is reused"
+        )
 
     def _subject_id(self, target: str) -> str | None:
         if target.startswith(("patient:", "note:")) or "::" in target:

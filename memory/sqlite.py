@@ -37,3 +37,20 @@ def set_wal(conn: sqlite3.Connection, timeout: float = 30.0) -> None:
             if "locked" not in str(exc) or time.monotonic() > deadline:
                 raise
             time.sleep(0.01)
+
+
+def compact_sqlite(path: Path, timeout: float = 30.0) -> bool:
+    """Rewrite a SQLite file from its live rows and empty its WAL, so deleted rows leave no
+    bytes behind (``VACUUM`` builds a fresh copy; the checkpoint moves it into the main file
+    and truncates the WAL). False, leaving the file readable as it was, when another
+    connection's open read kept the WAL from being emptied."""
+    if not path.exists():
+        return False
+    conn = sqlite3.connect(path, isolation_level=None, timeout=timeout)
+    try:
+        conn.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")
+        conn.execute("VACUUM")
+        row = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    finally:
+        conn.close()
+    return row is None or int(row[0]) == 0

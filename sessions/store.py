@@ -9,6 +9,7 @@ recorded in ``_migrations``.
 from __future__ import annotations
 
 import builtins
+import re
 import threading
 import uuid
 from collections.abc import Callable, Iterable
@@ -18,7 +19,9 @@ from datetime import datetime
 from typing import Any
 
 from engine.config import Settings
+from engine.graph.relations import triple_text
 from engine.result import Result
+from engine.util.text import has_lone_surrogate
 from memory.clock import Clock, SystemClock, iso, parse_instant
 from memory.migrate import Migrations
 from memory.store.rows import SqliteRows, open_rows
@@ -133,7 +136,7 @@ class SessionStore:
                 db.execute(
                     "INSERT INTO sessions (id, title, created_at, updated_at, auto_title) "
                     "VALUES (?, ?, ?, ?, ?)",
-                    (sid, title or DEFAULT_TITLE, now, now, int(title is None)),
+                    (sid, storable(title or DEFAULT_TITLE), now, now, int(title is None)),
                 )
             info = self.get(sid)
             assert info is not None
@@ -167,7 +170,12 @@ class SessionStore:
             db.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
 
     def add_turn(self, session_id: str, question: str, result: Result) -> Turn:
-        """Append a turn (creating the session if needed); the first turn titles the session."""
+        """Append a turn (creating the session if needed); the first turn titles the session.
+        Text that is not valid Unicode (a lone surrogate the engine refused) is kept with
+        U+FFFD in its place (SQLite and PostgreSQL take only valid UTF-8), a NUL as ␀."""
+        question = storable(question)
+        if storable(result.question or "") != (result.question or ""):
+            result = result.model_copy(update={"question": storable(result.question or "")})
         with self._lock:
             now = self._clock.now()
             with self._rows.tx() as db:
@@ -261,7 +269,7 @@ class SessionStore:
         ]
         for n, turn in enumerate(self.turns(session_id), start=1):
             lines += _turn_markdown(n, turn)
-        return "\n".join(lines).rstrip() + "\n"
+        return printable("\n".join(lines).rstrip() + "\n")
 
     def forget_mentions(self, needles: Iterable[str]) -> int:
         """Delete turns whose question or result mentions any of ``needles``; a session title
@@ -297,6 +305,15 @@ class SessionStore:
         return SessionInfo(
             row[0], self.user, row[1], parse_instant(row[2]), parse_instant(row[3]), int(row[4])
         )
+
+
+def storable(text: str) -> str:
+    """``text`` as every store takes it: each lone surrogate (``\\ud800``) as U+FFFD, NUL
+    (which PostgreSQL text refuses) as its symbol ␀."""
+    text = text.replace("\x00", "\u2400")
+    if not has_lone_surrogate(text):
+        return text
+    return "".join("\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in text)
 
 
 def mention_scrubber(settings: Settings, user: str, clock: Clock) -> Callable[[list[str]], int]:
@@ -335,9 +352,26 @@ def _turn_markdown(n: int, turn: Turn) -> builtins.list[str]:
         lines += [f"> {r.clarification}", ""]
     evidence = [e for e in r.evidence if e.triple or e.id]
     if evidence:
+        names = r.all_names()
         lines.append("**Evidence**")
         for e in evidence:
-            what = " → ".join(e.triple) if e.triple else (e.id or "")
-            lines.append(f"- {e.kind}: {what}")
+            what = triple_text(e.triple, lambda n: names.get(n) or n) if e.triple else e.id
+            lines.append(f"- {e.kind}: {what or ''}")
         lines.append("")
     return lines
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters other than newline and tab shown as their symbols
+    (NUL as ␀, ESC as ␛, DEL as ␡): an export carries no raw terminal escapes."""
+    return _CONTROL.sub(_symbol, text)
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x80-\x9f]")
+
+
+def _symbol(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code < 0x20:
+        return chr(0x2400 + code)
+    return "\u2421" if code == 0x7F else "\ufffd"

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.config import Mode
+from engine.config import MAX_QUESTION_CHARS, Mode
 from engine.events import EventSink
 from engine.ports import EnginePort, FactPort, UserMemoryPort
 from engine.result import LinkedEntity, Result, Status
@@ -136,16 +136,18 @@ def take_turn(
     on_noted: OnNoted | None = None,
     split: bool = True,
     context: SessionContext | None = None,
+    max_chars: int = MAX_QUESTION_CHARS,
 ) -> TurnOutcome:
     """Note the statements of ``text`` in ``memory`` and ask the rest (the module's rule).
 
     ``split=False`` asks the whole text without offering it to memory, for a text known to be
     a question (a replay's ``ask`` event). ``memory`` is None when there is none to note in
     (the engine then answers without it). ``context`` is the conversation's, from the previous
-    turn's outcome."""
+    turn's outcome. A text longer than ``max_chars`` is not offered to memory either: the
+    engine refuses it in one sentence, in the chat as in ``ask`` and MCP."""
     noted: FactPort | None = None
     asked = text
-    if split and choice is None and memory is not None:
+    if split and choice is None and memory is not None and len(text) <= max_chars:
         statement, question = split_turn(text)
         noted = memory.state(statement, session) if statement else None
         if noted is not None:

@@ -12,7 +12,8 @@ is read as one ``hetionet`` layer.
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from engine.graph.relations import (
     DirectedRel,
     directed_uses,
 )
+from engine.util.faults import StoreFault
 
 IntArray = npt.NDArray[np.int32]
 FIXED_RELS = frozenset(BY_ABBREV) | {r.rel for r in LAYER_RELATIONS}
@@ -46,7 +48,7 @@ class StoreMissing(FileNotFoundError):
     """The KG store has not been built (run ``helix-chat ingest``)."""
 
 
-class StoreUnreadable(RuntimeError):
+class StoreUnreadable(StoreFault):
     """The KG store exists but cannot be read (truncated, corrupt, or another program's file)."""
 
 
@@ -84,14 +86,15 @@ class KGStore:
         self.path = path
         try:
             self.con = duckdb.connect(str(path), read_only=True)
-            self.layered = self._has_column("triples", "layer")
-            self.con.execute("SELECT count(*) FROM nodes").fetchone()
-        except duckdb.Error as exc:
-            reason = str(exc).splitlines()[0]
-            raise StoreUnreadable(
-                f"the graph store {path} cannot be read ({reason}); rebuild it with"
-                " `helix-chat ingest --force`"
-            ) from exc
+            self._load(path, layers)
+        except duckdb.Error as exc:  # a block overwritten inside the file fails when read
+            raise self.unreadable(exc) from exc
+        self.load_ms = (time.perf_counter() - t0) * 1000
+
+    def _load(self, path: Path, layers: Collection[str] | None) -> None:
+        """Read what the walks keep in memory: layers, nodes, adjacency, predicates."""
+        self.layered = self._has_column("triples", "layer")
+        self.con.execute("SELECT count(*) FROM nodes").fetchone()
         self.built_layers: list[str] = self._built_layers() if self.layered else [BASE_LAYER]
         if layers:
             unknown = sorted(set(layers) - set(self.built_layers))
@@ -122,7 +125,23 @@ class KGStore:
         self.sampled: dict[str, Sample] = self._sampled()
         """Relations the active layers hold only a sample of (no other active layer adds to
         them), with how many edges are kept of how many."""
-        self.load_ms = (time.perf_counter() - t0) * 1000
+
+    def unreadable(self, exc: BaseException) -> StoreUnreadable:
+        """``exc`` (a DuckDB error reading the file) as one sentence naming the file and fix."""
+        reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+        return StoreUnreadable(
+            f"the graph store {self.path} cannot be read ({reason}); rebuild it with"
+            " `helix-chat ingest --force`"
+        )
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """A block of reads: a DuckDB error in it (a block overwritten inside the file fails
+        its checksum only when read) is raised as ``StoreUnreadable``."""
+        try:
+            yield
+        except duckdb.Error as exc:
+            raise self.unreadable(exc) from exc
 
     def _built_layers(self) -> list[str]:
         """Recorded layers in build order, then any layer named only by nodes or triples."""

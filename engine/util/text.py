@@ -85,10 +85,24 @@ def user_id_problem(user: str) -> str | None:
 
 
 def safe_user_id(user: str) -> str:
-    """A file-system-safe, collision-free directory name for a user id."""
-    cleaned = _USER_SAFE.sub("_", user)[:48] or "user"
-    digest = hashlib.sha1(user.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-    return f"{cleaned}-{digest}"
+    """A file-system-safe, collision-free directory name for a user id: its safe characters
+    (for people reading the directory) and the full SHA-1 of the id (what keeps two ids apart:
+    ``dr$%]#`` and ``dr&;[[`` clean to the same ``dr____``)."""
+    return f"{_cleaned(user)}-{_sha1(user)}"
+
+
+def legacy_user_id(user: str) -> str:
+    """The directory name ids had before the full hash: 32 bits of it, which two crafted ids
+    can share (``Settings.user_dir`` and the ``m002_full_user_ids`` migration move them)."""
+    return f"{_cleaned(user)}-{_sha1(user)[:8]}"
+
+
+def _cleaned(user: str) -> str:
+    return _USER_SAFE.sub("_", user)[:48] or "user"
+
+
+def _sha1(user: str) -> str:
+    return hashlib.sha1(user.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def content_hash(*parts: str) -> str:

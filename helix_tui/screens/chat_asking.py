@@ -13,6 +13,7 @@ from textual.widgets import Input
 
 from engine.ports import EnginePort
 from engine.result import Result, Status
+from engine.util.faults import StoreFault
 from helix_tui import commands
 from helix_tui.asking import ActiveAsk, AskRequest, answer
 from helix_tui.backend import Cancelled
@@ -47,6 +48,9 @@ class ChatAsking(ChatBase):
                 partial(self.services.open_engine, self.settings), abandon=worker_cancelled
             )
         except Cancelled:
+            return
+        except StoreFault as exc:  # its own sentence names the file and the fix
+            self.post_message(EngineFailed(str(exc)))
             return
         except Exception as exc:
             self.post_message(EngineFailed(f"{type(exc).__name__}: {exc}"))

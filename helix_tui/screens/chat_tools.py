@@ -12,7 +12,13 @@ from textual import work
 from engine.ports import EnginePort
 from helix_tui import present
 from helix_tui.backend import Cancelled
-from helix_tui.export import ExportError, ExportFormat, export_session, parse_target
+from helix_tui.export import (
+    ExportError,
+    ExportFormat,
+    export_session,
+    export_target,
+    parse_target,
+)
 from helix_tui.jobs import forget_preview
 from helix_tui.messages import ForgetPreview
 from helix_tui.relations import path_text, triple_text
@@ -89,6 +95,25 @@ class ChatTools(ChatAsking):
         self._export(session_id, fmt, path)
 
     def _export(self, session_id: str, fmt: ExportFormat | str | None, path: str) -> None:
+        """Export, asking first when the file is there already (it is replaced only on yes)."""
+        try:
+            target, _ = export_target(session_id, path, fmt)
+        except ExportError as exc:
+            self.notify(f"Export failed: {exc}", severity="error")
+            return
+        if not target.exists():
+            self._write_export(session_id, fmt, str(target))
+            return
+
+        def answered(replace: bool | None) -> None:
+            if replace:
+                self._write_export(session_id, fmt, str(target))
+            else:
+                self.notify(f"Not exported: {target} is kept as it was")
+
+        self.app.push_screen(ConfirmScreen(f"{target} exists. Replace it?"), answered)
+
+    def _write_export(self, session_id: str, fmt: ExportFormat | str | None, path: str) -> None:
         try:
             written = export_session(self.sessions.store, session_id, path, fmt)
         except (OSError, ExportError, KeyError) as exc:

@@ -40,13 +40,19 @@ def help_markdown(bindings: list[Binding], config: str = "chat.toml") -> str:
         "",
         "| command | what it does |",
         "| --- | --- |",
-        *(f"| `{c.usage}` | {c.help} |" for c in COMMANDS),
+        *(f"| `{_cell(c.usage)}` | {_cell(c.help)} |" for c in COMMANDS),
         "",
         "| key | what it does | id |",
         "| --- | --- | --- |",
-        *(f"| `{b.key}` | {b.description} | `{b.id}` |" for b in bindings),
+        *(f"| `{_cell(b.key)}` | {_cell(b.description)} | `{b.id}` |" for b in bindings),
         "",
         f'Remap a key in `{config}`, under `[keys]`: `"chat.export" = "ctrl+e"`.',
         "The theme you pick (`/theme`, or ctrl+p → Change theme) is kept there too.",
     ]
     return "\n".join(lines)
+
+
+def _cell(text: str) -> str:
+    """``text`` inside a table cell: a ``|`` (``/export [md|json|html]``) escaped, so it does
+    not end the cell; the escape holds inside a code span too (GFM tables)."""
+    return text.replace("|", "\\|")

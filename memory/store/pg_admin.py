@@ -6,6 +6,8 @@ import hashlib
 import secrets
 from typing import Any
 
+import psycopg
+
 from engine.util.text import user_id_problem
 from memory.clock import SystemClock, iso
 from memory.store.pg import PgBackend, pg_key
@@ -26,17 +28,29 @@ def add_user(conn: Any, name: str) -> str:
         raise ValueError(problem)
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     now = iso(SystemClock().now())
-    with conn.transaction():
-        conn.execute(
-            "INSERT INTO helix.users (name, user_id, created_at) VALUES (%s, %s, %s) "
-            "ON CONFLICT (name) DO NOTHING",
-            [name, pg_key(name), now],
-        )
-        conn.execute(
-            "INSERT INTO helix.tokens (token_hash, name, created_at) VALUES (%s, %s, %s)",
-            [token_hash(token), name, now],
-        )
+    try:
+        with conn.transaction():
+            conn.execute(
+                "INSERT INTO helix.users (name, user_id, created_at) VALUES (%s, %s, %s) "
+                "ON CONFLICT (name) DO NOTHING",
+                [name, pg_key(name), now],
+            )
+            conn.execute(
+                "INSERT INTO helix.tokens (token_hash, name, created_at) VALUES (%s, %s, %s)",
+                [token_hash(token), name, now],
+            )
+    except psycopg.errors.UniqueViolation as exc:
+        raise ValueError(
+            f"cannot register {name!r}: another registered user has the same id "
+            f"{pg_key(name)!r}; choose another name"
+        ) from exc
+    except psycopg.Error as exc:
+        raise ValueError(f"cannot register {name!r}: {_first_line(exc)}") from exc
     return token
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
 def user_of_token(backend: PgBackend, token: str) -> str | None:
@@ -56,6 +70,14 @@ def list_users(conn: Any) -> list[tuple[str, int]]:
         "LEFT JOIN helix.tokens t ON t.name = u.name GROUP BY u.name ORDER BY u.name"
     ).fetchall()
     return [(str(n), int(c)) for n, c in rows]
+
+
+def remove_user(backend: PgBackend, name: str) -> int | None:
+    """Revoke ``name``'s tokens and delete every row of theirs, in one transaction; the rows
+    deleted, or None when no user of that name is registered."""
+    with backend.pool.connection() as conn:
+        known = conn.execute("SELECT 1 FROM helix.users WHERE name = %s", [name]).fetchone()
+    return delete_user_rows(backend, name) if known else None
 
 
 def delete_user_rows(backend: PgBackend, user: str) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.util.text import safe_user_id
 from memory.migrate import Migrations
 
 MIGRATIONS = Migrations("postgres")
@@ -96,6 +97,34 @@ def m001_initial(db: Any) -> None:
         _isolate(db, table)
 
 
+@MIGRATIONS.register
+def m002_full_user_ids(db: Any) -> None:
+    """Key every user's rows by the full hash of their name (``safe_user_id``), not the 32
+    bits two crafted names could share. The owner is bound by row-level security too, so it
+    is lifted for the move and forced again in the same transaction; a chat session and its
+    turns move in one statement, so their foreign key holds at its end."""
+    rows = db.execute("SELECT name, user_id FROM helix.users").fetchall()
+    moves = [(str(old), safe_user_id(str(name))) for name, old in rows]
+    moves = [(old, new) for old, new in moves if old != new]
+    if not moves:
+        return
+    for table in USER_TABLES:
+        db.execute(f"ALTER TABLE {table} NO FORCE ROW LEVEL SECURITY")
+    for old, new in moves:
+        for table in USER_TABLES:
+            if table.startswith("helix_sessions."):
+                continue
+            db.execute(f"UPDATE {table} SET user_id = %s WHERE user_id = %s", [new, old])
+        db.execute(
+            "WITH s AS (UPDATE helix_sessions.sessions SET user_id = %s WHERE user_id = %s) "
+            "UPDATE helix_sessions.turns SET user_id = %s WHERE user_id = %s",
+            [new, old, new, old],
+        )
+        db.execute("UPDATE helix.users SET user_id = %s WHERE user_id = %s", [new, old])
+    for table in USER_TABLES:
+        db.execute(f"ALTER TABLE {table} FORCE ROW LEVEL SECURITY")
+
+
 def _vault(db: Any) -> None:
     db.execute("CREATE SEQUENCE helix_vault.fact_id_seq")
     db.execute(
@@ -141,7 +170,7 @@ def _vault(db: Any) -> None:
 
 
 @MIGRATIONS.register
-def m002_fact_detail(db: Any) -> None:
+def m003_fact_detail(db: Any) -> None:
     """A fact's qualifiers as stated (``Fact.detail``: a dose, route and frequency)."""
     db.execute("ALTER TABLE helix_vault.facts ADD COLUMN detail TEXT")
 

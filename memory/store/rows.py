@@ -53,7 +53,8 @@ class SqliteRows:
             try:
                 yield self._db
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:  # SQLite ends it itself on a full disk: the
+                    self._db.execute("ROLLBACK")  # error to raise is that one, not ours
                 raise
             self._db.execute("COMMIT")
 

@@ -10,6 +10,7 @@ duration of one operation, or of a ``hold()`` block for batch work.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from functools import partial
@@ -19,6 +20,7 @@ from typing import Any, Protocol
 import duckdb
 from filelock import FileLock
 
+from engine.util.faults import MemoryFault
 from memory.clock import Clock, iso
 from memory.migrate import Executor, Migrations, migrate
 from memory.vault.cache import ReadCache, ReadKey
@@ -102,7 +104,7 @@ class DuckVaultDB:
 
     @contextmanager
     def hold(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        with self._lock.acquire(timeout=self._timeout):
+        with self._lock.acquire(timeout=self._timeout), said_truly(self.path):
             if self._conn is None:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._conn = duckdb.connect(str(self.path))
@@ -129,6 +131,71 @@ class DuckVaultDB:
 
     def serialize(self, conn: Executor, *key: str) -> None:
         """Nothing to do: every operation on the file holds its lock."""
+
+    def compact(self) -> bool:
+        """Rewrite the file from its live rows, so deleted rows leave no bytes behind.
+
+        DuckDB keeps a deleted row's bytes in its blocks (``VACUUM`` and ``CHECKPOINT`` do not
+        clear them) until the block is reused; a copy of the database (``COPY FROM
+        DATABASE``, which carries the sequences' values and the indexes) holds only live rows
+        and replaces the file. Done under the file lock; False, leaving the file as it is,
+        when this process holds the file open in an outer block (it cannot be swapped then).
+        """
+        with self._lock.acquire(timeout=self._timeout):
+            if self._conn is not None or not self.path.exists():
+                return False
+            fresh = self.path.with_name(self.path.name + ".compact")
+            fresh.unlink(missing_ok=True)
+            conn = duckdb.connect(str(self.path))
+            try:
+                row = conn.execute("SELECT current_database()").fetchone()
+                assert row is not None
+                conn.execute("ATTACH ? AS helix_compact", [str(fresh)])
+                conn.execute(f'COPY FROM DATABASE "{row[0]}" TO helix_compact')
+                conn.execute("DETACH helix_compact")
+            except BaseException:
+                fresh.unlink(missing_ok=True)
+                raise
+            finally:
+                conn.close()
+            _fsync(fresh)
+            fresh.replace(self.path)
+            _fsync(self.path.parent)
+            return True
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+DAMAGED = ("corrupt", "checksum", "not a valid duckdb")
+
+
+@contextmanager
+def said_truly(path: Path) -> Iterator[None]:
+    """A DuckDB error that says the vault file is damaged, or that the disk refused a write,
+    raised as a ``MemoryFault`` naming the file and what to do; any other error as it is."""
+    try:
+        yield
+    except duckdb.Error as exc:
+        text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        lower = text.lower()
+        if any(word in lower for word in DAMAGED):
+            raise MemoryFault(
+                f"your memory store {path} is damaged ({text[:200]}); run `helix-chat doctor "
+                "--verify`, which says how to set it aside"
+            ) from exc
+        if "no space left" in lower or "read-only file system" in lower:
+            cause = "the disk is full" if "no space" in lower else "its directory is read-only"
+            raise MemoryFault(
+                f"your memory store {path} cannot be written: {cause}; nothing new was kept "
+                "(what is stored is intact)"
+            ) from exc
+        raise
 
 
 class VaultFile:
@@ -164,6 +231,11 @@ class VaultFile:
 
     def close(self) -> None:
         """Nothing stays open between operations; kept for symmetry with the other stores."""
+
+    def compact(self) -> bool:
+        """Rewrite the vault file so that deleted rows leave no bytes in it (after a forget);
+        False when it could not be done here (PostgreSQL, or the file held open by a batch)."""
+        return isinstance(self._db, DuckVaultDB) and self._db.compact()
 
     @contextmanager
     def _tx(self) -> Iterator[Executor]:

@@ -97,3 +97,38 @@ def test_each_token_acts_for_its_own_user_only(team: dict[str, Any]) -> None:
     # a client-supplied user is not an argument the tools take
     spoof = _call(url, tokens["bob"], "memory_search", {"query": "4471", "user": "alice"}).json()
     assert spoof["result"]["isError"] is True or spoof["result"]["structuredContent"]["facts"] == []
+
+
+def test_a_user_argument_is_refused_naming_the_token_not_mcp_user(team: dict[str, Any]) -> None:
+    url, tokens = team["url"], team["tokens"]
+    spoof = _call(url, tokens["bob"], "memory_search", {"query": "4471", "user": "alice"}).json()
+    assert spoof["result"]["isError"] is True
+    text = spoof["result"]["content"][0]["text"]
+    assert "unknown argument 'user'" in text and "bearer token" in text
+    assert "--user" not in text
+
+
+def test_closing_a_team_server_closes_the_engines_opened_for_other_layers(
+    tmp_path: Path,
+) -> None:
+    from engine.config import Settings
+    from helix_mcp.team import TeamTools
+    from helix_mcp.tools import HelixTools
+    from tests.support.fake_engine import make_engine
+
+    opened: list[Any] = []
+
+    def factory(settings: Settings) -> Any:
+        engine = make_engine(settings)
+        engine.layers = tuple(settings.layer_set or ("hetionet",))  # type: ignore[attr-defined]
+        opened.append(engine)
+        return engine
+
+    team = TeamTools(Settings(home=tmp_path, trace_exporter="none"), factory)
+    for user in ("alice", "bob"):  # as TeamTools.current makes them for each token
+        tools = HelixTools(team.settings.model_copy(update={"user": user}), user, team.engine, None)  # type: ignore[arg-type]
+        team._users[user] = tools
+        tools.engine_for(["hetionet", "disease-pack"])
+    assert len(opened) == 3  # the shared engine and one per user for the other layers
+    team.close()
+    assert all(engine.closed for engine in opened)

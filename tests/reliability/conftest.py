@@ -62,3 +62,21 @@ def files_under(root: Path) -> list[str]:
 
 HELIX = [sys.executable, "-m", "helix_tui.cli"]
 """The ``helix-chat`` command of this worktree."""
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path):
+    """A 4 MB tmpfs (root only): a disk that can be filled and remounted read-only."""
+    import subprocess
+
+    mnt = tmp_path / "disk"
+    mnt.mkdir()
+    made = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mnt)], capture_output=True
+    )
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {made.stderr.decode().strip()}")
+    try:
+        yield mnt
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], check=False)

@@ -3,6 +3,7 @@ variant fails (exit 1) naming the file and what to run."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 from datetime import UTC, datetime
@@ -98,3 +99,98 @@ def test_torn_trace_lines_are_a_warning_not_a_failure(home_copy: Path) -> None:
     res = _doctor(home_copy)
     assert res.exit_code == 0, res.output
     assert "2 of 3 lines unreadable" in res.output and "spans.jsonl: run mv" in res.output
+
+
+def _home_on(disk: Path, home_copy: Path) -> tuple[Path, Path]:
+    """A data home on ``disk`` (its graph stores linked from ``home_copy``) with one user."""
+    home = disk / "home"
+    home.mkdir()
+    (home / "stores").symlink_to(home_copy / "stores")
+    user_dir = _with_user(home)
+    from engine.result import Result, Status
+
+    with UserMemory(
+        Settings(home=home, trace_exporter="none"),
+        "alice",
+        clock=SimulatedClock(datetime(2026, 3, 3, tzinfo=UTC)),
+    ) as m:  # a turn, so the SQLite stores hold rows too
+        m.record("What does patient 1 take?", Result(status=Status.NOT_ANSWERED), "s1")
+    return home, user_dir
+
+
+def _digests(folder: Path) -> dict[str, str]:
+    import hashlib
+
+    return {
+        p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.iterdir())
+        if p.is_file() and p.suffix in (".duckdb", ".sqlite")
+    }
+
+
+def test_a_full_disk_is_said_and_no_intact_store_is_to_be_moved(
+    small_disk: Path, home_copy: Path
+) -> None:
+    home, user_dir = _home_on(small_disk, home_copy)
+    before = _digests(user_dir)
+    filler = small_disk / "filler"
+    with filler.open("wb") as fh, contextlib.suppress(OSError):
+        while True:
+            fh.write(b"\0" * 65536)
+    res = _doctor(home)
+    assert res.exit_code == 1, res.output
+    flat = " ".join(res.output.split())
+    assert "full" in flat and "free space on the disk" in flat
+    assert "run mv" not in flat and "damaged" not in flat, res.output
+    filler.unlink()
+    assert _digests(user_dir) == before  # nothing was touched
+    assert _doctor(home).exit_code == 0
+
+
+def test_a_read_only_user_directory_is_said_and_nothing_moved(
+    small_disk: Path, home_copy: Path
+) -> None:
+    import subprocess
+
+    home, user_dir = _home_on(small_disk, home_copy)
+    subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+    res = _doctor(home)
+    assert res.exit_code == 1, res.output
+    flat = " ".join(res.output.split())
+    assert f"make {user_dir} writable" in flat and "read-only" in flat
+    assert "run mv" not in flat and "damaged" not in flat, res.output
+
+
+def test_an_unreachable_database_fails_the_doctor(home_copy: Path) -> None:
+    from tests.support.postgres import free_port
+
+    url = f"postgresql://helix_app@127.0.0.1:{free_port()}/helix"
+    res = CliRunner().invoke(
+        cli, ["--home", str(home_copy), "doctor"], obj={}, env={"HELIX_DATABASE_URL": url}
+    )
+    assert res.exit_code == 1, res.output
+    assert "cannot connect to HELIX_DATABASE_URL" in res.output
+    assert "run start PostgreSQL" in res.output and "in place" not in res.output
+
+
+def test_verify_reads_every_block_and_finds_one_overwritten(home_copy: Path) -> None:
+    import duckdb
+
+    user_dir = _with_user(home_copy)
+    vault = user_dir / "vault.duckdb"
+    con = duckdb.connect(str(vault))  # rows enough for many blocks, as a long-used vault has
+    con.execute(
+        "CREATE TABLE padding AS SELECT i, md5(i::VARCHAR) || md5((i + 1)::VARCHAR) AS t "
+        "FROM range(400000) r(i)"
+    )
+    con.close()
+    size = vault.stat().st_size
+    with vault.open("r+b") as fh:  # one block in the middle of the file
+        fh.seek(size // 2)
+        fh.write(b"\xab" * 262144)
+    plain = _doctor(home_copy)
+    assert plain.exit_code == 0, plain.output  # the quick check reads no data blocks
+    res = CliRunner().invoke(cli, ["--home", str(home_copy), "doctor", "--verify"], obj={})
+    assert res.exit_code == 1, res.output
+    flat = " ".join(res.output.split())
+    assert "is damaged" in flat and "vault.duckdb: run mv " in flat

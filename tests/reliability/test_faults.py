@@ -150,3 +150,75 @@ def test_mcp_memory_in_an_unwritable_user_dir_says_why(home_copy: Path) -> None:
     assert out.is_error and "cannot be opened" in text and "users" in text
     assert "make that directory writable" in text
     _one_sentence(text)
+
+
+def _overwrite_blocks(path: Path, start: int = 3 * 4096) -> None:
+    """Overwrite the file from ``start`` on (DuckDB's three header blocks stay whole): every
+    data block now fails its checksum, but only when it is read."""
+    size = path.stat().st_size
+    with path.open("r+b") as fh:
+        fh.seek(start)
+        fh.write(b"\xab" * (size - start))
+
+
+def test_a_graph_store_overwritten_inside_is_one_sentence_for_ask_and_mcp(
+    home_copy: Path,
+) -> None:
+    kg = home_copy / "stores" / "kg.duckdb"
+    _overwrite_blocks(kg)
+    res = _run("--home", str(home_copy), "--user", "t", "ask", QUESTION)
+    assert res.exit_code == 1, res.output
+    assert str(kg) in res.stderr and FORCE in res.stderr and "Corrupt" in res.stderr
+    _one_sentence(res.stderr.replace("Error: ", ""))
+
+    async def calls() -> list[object]:
+        async with Client(server) as client:  # the server stays up: the second call answers
+            return [await client.call_tool("ask", {"question": QUESTION}) for _ in range(2)]
+
+    server = build_server(Settings(home=home_copy, trace_exporter="none"), "alice")
+    for out in anyio.run(calls):
+        assert out.is_error  # type: ignore[attr-defined]
+        text = out.content[0].text  # type: ignore[attr-defined]
+        assert str(kg) in text and FORCE in text and "bug" not in text
+        _one_sentence(text)
+
+
+def test_a_block_that_fails_when_read_after_opening_is_one_sentence(home_copy: Path) -> None:
+    from engine.api import Helix
+    from engine.graph.store import StoreUnreadable
+
+    kg = home_copy / "stores" / "kg.duckdb"
+    helix = Helix.open(Settings(home=home_copy, trace_exporter="none"), auto_ingest=False)
+    try:
+        _overwrite_blocks(kg)  # the graph is in memory; passages are read on demand
+        for call in (lambda: helix.ask("Tell me about asthma"), lambda: helix.dense_search("x")):
+            with pytest.raises(StoreUnreadable) as err:
+                call()
+            assert str(kg) in str(err.value) and FORCE in str(err.value)
+            _one_sentence(str(err.value))
+    finally:
+        helix.close()
+
+
+async def test_the_chat_says_a_graph_block_gone_bad_and_stays_usable(home_copy: Path) -> None:
+    from textual.widgets import Markdown
+
+    from helix_tui.app import make_app
+    from helix_tui.widgets.assistant_turn import AssistantTurn
+    from tests.tui.conftest import settle, submit
+
+    kg = home_copy / "stores" / "kg.duckdb"
+    app = make_app(Settings(home=home_copy, trace_exporter="none", user="t"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, rounds=200)
+        assert app.chat.engine is not None, app.chat.engine_error
+        _overwrite_blocks(kg)  # under the running chat
+        await submit(pilot, "Tell me about asthma")
+        turn = app.chat.query(AssistantTurn)[-1]
+        shown = turn.query_one(".answer", Markdown).source
+        assert turn.has_class("status-error") and str(kg) in shown and FORCE in shown
+        assert "Traceback" not in shown and "StoreUnreadable" not in shown
+        _one_sentence(shown)
+        await submit(pilot, "Started MRN 4471 on metformin.")  # memory still takes notes
+        noted = app.chat.query(AssistantTurn)[-1].query_one(".answer", Markdown).source
+        assert noted.startswith("Noted:")

@@ -85,7 +85,26 @@ def test_export_markdown(settings: Settings, clock: SimulatedClock) -> None:
     assert md.startswith("# Alzheimer review\n")
     assert "## 1. Which drugs treat Alzheimer's disease?" in md
     assert "- Donepezil (`Compound::DB00843`, 0.93)" in md
-    assert "Compound::DB00843 → CtD → Disease::DOID:10652" in md
+    assert "- triple: Donepezil —treats→ Disease::DOID:10652" in md  # named when known
+
+
+def test_export_markdown_names_nodes_and_shows_control_characters(
+    settings: Settings, clock: SimulatedClock
+) -> None:
+    named = _answer().model_copy(
+        update={
+            "names": {"Disease::DOID:10652": "Alzheimer's disease"},
+            "text": "Donepezil\x00 treats \x1b[31mAlzheimer's\x7f disease.",
+        }
+    )
+    with SessionStore(settings, "ada", clock) as store:
+        s = store.create("rounds\x1b]0;owned\x07")
+        store.add_turn(s.id, "Which drugs\x00 treat Alzheimer's disease?", named)
+        md = store.export_markdown(s.id)
+    assert "- triple: Donepezil —treats→ Alzheimer's disease" in md
+    assert "Compound::DB00843 → CtD" not in md
+    assert not any(ch in md for ch in "\x00\x1b\x07\x7f"), repr(md)
+    assert "# rounds␛]0;owned␇" in md and "Donepezil␀ treats ␛[31mAlzheimer's␡ disease." in md
 
 
 def test_users_have_separate_files(settings: Settings, clock: SimulatedClock) -> None:

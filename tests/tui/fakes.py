@@ -239,6 +239,7 @@ class FakeFact:
     subj_name: str | None = None
     obj_name: str | None = None
     source: str = "stated"
+    evidence: str | None = None
 
 
 _SWITCH = re.compile(r"MRN (\d+) from (\w+) to (\w+)", re.IGNORECASE)
@@ -254,6 +255,7 @@ class FakeMemory:
         self.clock = clock
         self.rows: list[FakeFact] = []
         self.stated: list[str] = []
+        self.residue: str | None = None  # a list leaves no bytes behind
 
     # MemoryPort
     def answer(

@@ -259,3 +259,45 @@ async def test_a_remapped_key_works(harness: Harness, config_dir: Path) -> None:
         await settle(pilot)
         help_text = app.screen.query_one("Markdown").source  # type: ignore[attr-defined]
         assert "| `f6` | History | `chat.history` |" in help_text
+
+
+async def test_export_to_an_existing_file_asks_before_replacing_it(
+    app: HelixApp, tmp_path: Path
+) -> None:
+    from helix_tui.screens.confirm import ConfirmScreen
+
+    kept = tmp_path / "notes.md"
+    kept.write_text("my own notes\n", encoding="utf-8")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await submit(pilot, ALZ_QUESTION)
+        await submit(pilot, f"/export {kept}")
+        assert isinstance(app.screen, ConfirmScreen)
+        assert str(kept) in app.screen.question and "Replace" in app.screen.question
+        await pilot.press("n")
+        await settle(pilot)
+        assert kept.read_text(encoding="utf-8") == "my own notes\n"
+        assert notes(app)[-1] == f"Not exported: {kept} is kept as it was"
+        await submit(pilot, f"/export {kept}")
+        await pilot.press("y")
+        await settle(pilot)
+        assert kept.read_text(encoding="utf-8").startswith("# Which medicines")
+        assert notes(app)[-1] == f"Exported to {kept}"
+
+
+async def test_help_rows_with_a_bar_stay_whole(app: HelixApp) -> None:
+    from textual.widgets._markdown import MarkdownTable
+
+    from helix_tui.screens.help import HelpScreen
+
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await submit(pilot, "/help")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.pause()
+        table = app.screen.query(MarkdownTable).first()
+        rows = [[cell.plain for cell in row] for row in table._rows]
+        assert all(len(row) == 2 for row in rows), rows
+        usages = [row[0] for row in rows]
+        assert "/export [md|json|html] [PATH]" in usages, usages
+        assert not any("`" in cell for row in rows for cell in row), rows
