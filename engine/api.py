@@ -405,7 +405,11 @@ def _planner(
         vocabulary=vocabulary,
     )
     speller = Speller(KIND_WORDS.keys() | CUE_WORDS | relation_words, vocabulary)
-    scope = ScopeReader(embedder, semantic.matrix) if semantic and embedder is not None else None
+    scope = (
+        ScopeReader(embedder, semantic.matrix, cache_dir=settings.stores_dir / "understand")
+        if semantic and embedder is not None
+        else None
+    )
     return Planner(
         store, linker, Budget.of(settings), semantic, speller=speller, data=data, scope=scope
     )

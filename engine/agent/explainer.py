@@ -71,21 +71,26 @@ def render_path(store: KGStore, path: list[Triple]) -> str:
 
 
 def kg_answer(store: KGStore, answers: list[Answer], paths: list[list[Triple]], what: str) -> str:
-    names = ", ".join(a.name for a in answers[:MAX_LISTED])
-    extra = f" and {len(answers) - MAX_LISTED} more" if len(answers) > MAX_LISTED else ""
-    summary = f"**{what}**: {names}{extra}."
-    lines = "\n".join(f"- {render_path(store, p)}" for p in paths[:5])
-    more = f"\n- … {len(paths) - 5} more paths" if len(paths) > 5 else ""
-    return prompts.load("answer_kg").render(summary=summary, paths=lines, more=more).strip()
+    return _with_paths(store, f"**{what}**: {names_of(answers)}.", paths)
 
 
-def listed(answers: Sequence[Answer]) -> str:
-    """Up to ``MAX_LISTED`` names, and how many more there are; 'none in the graph' for none."""
-    if not answers:
-        return "none in the graph"
+def names_of(answers: Sequence[Answer]) -> str:
+    """Up to ``MAX_LISTED`` names, and how many more there are."""
     names = ", ".join(a.name for a in answers[:MAX_LISTED])
     extra = f" and {len(answers) - MAX_LISTED} more" if len(answers) > MAX_LISTED else ""
     return f"{names}{extra}"
+
+
+def listed(answers: Sequence[Answer]) -> str:
+    """``names_of``, or 'none in the graph' for none."""
+    return names_of(answers) if answers else "none in the graph"
+
+
+def _with_paths(store: KGStore, summary: str, paths: list[list[Triple]]) -> str:
+    """A graph answer: its ``summary``, then its first five paths."""
+    lines = "\n".join(f"- {render_path(store, p)}" for p in paths[:5])
+    more = f"\n- … {len(paths) - 5} more paths" if len(paths) > 5 else ""
+    return prompts.load("answer_kg").render(summary=summary, paths=lines, more=more).strip()
 
 
 def therapy_answer(
@@ -108,9 +113,7 @@ def therapy_answer(
             f"**What {seed} is used for**: treats {listed(treats)}; "
             f"relieves the symptoms of (palliates) {listed(palliates)}."
         )
-    lines = "\n".join(f"- {render_path(store, p)}" for p in paths[:5])
-    more = f"\n- … {len(paths) - 5} more paths" if len(paths) > 5 else ""
-    return prompts.load("answer_kg").render(summary=summary, paths=lines, more=more).strip()
+    return _with_paths(store, summary, paths)
 
 
 OFFERS = {
@@ -155,22 +158,18 @@ def none_in_set(what: str, names: Sequence[str], counts: Sequence[int]) -> str:
 
 
 def claim_yes(store: KGStore, t: Triple) -> str:
-    return (
-        prompts.load("answer_claim_yes")
-        .render(
-            subject=store.name(t[0]),
-            verb=verb_phrase(t[1]),
-            object=store.name(t[2]),
-            path=f"- {render_triple(store, t)}",
-        )
-        .strip()
-    )
+    return _recorded("answer_claim_yes", store, t)
 
 
 def claim_contradicted(store: KGStore, t: Triple) -> str:
     """A statement that denies an edge the graph records: it is contradicted."""
+    return _recorded("answer_claim_contradicted", store, t)
+
+
+def _recorded(template: str, store: KGStore, t: Triple) -> str:
+    """``template`` filled with the recorded edge ``t`` and its path."""
     return (
-        prompts.load("answer_claim_contradicted")
+        prompts.load(template)
         .render(
             subject=store.name(t[0]),
             verb=verb_phrase(t[1]),

@@ -209,8 +209,9 @@ class Planner:
         spans = [(m.start, m.end, self.store.kind(ids[0])) for m, ids in resolved if ids]
         text = written_out(masked(question, spans))
         without = ("claim",) if is_wh_question(question) else ()
-        scores, qvec = self.semantic.score_with(text, question, {k for _, _, k in spans}, without)
-        return Reading(scores, {s.id: s for s in self.semantic.bank.slots}, qvec)
+        kinds = {k for _, _, k in spans}
+        scores, mvec, qvec = self.semantic.score_with(text, question, kinds, without)
+        return Reading(scores, {s.id: s for s in self.semantic.bank.slots}, qvec, mvec)
 
     # --- the plan ----------------------------------------------------------------------
     def plan(
@@ -291,7 +292,13 @@ class Planner:
         kept to say what the sources hold about them."""
         if self.scope is None or plan.reading is None:
             return None
-        topic = self.scope.read(plan.reading.scores.text)
+        vec = plan.reading.masked_vec
+        # a reading given without its vector (a fixed reader) is embedded here
+        topic = (
+            self.scope.read_vector(vec)
+            if vec is not None
+            else self.scope.read(plan.reading.scores.text)
+        )
         if topic is None:
             return None
         plan.intent, plan.scope = "out_of_scope", topic

@@ -301,19 +301,12 @@ class KGStore:
             return {}
         layers = list(self.layers) if self.layered else list(self.built_layers)
         rows = self.con.execute(
-            "SELECT rel, layer, kept, total FROM sampled_relations WHERE list_contains(?, layer)",
-            [layers],
+            "SELECT s.rel, s.kept, s.total FROM sampled_relations s"
+            " WHERE list_contains(?, s.layer) AND NOT EXISTS (SELECT 1 FROM triples t"
+            " WHERE t.rel = s.rel AND t.layer <> s.layer AND list_contains(?, t.layer))",
+            [layers, layers],
         ).fetchall()
-        out: dict[str, Sample] = {}
-        for rel, layer, kept, total in rows:
-            others = self.con.execute(
-                "SELECT 1 FROM triples WHERE rel = ? AND layer <> ? AND list_contains(?, layer)"
-                " LIMIT 1",
-                [rel, layer, layers],
-            ).fetchone()
-            if others is None:
-                out[str(rel)] = Sample(int(kept), int(total))
-        return out
+        return {str(rel): Sample(int(kept), int(total)) for rel, kept, total in rows}
 
     def _has_table(self, table: str) -> bool:
         row = self.con.execute(

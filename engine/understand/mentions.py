@@ -256,9 +256,16 @@ def central(
     by_key: dict[str, list[Candidate]] = defaultdict(list)
     for key, cand in pairs:
         by_key[key].append(cand)
+    counts: dict[str, int] = {}  # each disease's edges, counted once
     for key, cands in by_key.items():
-        ranked = sorted(cands, key=lambda c: (-links(c.node_id), c.node_id))
-        if len(ranked) > 1 and links(ranked[0].node_id) >= CENTRAL_RATIO * links(ranked[1].node_id):
+        for c in cands:
+            if c.node_id not in counts:
+                counts[c.node_id] = links(c.node_id)
+        ranked = sorted(cands, key=lambda c: (-counts[c.node_id], c.node_id))
+        if (
+            len(ranked) > 1
+            and counts[ranked[0].node_id] >= CENTRAL_RATIO * counts[ranked[1].node_id]
+        ):
             by_key[key] = ranked[:1]
     return by_key
 

@@ -61,6 +61,8 @@ class Reading:
     slots: dict[str, Slot]
     question_vec: Vectors | None = None
     """The raw question's embedding, computed in the same batch (reused by passage search)."""
+    masked_vec: Vectors | None = None
+    """The embedding of the scored text (names masked), reused by the scope reader."""
 
     def intent_prob(self, intent: str) -> float:
         return sum(p for sid, p in self.scores.probs.items() if self.slots[sid].intent == intent)

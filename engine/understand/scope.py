@@ -19,6 +19,7 @@ import numpy as np
 import yaml
 
 from engine.providers.embedder.base import Embedder
+from engine.understand.semantic import cached_vectors
 
 TOPIC_FLOOR = 0.65
 """A topic counts only when its nearest wordings are at least this similar (cosine): below,
@@ -91,17 +92,15 @@ class ScopeReader:
         topics: tuple[Topic, ...] | None = None,
         floor: float = TOPIC_FLOOR,
         margin: float = TOPIC_MARGIN,
+        cache_dir: Path | None = None,
     ) -> None:
+        """``cache_dir`` keeps the topics' vectors between starts (``cached_vectors``)."""
         self.embedder = embedder
         self.topics = topics if topics is not None else packaged_topics()
         self.held = np.asarray(held, dtype=np.float32)
         texts = [w for t in self.topics for w in t.wordings]
         self.rows = np.asarray([i for i, t in enumerate(self.topics) for _ in t.wordings])
-        self.matrix = (
-            np.asarray(embedder.encode(texts), dtype=np.float32)
-            if texts
-            else np.zeros((0, embedder.dim), dtype=np.float32)
-        )
+        self.matrix = cached_vectors(embedder, texts, cache_dir)
         self.floor = floor
         self.margin = margin
 

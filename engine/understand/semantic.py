@@ -59,6 +59,34 @@ class SlotScores:
         return sorted(self.probs.items(), key=lambda kv: -kv[1])[:n]
 
 
+def cached_vectors(embedder: Embedder, texts: list[str], cache_dir: Path | None) -> Vectors:
+    """``embedder``'s vectors of ``texts``, kept in ``cache_dir`` under a digest of the model
+    and the texts, so a start with the same wordings reads them instead of embedding them."""
+    if not texts:
+        return np.zeros((0, embedder.dim), dtype=np.float32)
+    digest = hashlib.sha256(
+        (embedder.name + "\x00" + "\x00".join(texts)).encode("utf-8")
+    ).hexdigest()[:20]
+    path = cache_dir / f"exemplars-{digest}.npy" if cache_dir is not None else None
+    if path is not None and path.exists():
+        try:
+            cached = np.load(path)
+            if cached.shape[0] == len(texts):
+                return np.asarray(cached, dtype=np.float32)
+        except (OSError, ValueError):
+            pass
+    vecs = np.asarray(embedder.encode(texts), dtype=np.float32)
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp.npy")
+            np.save(tmp, vecs)
+            tmp.replace(path)
+        except OSError:
+            pass
+    return vecs
+
+
 class SemanticScorer:
     def __init__(
         self,
@@ -80,33 +108,8 @@ class SemanticScorer:
         self._twins: TwinWords | None = None
         self._chains: ChainWords | None = None
         self._relation_of = {s.id: s.use.rel for s in bank.slots if s.use is not None}
-        self.matrix = self._embed_bank(texts, cache_dir)
+        self.matrix = cached_vectors(embedder, texts, cache_dir)
         self.temperature = temperature or self.fit_temperature()
-
-    def _embed_bank(self, texts: list[str], cache_dir: Path | None) -> Vectors:
-        if not texts:
-            return np.zeros((0, self.embedder.dim), dtype=np.float32)
-        digest = hashlib.sha256(
-            (self.embedder.name + "\x00" + "\x00".join(texts)).encode("utf-8")
-        ).hexdigest()[:20]
-        path = cache_dir / f"exemplars-{digest}.npy" if cache_dir is not None else None
-        if path is not None and path.exists():
-            try:
-                cached = np.load(path)
-                if cached.shape[0] == len(texts):
-                    return np.asarray(cached, dtype=np.float32)
-            except (OSError, ValueError):
-                pass
-        vecs = np.asarray(self.embedder.encode(texts), dtype=np.float32)
-        if path is not None:
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                tmp = path.with_suffix(".tmp.npy")
-                np.save(tmp, vecs)
-                tmp.replace(path)
-            except OSError:
-                pass
-        return vecs
 
     # --- scoring --------------------------------------------------------------------------
     def _slot_sims(self, sims: np.ndarray) -> np.ndarray:
@@ -137,12 +140,13 @@ class SemanticScorer:
 
     def score_with(
         self, text: str, also: str, kinds: Iterable[str], without: Iterable[str] = ()
-    ) -> tuple[SlotScores, Vectors]:
+    ) -> tuple[SlotScores, Vectors, Vectors]:
         """Score ``text`` and embed ``also`` (the raw question, for passage search) in one
         batch: one model call per question instead of two. Slots of the intents ``without``
-        are left out (a question that is not yes/no is no claim)."""
+        are left out (a question that is not yes/no is no claim). Returns the scores, the
+        vector of ``text`` and that of ``also``."""
         vecs = np.asarray(self.embedder.encode([text, also]), dtype=np.float32)
-        return self.score_vector(text, vecs[0], kinds, without), vecs[1:2]
+        return self.score_vector(text, vecs[0], kinds, without), vecs[0], vecs[1:2]
 
     def score_vector(
         self, text: str, vec: Vectors, kinds: Iterable[str], without: Iterable[str] = ()
