@@ -8,7 +8,7 @@ from pathlib import Path
 from engine.config import Settings
 from engine.ingest.datadir import Located, locate, search_dirs
 from engine.ingest.manifest import Manifest, default_manifest
-from engine.ingest.sources import AliasSource, DataError, KGSource
+from engine.ingest.sources import DRUG_NAMES, AliasSource, DataError, KGSource
 
 ROLE_TO_ALIAS = {
     "disease_names": "disease-ontology_term-names.tsv",
@@ -16,6 +16,7 @@ ROLE_TO_ALIAS = {
     "gene_info": "ncbi_Homo_sapiens.gene_info",
     "drug_aliases": "drugbank_aliases.json",
     "do_terms": "HumanDO.tsv",
+    "drugcentral_identifiers": DRUG_NAMES,
 }
 
 

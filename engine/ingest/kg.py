@@ -19,8 +19,9 @@ from pathlib import Path
 import duckdb
 
 from engine.graph.relations import RELATIONS, Relation
+from engine.ingest.drugnames import inn_names
 from engine.ingest.nearest import Hierarchy, nearest_rows
-from engine.ingest.sources import DO_TERMS, AliasSource, DataError, KGSource
+from engine.ingest.sources import DO_TERMS, DRUG_NAMES, AliasSource, DataError, KGSource
 from engine.util.text import alias_key
 
 BASE_LAYER = "hetionet"
@@ -43,6 +44,7 @@ CREATE TABLE IF NOT EXISTS layers (
 CREATE TABLE IF NOT EXISTS xrefs (curie VARCHAR, node_id VARCHAR, layer VARCHAR);
 CREATE TABLE IF NOT EXISTS passages (
     id VARCHAR PRIMARY KEY, source VARCHAR, title VARCHAR, text VARCHAR, corpus VARCHAR);
+CREATE TABLE IF NOT EXISTS documents (doc VARCHAR PRIMARY KEY, title VARCHAR, conclusion VARCHAR);
 CREATE TABLE IF NOT EXISTS node_details (node_id VARCHAR PRIMARY KEY, description VARCHAR);
 CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR);
 CREATE TABLE IF NOT EXISTS metapaths (abbrev VARCHAR, length INTEGER, coef DOUBLE);
@@ -173,8 +175,8 @@ def _record_sampled(
 def _alias_rows(
     con: duckdb.DuckDBPyConnection, src: AliasSource, details: list[tuple[str, str]]
 ) -> Iterator[tuple[str, str, str]]:
-    """(alias, node_id, source) from Disease Ontology, NCBI gene_info and DrugBank; gene full
-    names are collected into ``details``."""
+    """(alias, node_id, source) from Disease Ontology, NCBI gene_info, DrugBank and DrugCentral's
+    international names; gene full names are collected into ``details``."""
     known = {r[0] for r in con.execute("SELECT id FROM nodes").fetchall()}
     do = src.path("disease-ontology_term-names.tsv")
     do_names: list[tuple[str, str]] = []
@@ -224,6 +226,12 @@ def _alias_rows(
             if node in known:
                 for name in names:
                     yield name, node, "drugbank"
+    inn = src.path(DRUG_NAMES)
+    if inn:
+        compounds = dict(
+            con.execute("SELECT id, name FROM nodes WHERE kind = 'Compound'").fetchall()
+        )
+        yield from inn_names(inn, compounds)
 
 
 def add_aliases(

@@ -52,9 +52,13 @@ class KGSource:
 
 DO_TERMS = "HumanDO.tsv"
 """Disease Ontology terms with their parents: the graph's nearest diseases for the others."""
+DRUG_NAMES = "identifiers.tsv"
+"""DrugCentral's identifiers, keyed by the WHO INN name of each active ingredient: the
+international name of a drug the graph knows by its US name (paracetamol, salbutamol)."""
 ALIAS_STEMS = (
     "disease-ontology_term-names.tsv",
     DO_TERMS,
+    DRUG_NAMES,
     "disease-ontology_description.tsv",
     "ncbi_Homo_sapiens.gene_info",
     "drugbank_aliases.json",

@@ -219,7 +219,21 @@ class Linker:
             found.append(
                 Mention(self._text(tokens, i, j), tokens[i].start, tokens[j].end, i, j, cands)
             )
-        return found
+        return found + self._hyphenated(tokens, found)
+
+    def _hyphenated(self, tokens: list[Token], found: list[Mention]) -> list[Mention]:
+        """Symbols typed with a hyphen between their letters and their number ("COX-1",
+        "IL-6") where the data writes them solid ("COX1", "IL6")."""
+        spans = {(m.first_token, m.last_token) for m in found}
+        out = []
+        for i in range(len(tokens) - 1):
+            a, b = tokens[i], tokens[i + 1]
+            if not (b.joined and a.norm.isalpha() and b.norm[:1].isdigit()) or (i, i + 1) in spans:
+                continue
+            cands = self.aliases.get(a.norm + b.norm)
+            if cands:
+                out.append(Mention(self._text(tokens, i, i + 1), a.start, b.end, i, i + 1, cands))
+        return out
 
     def _plausible(
         self, cands: list[Candidate], tokens: list[Token], position: int

@@ -21,6 +21,7 @@ SOURCE_RANK = {
     "disease-ontology": 1,
     "disease-ontology-label": 1,
     "drugbank": 1,
+    "drugcentral": 1,
     "ncbi-gene": 2,
 }
 
@@ -104,6 +105,9 @@ class AliasIndex:
         for key, cand in eponyms(rows):
             if all(c.node_id != cand.node_id for c in self.by_key[key]):
                 self.by_key[key].append(cand)
+        for key, cand in subtypes(rows):
+            if all(c.node_id != cand.node_id for c in self.by_key[key]):
+                self.by_key[key].append(cand)
         for key, cands in central(initialisms(rows), lambda n: _links(store, n)).items():
             known = {c.node_id for c in self.by_key.get(key, ())}
             self.by_key[key].extend(c for c in cands if c.node_id not in known)
@@ -113,9 +117,10 @@ class AliasIndex:
         self.keys = list(self.by_key)
         self.matcher = SpanMatcher(self.keys)
         self.common = self._common_words(store)
-        self.meant: frozenset[tuple[str, str]] = frozenset()
+        self.headed = self._headed(store)
+        self.meant: frozenset[tuple[str, str]] = self.headed
         """(key, node) of everyday-looking aliases that are their node's other name
-        (``admit_synonyms``): linked in lower case too."""
+        (``admit_synonyms``, ``_headed``): linked in lower case too."""
         self.by_length: dict[int, list[str]] = defaultdict(list)
         for k in self.keys:
             self.by_length[len(k)].append(k)
@@ -138,6 +143,26 @@ class AliasIndex:
                 counts[w] += 1
         return frozenset(w for w, c in counts.items() if c >= min_count)
 
+    def _headed(self, store: KGStore) -> frozenset[tuple[str, str]]:
+        """(key, drug) of the corpus-common aliases that are a subject heading of a corpus
+        article ("aspirin") and no node's own name: a word indexers file articles under is a
+        term of the field, not everyday language; a heading that names another node ("cough")
+        stays that node's."""
+        headings = {
+            alias_key(h)
+            for (title,) in store.con.execute(
+                "SELECT DISTINCT title FROM passages WHERE source = 'pubmedqa'"
+            ).fetchall()
+            for h in (title or "").split(";")
+        }
+        out: set[tuple[str, str]] = set()
+        for key in self.common & headings:
+            cands = self.by_key.get(key, ())
+            if any(c.primary for c in cands):
+                continue
+            out.update((key, c.node_id) for c in cands if c.node_id.startswith("Compound::"))
+        return frozenset(out)
+
     def admit_synonyms(
         self, encode: Callable[[list[str]], Any], name_of: Callable[[str], str]
     ) -> None:
@@ -149,7 +174,7 @@ class AliasIndex:
             for c in self.by_key.get(key, ())
             if not c.primary and not c.node_id.startswith("Gene::")
         ]
-        self.meant = synonyms(pairs, encode)
+        self.meant = self.headed | synonyms(pairs, encode)
 
     def plausible(self, cands: list[Candidate], tok: Token, position: int) -> list[Candidate]:
         """Filter candidates for a one-word mention by how the word is written."""
@@ -178,6 +203,30 @@ class AliasIndex:
         if _gene_token_ok(tok, position):
             return True
         return t.islower() and len(t) >= MIN_LOWER_INITIALISM and tok.norm not in self.common
+
+
+SUBTYPE = "receptor-subtype"
+"""The alias source of a receptor's subtype name ("D2", "D2 receptor" of dopamine receptor
+D2), as pharmacology names receptors."""
+_SUBTYPE = re.compile(
+    r"^[a-z0-9-]+(?: [a-z0-9-]+)? (?:receptor|adrenoceptor) ([a-z]{1,2}\d{1,2}[a-z]?)$"
+)
+"""A receptor named by its ligand in a word or two, then its subtype: "histamine receptor H1",
+"neuropeptide Y receptor Y1"; not the long descriptive names of receptor families."""
+
+
+def subtypes(rows: list[tuple[str, str, str, str, bool]]) -> list[tuple[str, Candidate]]:
+    """(key, candidate) for the subtype of each gene whose name ends in one ("dopamine
+    receptor D2" -> "d2" and "d2 receptor"); several genes may share a subtype (the senses
+    and the question's other names choose)."""
+    out: dict[tuple[str, str], Candidate] = {}
+    for key, node_id, alias, _source, _primary in rows:
+        if not node_id.startswith("Gene::") or (m := _SUBTYPE.match(key)) is None:
+            continue
+        sub = m.group(1)
+        for nick in (sub, f"{sub} receptor"):
+            out.setdefault((nick, node_id), Candidate(node_id, alias, SUBTYPE, False))
+    return [(key, c) for (key, _), c in out.items()]
 
 
 INITIALISM = "initialism"

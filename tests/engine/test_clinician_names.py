@@ -84,3 +84,11 @@ def test_eponyms_and_shorthand_as_typed(helix: Any) -> None:
     assert "symptomatic (palliates)" in tx.text
     sx = helix.ask("parkinsons sx")
     assert {t[1] for p in sx.paths for t in p} == {"DpS"}
+
+
+def test_an_international_drug_name_in_lower_case_is_the_graph_drug(helix: Any) -> None:
+    # DrugCentral names Glyburide by its INN, glibenclamide; the graph's node has the US name
+    r = helix.ask("what does glibenclamide treat")
+    assert [e.id for e in r.linked] == ["Compound::DB01016"]
+    assert r.status is Status.ANSWERED
+    assert "Disease::DOID:9352" in [a.id for a in r.answers]

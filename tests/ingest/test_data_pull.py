@@ -179,7 +179,7 @@ def test_manifest_layers_keep_the_default_build_to_hetionet() -> None:
 
     manifest = default_manifest()
     default = manifest.for_layers(["hetionet"]).files
-    assert len(default) == 26
+    assert len(default) == 27
     # the Disease Ontology hierarchy reads names the graph lacks as its nearest diseases
     assert "do_terms" in {f.role for f in default}
     pack = manifest.for_layers(["disease-pack"]).files

@@ -73,7 +73,7 @@ def test_verification_notices_a_changed_file(tmp_path: Path) -> None:
 
 
 def test_missing_files_are_named_with_the_command_that_gets_them(tmp_path: Path) -> None:
-    with pytest.raises(DataMissing, match=r"26 data file\(s\) missing.*helix-chat data pull"):
+    with pytest.raises(DataMissing, match=r"27 data file\(s\) missing.*helix-chat data pull"):
         resolve_default(Settings(home=tmp_path / "home"))
 
 

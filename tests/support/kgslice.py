@@ -105,7 +105,7 @@ def build_slice(dest: Path) -> Path:
     for name in ("metaedges.tsv", "rephetio_metapaths.tsv"):
         shutil.copy(files[het + name], dest / het / name)
     for rel, path in files.items():
-        if rel.startswith("kg_aliases/") or rel.endswith("/HumanDO.tsv"):
+        if rel.startswith("kg_aliases/") or rel.endswith(("/HumanDO.tsv", "/identifiers.tsv")):
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(path, dest / rel)
     pqa = "qa/pubmedqa/ori_pqal.json"
