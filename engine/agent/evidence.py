@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.agent import explainer
+from engine.agent.quote import quote
 from engine.graph.store import KGStore
 from engine.graph.walk import WalkPath
 from engine.index.dense import PassageHit, doc_of
+from engine.providers.embedder.base import Embedder
 from engine.ranking.answers import graph_scores
 from engine.ranking.evidence import Signals, evidence_score, weigh, why
 from engine.ranking.fusion import fuse
@@ -128,6 +130,7 @@ def literature(
     kg_note: str = "",
     naming: list[str] | None = None,
     otherwise: str | None = None,
+    embedder: Embedder | None = None,
 ) -> Result:
     """Answer from passages that pass the relevance floor, labelled as literature after
     what the graph could not say (``kg_note``); else NOT_ANSWERED saying so
@@ -143,6 +146,10 @@ def literature(
         return result
     top = texts.get(good[0].id)
     title, text = (top[0], top[1]) if top else ("", "")
+    article = store.document(doc_of(good[0].id))
+    if article is not None:
+        # the article's own title and the sentences of its conclusion that answer the question
+        title, text = article[0] or title, quote(article[1], result.question, embedder)
     snippet = text if len(text) < SNIPPET_CHARS else text[:SNIPPET_CHARS].rsplit(" ", 1)[0] + " …"
     docs = list(dict.fromkeys(doc_of(h.id) for h in good))
     answer = explainer.literature(title or good[0].id, snippet, len(good), docs)

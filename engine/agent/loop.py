@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 
@@ -263,7 +264,7 @@ class AgentLoop:
             inside = contained(c.store, c.planner, plan.unlinked)
             note = explainer.not_found(plan.unlinked, inside)
             result.stop_reason = "entity not in graph"
-            return literature(result, c.store, hits, note, naming=plan.unlinked)
+            return self._literature(result, hits, note, naming=plan.unlinked)
         if plan.intent == "out_of_scope" and plan.scope is not None:
             result.stop_reason = "out of scope"
             named = [(e.name, e.kind) for e in plan.seeds]
@@ -272,7 +273,7 @@ class AgentLoop:
                 result.text = note
                 return result
             # passages that name the question's entities may still speak to it
-            return literature(result, c.store, hits, note, naming=[e.mention for e in plan.seeds])
+            return self._literature(result, hits, note, naming=[e.mention for e in plan.seeds])
         if plan.intent == "claim":
             return self._claim(plan, result, steps)
         if plan.intent == "no_relation":
@@ -281,13 +282,19 @@ class AgentLoop:
             note = explainer.no_path(
                 names[0], plan.note or "none of its relations matches the question"
             )
-            return literature(result, c.store, hits, note, otherwise=explainer.understood(names))
+            return self._literature(result, hits, note, otherwise=explainer.understood(names))
         if plan.intent in {"one_hop", "multi_hop", "mechanism", "overview"}:
             return self._graph(plan, result, hits, steps, llm)
         names = [e.name for e in plan.seeds]
-        return literature(
-            result, c.store, hits, otherwise=explainer.understood(names) if names else None
+        return self._literature(
+            result, hits, otherwise=explainer.understood(names) if names else None
         )
+
+    def _literature(
+        self, result: Result, hits: list[PassageHit], note: str = "", **kw: Any
+    ) -> Result:
+        """``evidence.literature`` with this engine's store and embedder."""
+        return literature(result, self.c.store, hits, note, embedder=self.c.embedder, **kw)
 
     # --- intents -------------------------------------------------------------------------
     def _graph(
@@ -313,7 +320,7 @@ class AgentLoop:
             a.update(accepted=verdict.accepted, confidence=round(verdict.confidence, 3))
         if not verdict.accepted:
             note = explainer.no_path(plan.seeds[0].name, verdict.reason)
-            return literature(result, store, hits, note)
+            return self._literature(result, hits, note)
         with steps.step("fuse", "fusing graph and passage evidence") as a:
             target = plan.targets[0].id if plan.intent == "mechanism" and plan.targets else None
             fill_from_paths(result, store, self.c.fusion, paths, target, hits)
@@ -341,7 +348,7 @@ class AgentLoop:
         what = explainer.headline(plan.intent, says(plan.set_op, first, second), top, None)
         result.stop_reason = "no answer holds for the set"
         note = explainer.none_in_set(what, [e.name for e in plan.members], plan.set_counts)
-        return literature(result, self.c.store, hits, note)
+        return self._literature(result, hits, note)
 
     def _therapy_order(self, result: Result, paths: list[WalkPath]) -> TherapyGroups:
         """A therapy answer's drugs (or diseases) in two groups, those it treats first."""

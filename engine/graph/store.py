@@ -324,6 +324,13 @@ class KGStore:
         k = int(np.searchsorted(row, j))
         return k < len(row) and int(row[k]) == j
 
+    def linked(self, a: str, b: str) -> bool:
+        """Some stored edge joins the two nodes, either way round."""
+        i, j = self.index.get(a), self.index.get(b)
+        if i is None or j is None:
+            return False
+        return any(self.has_edge(i, u, j) for u in self.uses())
+
     def triple(self, i: int, use: DirectedRel, j: int) -> tuple[str, str, str]:
         """The stored triple for the step i -> j along ``use`` (undirected: as stored)."""
         a, b = self.ids[i], self.ids[j]
@@ -382,6 +389,16 @@ class KGStore:
             "SELECT id, title, text, corpus FROM passages WHERE list_contains(?, id)", [ids]
         ).fetchall()
         return {r[0]: (r[1], r[2], r[3]) for r in rows}
+
+    def document(self, doc: str) -> tuple[str, str] | None:
+        """(title, conclusion) of an article of the passage corpus; None when the store holds
+        none for it (a corpus without conclusions, or a store built before they were kept)."""
+        if not self._has_table("documents"):
+            return None
+        row = self.con.execute(
+            "SELECT title, conclusion FROM documents WHERE doc = ?", [doc]
+        ).fetchone()
+        return (str(row[0] or ""), str(row[1])) if row else None
 
     def rephetio_metapaths(self) -> list[tuple[str, int, float | None]]:
         """Project Rephetio's metapath table: (abbreviation, length, model coefficient)."""

@@ -42,7 +42,7 @@ from engine.ingest.extras import (
     set_meta,
 )
 from engine.ingest.kgx import KGXInput
-from engine.ingest.passages import disease_definitions, pubmedqa_passages
+from engine.ingest.passages import disease_definitions, pubmedqa_documents, pubmedqa_passages
 from engine.ingest.report import IngestReport, Progress, SilentProgress
 from engine.ingest.sources import DataError
 from engine.providers.embedder.cache import CachedEmbedder
@@ -99,6 +99,10 @@ def build_kg(path: Path, data: DefaultData, report: IngestReport) -> None:
         )
         report.passages += kgload.load_passage_rows(
             con, disease_definitions(data.disease_descriptions, diseases), "default"
+        )
+        con.executemany(
+            "INSERT INTO documents VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            list(pubmedqa_documents(data.pubmedqa)),
         )
         kgload.record_layer(con, kgload.BASE_LAYER, "Hetionet v1.0", fingerprint(data.files), "{}")
         con.execute(kgload.INDEXES)

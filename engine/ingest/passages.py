@@ -39,6 +39,17 @@ def pubmedqa_passages(path: Path) -> Iterator[Passage]:
             yield f"pubmedqa:{pmid}:{i}", "pubmedqa", title, str(text)
 
 
+def pubmedqa_documents(path: Path) -> Iterator[tuple[str, str, str]]:
+    """(doc, title, conclusion) of each PubMedQA article: its title and the conclusion of its
+    abstract, which a literature answer quotes (the passages hold the other sections)."""
+    items = json.loads(path.read_text(encoding="utf-8"))
+    for pmid in sorted(items, key=lambda k: (len(k), k)):
+        item = items[pmid]
+        title, conclusion = str(item.get("QUESTION") or ""), str(item.get("LONG_ANSWER") or "")
+        if conclusion.strip():
+            yield f"pubmedqa:{pmid}", title.strip(), conclusion.strip()
+
+
 def disease_definitions(path: Path, disease_ids: set[str]) -> Iterator[Passage]:
     """Definitions of the diseases in ``disease_ids`` (Hetionet ids ``Disease::DOID:…``)."""
     with path.open(encoding="utf-8", newline="") as fh:

@@ -137,6 +137,11 @@ def test_literature_backoff_when_graph_lacks_the_entity(helix) -> None:
     good = [e for e in r.evidence if e.kind == "passage" and e.relevant]
     assert good and any("vaccin" in (e.text or "").lower() for e in good)
     assert good[0].id and good[0].id.split(":")[1] in r.text
+    # the answer quotes the article's title and its conclusion, not its MeSH headings
+    title, conclusion = helix.c.store.document(good[0].id.rsplit(":", 1)[0])
+    assert title and f"**{title}**" in r.text
+    quoted = r.text.split(" — ", 1)[1]
+    assert quoted.split(". ")[0].rstrip(" …") in conclusion
 
 
 def test_relevance_backoff_needs_every_word_of_the_missing_name() -> None:
