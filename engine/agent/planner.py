@@ -280,11 +280,13 @@ class Planner:
 
     def _senses(self, words: Wording, choice: str | None, parses: Parses) -> Resolved:
         """The nodes each mention may mean (``senses.resolve``): ``choice`` when it is one of
-        them, else those whose kind's best parse explains the question best."""
-        return [
+        them, else those whose kind's best parse explains the question best, and of one kind
+        those joined to the question's other names (``senses.coherent``)."""
+        resolved = [
             (m, senses.resolve(self.store, m, words.features, choice, parses.best))
             for m in words.link.mentions
         ]
+        return senses.coherent(self.store, resolved)
 
     def _out_of_scope(self, plan: Plan, resolved: Resolved) -> Plan | None:
         """Decides a question about a topic the sources do not hold (dosing, interactions,

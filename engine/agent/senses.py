@@ -80,6 +80,26 @@ def resolve(
     return out
 
 
+def coherent(
+    store: KGStore, resolved: list[tuple[Mention, list[str]]]
+) -> list[tuple[Mention, list[str]]]:
+    """A mention still read as several nodes of one kind means those the question's other,
+    settled names are joined to in the graph ("does aspirin inhibit COX-1": the COX1 that
+    aspirin binds, PTGS1, not the mitochondrial gene of that symbol); unchanged when none
+    or all of them are."""
+    anchors = [ids[0] for _, ids in resolved if len(ids) == 1]
+    if not anchors:
+        return resolved
+    out = []
+    for m, ids in resolved:
+        if len(ids) > 1 and len({store.kind(n) for n in ids}) == 1:
+            near = [n for n in ids if any(store.linked(n, a) for a in anchors)]
+            if near:
+                ids = near
+        out.append((m, ids))
+    return out
+
+
 def clarify(store: KGStore, m: Mention, ids: list[str]) -> tuple[str, list[Candidate]]:
     """The clarifying question for an ambiguous mention, with its candidates."""
     cands = [

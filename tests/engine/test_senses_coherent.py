@@ -1,0 +1,51 @@
+"""A name read as several nodes of one kind means the one the question's other names are
+joined to in the graph; nodes of different kinds are left to the parse."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.agent.senses import coherent
+from engine.understand.mentions import Candidate, Mention
+
+
+class Store:
+    """Kinds and edges of a handful of nodes."""
+
+    def __init__(self, edges: set[frozenset[str]]) -> None:
+        self.edges = edges
+
+    def kind(self, node_id: str) -> str:
+        return node_id.split("::", 1)[0]
+
+    def linked(self, a: str, b: str) -> bool:
+        return frozenset((a, b)) in self.edges
+
+
+def mention(text: str, *ids: str) -> Mention:
+    return Mention(text, 0, len(text), 0, 0, [Candidate(n, text, "test", False) for n in ids])
+
+
+ASPIRIN, PTGS1, MTCO1 = "Compound::DB00945", "Gene::5742", "Gene::4512"
+
+
+def test_the_sense_joined_to_the_other_name_is_kept() -> None:
+    store: Any = Store({frozenset((ASPIRIN, PTGS1))})
+    drug, cox = mention("aspirin", ASPIRIN), mention("COX-1", MTCO1, PTGS1)
+    got = coherent(store, [(drug, [ASPIRIN]), (cox, [MTCO1, PTGS1])])
+    assert got[1][1] == [PTGS1]
+    assert got[0][1] == [ASPIRIN]
+
+
+def test_no_joined_sense_or_no_settled_name_leaves_the_reading() -> None:
+    store: Any = Store(set())
+    drug, cox = mention("aspirin", ASPIRIN), mention("COX-1", MTCO1, PTGS1)
+    assert coherent(store, [(drug, [ASPIRIN]), (cox, [MTCO1, PTGS1])])[1][1] == [MTCO1, PTGS1]
+    assert coherent(store, [(cox, [MTCO1, PTGS1])])[0][1] == [MTCO1, PTGS1]
+
+
+def test_senses_of_different_kinds_are_left_to_the_parse() -> None:
+    ms = mention("MS", "Disease::DOID:2377", "Gene::4548")
+    store: Any = Store({frozenset(("Compound::X", "Gene::4548"))})
+    got = coherent(store, [(mention("x", "Compound::X"), ["Compound::X"]), (ms, ms.node_ids)])
+    assert got[1][1] == ["Disease::DOID:2377", "Gene::4548"]
