@@ -10,10 +10,12 @@ its edges, in and out.
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from engine.result import Hub
+
+if TYPE_CHECKING:  # the chat shows hub lines before it has any graph to build
+    import networkx as nx
 
 MIN_PATHS = 3
 """Fewer paths than this have no hub worth a line."""

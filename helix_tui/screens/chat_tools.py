@@ -19,7 +19,6 @@ from helix_tui.export import (
     export_target,
     parse_target,
 )
-from helix_tui.export_graph import last_graph_turn
 from helix_tui.jobs import forget_preview
 from helix_tui.messages import ForgetPreview
 from helix_tui.relations import path_text, triple_text
@@ -119,6 +118,8 @@ class ChatTools(ChatAsking):
         try:
             written = export_session(store, session_id, path, fmt)
             if export_target(session_id, path, fmt)[1].graph:
+                from helix_tui.export_graph import last_graph_turn  # NetworkX only when used
+
                 what = f"the subgraph of turn {last_graph_turn(store, session_id)[0]} "
         except (OSError, ExportError, KeyError) as exc:
             self.notify(f"Export failed: {exc}", severity="error")
