@@ -18,6 +18,7 @@ from engine.agent.loop import AgentLoop, Components
 from engine.agent.planner import Planner
 from engine.config import Mode, Settings
 from engine.events import EventSink
+from engine.export.subgraph import path_hubs
 from engine.graph.edges import Calibration, LocalEdgePredictor
 from engine.graph.store import KGStore
 from engine.graph.walk import Budget, Walker
@@ -195,6 +196,7 @@ class Helix:
             result.degraded = list(dict.fromkeys([*self.c.degraded, *result.degraded]))
             self._cite_sources(result)
             result.name_nodes(self.node_names)
+            result.hubs = path_hubs(result)
             return trace.finish(result)
 
     def _roll_up(

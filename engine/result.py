@@ -65,6 +65,18 @@ class LinkedEntity(BaseModel):
     end: int = -1
 
 
+class Hub(BaseModel):
+    """A node many of an answer's paths pass through (``engine/export/hub.py``)."""
+
+    id: str
+    name: str
+    kind: str | None = None
+    paths: int
+    """How many of the answer's paths pass through it."""
+    of: int
+    """How many paths the answer has."""
+
+
 class Result(BaseModel):
     id: str | None = None
     question: str = ""
@@ -91,6 +103,9 @@ class Result(BaseModel):
     Metformin.")."""
     memory_boosted: bool = False
     cached: bool = False
+    hubs: list[Hub] = Field(default_factory=list)
+    """The node(s) that most of the answer's paths pass through, other than the question's
+    own entities and the answers: at least half of three paths or more (ties all listed)."""
     names: dict[str, str] = Field(default_factory=dict)
     """Node id -> name for every node the result mentions (answers, linked entities,
     candidates, path and evidence triples), filled by the engine so that front ends never

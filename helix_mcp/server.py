@@ -129,7 +129,9 @@ def _add_ask(registry: StrictTools, settings: Settings, current: Current) -> Non
         "memory. Returns the result object: status (ANSWERED | NEEDS_CLARIFICATION | "
         "NOT_ANSWERED), ranked answers with ids and names, evidence triples and passages, "
         "paths, a plain-language 'text', a 'clarification' question with 'candidates' when the "
-        "question is ambiguous (answer it by calling ask again with 'choice'), and trace_id.",
+        "question is ambiguous (answer it by calling ask again with 'choice'), 'hubs' (nodes "
+        "most paths pass through), and trace_id; with include_graph, also the answer's "
+        "subgraph as Cytoscape JSON.",
     )
     async def ask(
         question: Annotated[
@@ -163,8 +165,19 @@ def _add_ask(registry: StrictTools, settings: Settings, current: Current) -> Non
                 max_length=MAX_LAYERS,
             ),
         ] = None,
+        include_graph: Annotated[
+            bool,
+            Field(
+                description="Also return the answer's subgraph under 'graph', as Cytoscape JSON "
+                "(nodes with kind, name, ids, role, sources; edges with relation, sources, "
+                "score, the paths they are on): open it in Cytoscape, or load it with "
+                "networkx.cytoscape_graph."
+            ),
+        ] = False,
     ) -> dict[str, Any]:
-        return await _in_thread(current().ask, question, mode, session, choice, use_memory, layers)
+        return await _in_thread(
+            current().ask, question, mode, session, choice, use_memory, layers, include_graph
+        )
 
 
 def _add_graph_tools(registry: StrictTools, current: Current) -> None:

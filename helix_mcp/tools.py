@@ -15,6 +15,8 @@ from typing import Any
 from mcp.server.mcpserver.exceptions import ToolError
 
 from engine.config import Mode, Settings
+from engine.export.formats import to_cytoscape
+from engine.export.subgraph import answer_graph
 from engine.graph.relations import BY_ABBREV
 from engine.ports import EnginePort, FactPort, UserMemoryPort
 from engine.result import Result, Status, Triple
@@ -265,7 +267,10 @@ class HelixTools:
         choice: str | None = None,
         use_memory: bool = True,
         layers: Sequence[str] | None = None,
+        include_graph: bool = False,
     ) -> dict[str, Any]:
+        """The turn's result object; with ``include_graph``, also the answer's subgraph as
+        Cytoscape JSON under ``graph`` (no elements when it has no graph paths or triples)."""
         problem = question_problem(question, self.settings.max_question_chars)
         if problem:
             raise ToolError(problem)
@@ -313,9 +318,14 @@ class HelixTools:
             turn.result.degraded.append("memory")
         if turn.result is None:
             assert turn.noted is not None  # a turn asks unless it noted a fact
-            return _noted_contract(question, turn.noted)
+            data = _noted_contract(question, turn.noted)
+            if include_graph:
+                data["graph"] = to_cytoscape(answer_graph(Result.model_validate(data)))
+            return data
         data = turn.result.to_contract()
         data["question"] = question
+        if include_graph:
+            data["graph"] = to_cytoscape(answer_graph(turn.result))
         if unusable is not None:
             data["memory_error"] = f"{unusable}; answered from the graph alone, nothing noted"
         if turn.noted is not None:

@@ -102,6 +102,14 @@ def cli(
     help="Ask within this chat session of the user: a follow-up ('and its side effects?') "
     "reads the session's last question, and the turn is added to the session.",
 )
+@click.option(
+    "--graph",
+    "graph_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the answer's subgraph (paths and evidence triples) to this file, for "
+    "Cytoscape or Gephi; the suffix names the format: .graphml, .gexf, .cyjs or .json "
+    "(Cytoscape JSON).",
+)
 @layers_option()
 @click.pass_context
 def ask(
@@ -111,6 +119,7 @@ def ask(
     mode: str | None,
     choice: str | None,
     session_id: str | None,
+    graph_file: Path | None,
     layers: str | None,
 ) -> None:
     """Answer one QUESTION (use '-' to read it from standard input).
@@ -121,6 +130,8 @@ def ask(
     """
     if question is None:
         raise click.UsageError("missing QUESTION (use '-' to read it from standard input)")
+    if graph_file is not None:
+        _check_graph_file(graph_file)
     if question == "-":
         raw = sys.stdin.buffer.read()
         question = raw.decode("utf-8", errors="replace")
@@ -139,10 +150,41 @@ def ask(
     assert result is not None  # with no memory to note in, the whole text is asked
     if as_json:
         click.echo(json.dumps(result.to_contract(), ensure_ascii=False))
-        return
-    from helix_tui.render import render_result
+    else:
+        from helix_tui.render import render_result
 
-    Console().print(render_result(result))
+        Console().print(render_result(result))
+    if graph_file is not None:
+        _write_graph(result, graph_file)
+
+
+def _check_graph_file(path: Path) -> None:
+    """Refuse a ``--graph`` file whose format is unknown before the question is asked."""
+    from helix_tui.export import ExportError
+    from helix_tui.export_graph import graph_format
+
+    try:
+        graph_format(path)
+    except ExportError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--graph'") from None
+
+
+def _write_graph(result: Any, path: Path) -> None:
+    """Write the answer's subgraph; said on stderr (stdout may be the --json line)."""
+    from helix_tui.cli_engine import err
+    from helix_tui.export import ExportError
+    from helix_tui.export_graph import write_graph
+
+    try:
+        fmt, graph = write_graph(result, path)
+    except (ExportError, OSError) as exc:
+        raise click.ClickException(f"no graph written to {path}: {exc}") from None
+    err.print(
+        f"Wrote the answer's subgraph ({graph.number_of_nodes()} nodes, "
+        f"{graph.number_of_edges()} edges) as {fmt.label} to {path}",
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 def _ask_in_session(

@@ -27,7 +27,11 @@ COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("new", "new_session", "Start a new session"),
     SlashCommand("sessions", "sessions", "List sessions: resume, rename, delete, export"),
     SlashCommand(
-        "export", "export", "Export this session: Markdown, JSON or HTML", "[md|json|html] [PATH]"
+        "export",
+        "export",
+        "Export this session as Markdown, JSON or HTML; or, as GraphML, Cytoscape JSON or GEXF, "
+        "the subgraph of its last answer that has graph paths",
+        "[md|json|html|graphml|cytoscape|gexf] [PATH]",
     ),
     SlashCommand("history", "history", "Search all your sessions; open or re-ask a turn", "[TEXT]"),
     SlashCommand("copy", "copy", "Copy the selected answer, path or evidence row"),

@@ -1,5 +1,6 @@
 """Writing a session as Markdown, JSON (the result objects of the bench contract, with paths
-and evidence) or a self-contained HTML page."""
+and evidence) or a self-contained HTML page; or the subgraph of its last answer with graph
+paths as GraphML, Cytoscape JSON or GEXF (``export_graph.py``)."""
 
 from __future__ import annotations
 
@@ -18,15 +19,27 @@ class ExportFormat:
     label: str
     suffix: str
     help: str
+    graph: bool = False
+    """True: the subgraph of the session's last answer with graph paths, not the session."""
 
 
+LAST_ANSWER = "the last answer's subgraph"
 FORMATS: tuple[ExportFormat, ...] = (
     ExportFormat("markdown", "Markdown", ".md", "readable notes"),
     ExportFormat("json", "JSON", ".json", "result objects with paths and evidence"),
     ExportFormat("html", "HTML", ".html", "one page that opens in any browser"),
+    ExportFormat("graphml", "GraphML", ".graphml", f"{LAST_ANSWER} (Cytoscape, Gephi)", True),
+    ExportFormat("cytoscape", "Cytoscape JSON", ".cyjs", f"{LAST_ANSWER} (Cytoscape)", True),
+    ExportFormat("gexf", "GEXF", ".gexf", f"{LAST_ANSWER} (Gephi)", True),
 )
-BY_NAME = {f.name: f for f in FORMATS} | {"md": FORMATS[0], "htm": FORMATS[2]}
+BY_NAME = {f.name: f for f in FORMATS} | {
+    "md": FORMATS[0],
+    "htm": FORMATS[2],
+    "cyjs": FORMATS[4],
+}
 BY_SUFFIX = {f.suffix: f for f in FORMATS} | {".markdown": FORMATS[0], ".htm": FORMATS[2]}
+NAMES = "md, json, html, graphml, cytoscape or gexf"
+SUFFIXES = ".md, .json, .html, .graphml, .cyjs or .gexf"
 
 
 class ExportError(ValueError):
@@ -41,11 +54,11 @@ def parse_target(arg: str) -> tuple[ExportFormat | None, str]:
     if head.lower() in BY_NAME:
         return BY_NAME[head.lower()], rest.strip()
     if re.fullmatch(r"[A-Za-z]{1,8}", head) and rest.strip().startswith(("/", "~", ".")):
-        raise ExportError(f"unknown export format {head!r}: use md, json or html")
+        raise ExportError(f"unknown export format {head!r}: use {NAMES}")
     target = arg.strip()
     suffix = Path(target).suffix.lower()
     if suffix and suffix not in BY_SUFFIX:
-        raise ExportError(f"cannot export to {suffix} files: use .md, .json or .html")
+        raise ExportError(f"cannot export to {suffix} files: use {SUFFIXES}")
     return BY_SUFFIX.get(suffix) if target else None, target
 
 
@@ -63,7 +76,7 @@ def export_target(
     Markdown); a directory target gets the default file name."""
     chosen = BY_NAME.get(fmt, None) if isinstance(fmt, str) else fmt
     if isinstance(fmt, str) and chosen is None:
-        raise ExportError(f"unknown export format {fmt!r} (markdown, json or html)")
+        raise ExportError(f"unknown export format {fmt!r}: use {NAMES}")
     path = Path(target).expanduser() if str(target) else None
     if chosen is None:
         chosen = BY_SUFFIX.get(path.suffix.lower(), FORMATS[0]) if path else FORMATS[0]
@@ -87,6 +100,10 @@ def export_session(
 
 
 def render(store: SessionStorePort, session_id: str, fmt: ExportFormat) -> str:
+    if fmt.graph:
+        from helix_tui.export_graph import graph_text, last_graph_turn
+
+        return graph_text(last_graph_turn(store, session_id)[1].result, fmt)
     if fmt.name == "markdown":
         return store.export_markdown(session_id)
     data = session_data(store, session_id)

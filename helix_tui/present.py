@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from engine.events import StepEvent
+from engine.export.hub import hub_line
 from engine.result import Candidate, Result, Status
 
 STEP_LABELS: dict[str, str] = {
@@ -104,6 +105,8 @@ def result_markdown(result: Result, name: Namer) -> str:
         if more > 0:
             lines.append(f"\n…and {more} more in the evidence pane.")
         parts.append("\n".join(lines))
+    if line := hub_line(result.hubs):
+        parts.append(f"_{line}_")
     return "\n\n".join(parts) or "Answered, without a summary."
 
 

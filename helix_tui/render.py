@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
+from engine.export.hub import hub_line
 from engine.graph.relations import triple_text
 from engine.result import Result, Status
 
@@ -35,6 +36,8 @@ def render_result(result: Result) -> RenderableType:
             expand=True,
         )
     ]
+    if hub := hub_line(result.hubs):
+        parts.append(Text(hub, style="bold"))
     if result.candidates:
         t = Table("#", "candidate", "kind", "id", title="Did you mean")
         for i, c in enumerate(result.candidates, 1):

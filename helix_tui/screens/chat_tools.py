@@ -114,12 +114,17 @@ class ChatTools(ChatAsking):
         self.app.push_screen(ConfirmScreen(f"{target} exists. Replace it?"), answered)
 
     def _write_export(self, session_id: str, fmt: ExportFormat | str | None, path: str) -> None:
+        store, what = self.sessions.store, ""
         try:
-            written = export_session(self.sessions.store, session_id, path, fmt)
+            written = export_session(store, session_id, path, fmt)
+            if export_target(session_id, path, fmt)[1].graph:
+                from helix_tui.export_graph import last_graph_turn  # NetworkX only when used
+
+                what = f"the subgraph of turn {last_graph_turn(store, session_id)[0]} "
         except (OSError, ExportError, KeyError) as exc:
             self.notify(f"Export failed: {exc}", severity="error")
             return
-        self.notify(f"Exported to {written}")
+        self.notify(f"Exported {what}to {written}")
 
     # ----------------------------------------------------------------- forget
     def action_forget(self, target: str = "") -> None:

@@ -62,6 +62,28 @@ async def test_ask_returns_the_result_object(server):
     assert "latency_ms" in data and "trace_id" in data
 
 
+async def test_ask_can_return_the_answers_subgraph_as_cytoscape_json(server):
+    import networkx as nx
+
+    question = "What treats Alzheimer's disease?"
+    async with Client(server) as client:
+        plain = await client.call_tool("ask", {"question": question})
+        res = await client.call_tool("ask", {"question": question, "include_graph": True})
+        none = await client.call_tool(
+            "ask", {"question": "What is aspirin?", "include_graph": True}
+        )
+    assert "graph" not in plain.structured_content
+    data = res.structured_content
+    graph = nx.cytoscape_graph(data["graph"])
+    assert {(u, k, v) for u, v, k in graph.edges(keys=True)} == {
+        tuple(e["triple"]) for e in data["evidence"] if e["kind"] == "triple"
+    }
+    assert graph.nodes["Disease::DOID:10652"]["role"] == "seed"
+    assert graph.nodes["Compound::DB00843"]["name"] == "Donepezil"
+    assert none.structured_content["status"] == "NOT_ANSWERED"
+    assert none.structured_content["graph"]["elements"] == {"nodes": [], "edges": []}
+
+
 async def test_kg_tools(server):
     async with Client(server) as client:
         by_name = await client.call_tool("kg_get_triples", {"node": "Aricept", "rel": "CtD"})

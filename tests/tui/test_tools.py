@@ -8,6 +8,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+import networkx as nx
 import pytest
 from textual.widgets import DataTable, Input, OptionList
 
@@ -23,7 +24,16 @@ from helix_tui.widgets.path_tree import PathTree
 from helix_tui.widgets.sidebar import Sidebar
 
 from .conftest import settle, submit
-from .fakes import ALZ_QUESTION, AMBIGUOUS_QUESTION, NAMES, Harness, make_harness
+from .fakes import (
+    ALZ_QUESTION,
+    ALZHEIMER,
+    AMBIGUOUS_QUESTION,
+    DONEPEZIL,
+    NAMES,
+    Harness,
+    alzheimer_result,
+    make_harness,
+)
 
 SIZE = (120, 40)
 CONTRACT_KEYS = ("id", "status", "answers", "evidence", "paths", "clarification", "latency_ms")
@@ -110,7 +120,14 @@ async def test_export_asks_the_format_and_writes_json_html_markdown(
         await settle(pilot)
         assert isinstance(app.screen, ExportScreen)
         options = app.screen.query_one(OptionList)
-        assert [options.get_option_at_index(i).id for i in range(3)] == ["markdown", "json", "html"]
+        assert [options.get_option_at_index(i).id for i in range(options.option_count)] == [
+            "markdown",
+            "json",
+            "html",
+            "graphml",
+            "cytoscape",
+            "gexf",
+        ]
         await pilot.press("down", "enter")
         await settle(pilot)
         session = app.chat.sessions.session_id
@@ -140,16 +157,56 @@ async def test_export_asks_the_format_and_writes_json_html_markdown(
         await submit(pilot, f"/export {tmp_path / 'notes.md'}")
         assert (tmp_path / "notes.md").read_text().startswith("# Which medicines")
         await submit(pilot, f"/export pdf {tmp_path / 'x.pdf'}")
-        assert notes(app)[-1] == "Export failed: unknown export format 'pdf': use md, json or html"
+        assert notes(app)[-1] == (
+            "Export failed: unknown export format 'pdf': use md, json, html, graphml, cytoscape "
+            "or gexf"
+        )
         await submit(pilot, f"/export {tmp_path / 'x.pdf'}")
-        assert (
-            notes(app)[-1] == "Export failed: cannot export to .pdf files: use .md, .json or .html"
+        assert notes(app)[-1] == (
+            "Export failed: cannot export to .pdf files: use .md, .json, .html, .graphml, .cyjs "
+            "or .gexf"
         )
         assert sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == [
             f"helix-session-{session}.json",
             "notes.md",
             "page.html",
         ]
+
+
+async def test_export_graphml_writes_the_subgraph_of_the_last_answer_with_paths(
+    app: HelixApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await submit(pilot, "/export graphml")
+        assert notes(app)[-1] == "Nothing to export yet: this session has no turns."
+        await submit(pilot, AMBIGUOUS_QUESTION)
+        await pilot.press("escape")  # the clarification dialog
+        await submit(pilot, "/export graphml")
+        assert notes(app)[-1] == (
+            "Export failed: no answer in this session has graph paths or evidence triples to export"
+        )
+        await submit(pilot, ALZ_QUESTION)
+        await submit(pilot, AMBIGUOUS_QUESTION)  # the last turn, a clarification: no graph
+        await pilot.press("escape")
+        await submit(pilot, "/export graphml")
+        session = app.chat.sessions.session_id
+        written = tmp_path / f"helix-session-{session}.graphml"
+        assert notes(app)[-1] == f"Exported the subgraph of turn 2 to {written}"
+        graph = nx.read_graphml(written, force_multigraph=True)
+        result = alzheimer_result()
+        triples = {tuple(t) for p in result.paths for t in p} | set(result.triples())
+        assert {(u, k, v) for u, v, k in graph.edges(keys=True)} == triples
+        assert graph.nodes[ALZHEIMER]["role"] == "seed"
+        assert graph.nodes[DONEPEZIL]["name"] == "Donepezil"
+        assert graph.nodes[DONEPEZIL]["role"] == "answer"
+
+        await submit(pilot, f"/export cytoscape {tmp_path / 'alz.cyjs'}")
+        loaded = nx.cytoscape_graph(json.loads((tmp_path / "alz.cyjs").read_text()))
+        assert set(loaded) == set(graph) and loaded.number_of_edges() == len(triples)
+        await submit(pilot, f"/export {tmp_path / 'alz.gexf'}")
+        assert set(nx.read_gexf(tmp_path / "alz.gexf")) == set(graph)
 
 
 async def test_history_finds_an_older_session_opens_it_and_reasks(
@@ -299,5 +356,5 @@ async def test_help_rows_with_a_bar_stay_whole(app: HelixApp) -> None:
         rows = [[cell.plain for cell in row] for row in table._rows]
         assert all(len(row) == 2 for row in rows), rows
         usages = [row[0] for row in rows]
-        assert "/export [md|json|html] [PATH]" in usages, usages
+        assert "/export [md|json|html|graphml|cytoscape|gexf] [PATH]" in usages, usages
         assert not any("`" in cell for row in rows for cell in row), rows

@@ -139,3 +139,19 @@ def test_off_topic_passages_are_not_shown_as_evidence_in_the_terminal() -> None:
     assert "p:off" not in shown(off) and "2 passages retrieved, none relevant" in shown(off, off)
     text = shown(off, on)
     assert "p:on" in text and "p:off" not in text
+
+
+def test_the_hub_line_follows_the_answer_in_the_chat_and_the_terminal() -> None:
+    from rich.console import Console
+
+    from engine.result import Hub
+    from helix_tui.render import render_result
+
+    hub = Hub(id="Gene::5743", name="PTGS2", kind="Gene", paths=7, of=9)
+    result = Result(status=Status.ANSWERED, text="Aspirin binds PTGS2.", hubs=[hub])
+    line = "Most paths pass through PTGS2 (Gene): 7 of 9."
+    assert result_markdown(result, name) == f"Aspirin binds PTGS2.\n\n_{line}_"
+    console = Console(width=120, record=True)
+    console.print(render_result(result))
+    assert line in console.export_text()
+    assert "pass through" not in result_markdown(result.model_copy(update={"hubs": []}), name)
