@@ -151,13 +151,10 @@ def _ask_in_session(
     """One turn of a stored chat session: its last turns give the follow-up context, and the
     turn is added to it."""
     from sessions.store import SessionStore
-    from wiring.turn import SessionContext, take_turn
+    from wiring.turn import context_from, take_turn
 
     with SessionStore(settings, settings.user) as store:
-        context = None
-        for earlier in store.turns(session_id):
-            asked = earlier.result.question or earlier.question
-            context = SessionContext.of(asked, earlier.result) or context
+        context = context_from((t.question, t.result) for t in store.turns(session_id))
         turn = take_turn(
             helix, None, question, mode=mode, session=session_id, choice=choice, context=context
         )
