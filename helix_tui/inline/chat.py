@@ -8,6 +8,7 @@ while an answer is made cancels it, as Esc does in the app."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from functools import partial
@@ -87,9 +88,13 @@ class InlineChat:
                 text = one_line(typed)
                 if text.lower() in {f"/{word}" for word in QUIT}:
                     break
-                if text:
+                if not text:
+                    continue
+                try:
                     self.take(text)
-                    self.taken += 1
+                except KeyboardInterrupt:  # ctrl+c while an answer was printed
+                    self.printer.line("Cancelled.", "yellow")
+                self.taken += 1
         finally:
             self.close()
         return 1 if self.failed else 0
@@ -191,13 +196,19 @@ class InlineChat:
                         progress(present.step_line(events[-1]))
 
     def call(self, job: Callable[[], T], label: str = "Reading…") -> T | None:
-        """``wait`` for a command's job; a failure is said in one line (None)."""
+        """``wait`` for a command's job; a failure is said in one line (None). A
+        ``LookupError`` of the job's own says the user's memory is unavailable."""
         try:
             return self.wait(job, label)
         except KeyboardInterrupt:
             self.printer.line("Cancelled.", "yellow")
+        except StoreFault as exc:
+            self.printer.error(str(exc))
         except Exception as exc:
-            self.printer.error(str(exc) if isinstance(exc, StoreFault) else f"{exc}")
+            if type(exc) is LookupError:
+                self.printer.error(f"Memory unavailable: {exc}")
+            else:
+                self.printer.error(f"{type(exc).__name__}: {exc}")
         return None
 
     # ----------------------------------------------------------------- the engine
@@ -232,8 +243,6 @@ class InlineChat:
     def _read_names(self) -> None:
         """Backend thread, after the engine: the alias index, sorted for completion on a
         thread of its own (completion offers names once it is there)."""
-        import threading
-
         engine = self.loaded()
         if engine is None or self.completer is None:
             return
