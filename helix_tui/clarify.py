@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.result import Candidate
+from engine.result import Candidate, Result, Status
 from helix_tui import commands
 
 _FILLER = re.compile(r"\b(the|a|an|i|mean|meant|one|please|it's|its|is|it)\b")
@@ -20,6 +20,15 @@ class Clarifying:
 
     question: str
     candidates: list[Candidate]
+
+    @classmethod
+    def of(cls, typed: str, result: Result) -> Clarifying | None:
+        """The clarification ``result`` asks for, if any. Its question is the one the engine
+        was asked (a follow-up already read: "which drugs bind MME?", not "… bind it?"),
+        which a pick asks again whole."""
+        if result.status is not Status.NEEDS_CLARIFICATION or not result.candidates:
+            return None
+        return cls(result.question or typed, list(result.candidates))
 
 
 @dataclass(frozen=True)

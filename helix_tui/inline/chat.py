@@ -17,7 +17,7 @@ from typing import TypeVar
 from engine.config import Mode, Settings
 from engine.events import StepEvent
 from engine.ports import EnginePort, FactPort
-from engine.result import Result, Status
+from engine.result import Result
 from engine.util.faults import StoreFault
 from helix_tui import present
 from helix_tui.backend import Backend, Cancelled, CancelToken
@@ -168,8 +168,7 @@ class InlineChat:
             self.sessions.save(request.question, result)
         except Exception as exc:
             self.printer.error(f"Could not save the turn: {exc}")
-        if result.status is Status.NEEDS_CLARIFICATION and result.candidates:
-            self.clarifying = Clarifying(request.question, list(result.candidates))
+        self.clarifying = Clarifying.of(request.question, result)
 
     def show(self, result: Result, events: list[StepEvent], notes: list[str]) -> None:
         if result.intent != "statement":  # a statement's answer is its note

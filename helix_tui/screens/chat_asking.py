@@ -12,7 +12,7 @@ from textual import work
 from textual.widgets import Input
 
 from engine.ports import EnginePort
-from engine.result import Result, Status
+from engine.result import Result
 from engine.util.faults import StoreFault
 from helix_tui import commands
 from helix_tui.asking import ActiveAsk, answer
@@ -193,13 +193,12 @@ class ChatAsking(ChatBase):
             self.notify(f"Could not save the turn: {exc}", severity="error")
         self._show_status()
         self.refresh_memory()
-        if result.status is Status.NEEDS_CLARIFICATION and result.candidates:
-            self.clarifying = Clarifying(request.question, list(result.candidates))
-            if self.options.replay is None:
-                question = result.clarification or "Which one do you mean?"
-                self.app.push_screen(
-                    ClarifyScreen(question, list(result.candidates)), self._on_clarified
-                )
+        self.clarifying = Clarifying.of(request.question, result)
+        if self.clarifying is not None and self.options.replay is None:
+            question = result.clarification or "Which one do you mean?"
+            self.app.push_screen(
+                ClarifyScreen(question, list(result.candidates)), self._on_clarified
+            )
 
     def _reveal_pause(self) -> float:
         """Seconds between the sentences of an appearing answer (none while replaying)."""

@@ -162,6 +162,23 @@ def test_a_follow_up_asks_of_the_last_subject(
     assert printed.count("Sitagliptin —treats→ type 2 diabetes mellitus") == 4  # paths, evidence
 
 
+def test_a_follow_up_asked_back_about_is_asked_again_as_it_was_read(
+    home: tuple[Settings, Services], engine: FakeEngine
+) -> None:
+    """A pick re-asks the question the engine was asked, the follow-up already read."""
+    read = "which genes are linked to type 2 diabetes mellitus?"
+    engine.answers[read] = answer_ambiguous
+    with inline(home, engine) as chat:
+        chat.enter(DIABETES)
+        chat.enter("which genes are linked to it?")
+        chat.enter("1")
+    assert [(c["question"], c.get("choice")) for c in engine.calls] == [
+        (DIABETES, None),
+        (read, None),
+        (read, MS),
+    ]
+
+
 def test_what_was_typed_is_found_again_after_a_restart(
     home: tuple[Settings, Services], engine: FakeEngine
 ) -> None:
