@@ -27,7 +27,7 @@ from engine.index.lexical import LexicalIndex
 from engine.index.vectors import IndexMissing, VectorIndex
 from engine.ingest.build import ingest, stores_ready
 from engine.ingest.report import Progress
-from engine.ports import Embed, MemoryPort
+from engine.ports import AliasEntry, Embed, MemoryPort
 from engine.providers.embedder.sentence import SentenceTransformerEmbedder
 from engine.providers.llm import language_model
 from engine.ranking.presets import MODES, Fusion
@@ -278,6 +278,18 @@ class Helix:
     def aliases(self, key: str) -> list[tuple[str, bool, str]]:
         """Exact alias-table hits ``(node_id, primary, source)`` for a normalised key."""
         return [(c.node_id, c.primary, c.source) for c in self.c.planner.linker.aliases.get(key)]
+
+    @_reads_graph
+    def alias_entries(self) -> list[AliasEntry]:
+        """Every name of the alias index with its node (initials and eponyms too)."""
+        store = self.c.store
+        return [
+            AliasEntry(
+                key, c.alias, c.node_id, store.name(c.node_id), store.kind(c.node_id), c.primary
+            )
+            for key, cands in self.c.planner.linker.aliases.by_key.items()
+            for c in cands
+        ]
 
     @_reads_graph
     def node_name(self, node_id: str) -> str | None:

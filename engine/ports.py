@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from engine.config import Mode, Settings
 from engine.events import EventSink
@@ -146,6 +146,21 @@ class UserMemoryPort(MemoryPort, StatementPort, Protocol):
     def close(self) -> None: ...
 
 
+class AliasEntry(NamedTuple):
+    """One name of a graph node as the alias index holds it: what a front end completes."""
+
+    key: str
+    """The normalised key the linker looks the alias up by (``engine.util.text.alias_key``)."""
+    alias: str
+    """The alias as written ("Aricept", "NEP")."""
+    node_id: str
+    name: str
+    """The node's own name ("Donepezil", "MME")."""
+    kind: str
+    primary: bool
+    """The alias is the node's own name."""
+
+
 class EnginePort(Protocol):
     """The engine (``engine.api.Helix``) as front ends and memory use it."""
 
@@ -165,6 +180,11 @@ class EnginePort(Protocol):
 
     def aliases(self, key: str) -> list[tuple[str, bool, str]]:
         """Exact alias-table hits ``(node_id, primary, source)`` for a normalised key."""
+        ...
+
+    def alias_entries(self) -> list[AliasEntry]:
+        """Every name of the alias index with its node, for completing names as they are typed
+        (a few hundred thousand rows; read once)."""
         ...
 
     def node_name(self, node_id: str) -> str | None: ...

@@ -40,6 +40,13 @@ class SaysFaults(click.Group):
 )
 @click.option("--tui", is_flag=True, help="With --replay: play the stream visibly in the app.")
 @click.option(
+    "--inline",
+    is_flag=True,
+    help="Chat line by line in the terminal (scrollback, SSH, screen readers); reads the "
+    "lines of standard input when it is a file or a pipe, and prints plain text when the "
+    "output is.",
+)
+@click.option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
     help="With --replay: write one result line per ask event here.",
@@ -65,6 +72,7 @@ def cli(
     resume: bool,
     replay: Path | None,
     tui: bool,
+    inline: bool,
     out: Path | None,
     extract: str,
     home: Path | None,
@@ -77,6 +85,13 @@ def cli(
     if ctx.invoked_subcommand is not None:
         return
     settings = settings_for(home, user, layers)
+    if inline:
+        if replay is not None or tui:
+            raise click.UsageError("--inline cannot be combined with --replay or --tui")
+        ensure_stores(settings)
+        from helix_tui.inline.run import run_inline
+
+        sys.exit(run_inline(settings, session_id=session_id, resume=resume))
     if replay is not None and not tui:
         from helix_tui.replay_cli import run_headless_replay
 
@@ -193,13 +208,10 @@ def _ask_in_session(
     """One turn of a stored chat session: its last turns give the follow-up context, and the
     turn is added to it."""
     from sessions.store import SessionStore
-    from wiring.turn import SessionContext, take_turn
+    from wiring.turn import context_from, take_turn
 
     with SessionStore(settings, settings.user) as store:
-        context = None
-        for earlier in store.turns(session_id):
-            asked = earlier.result.question or earlier.question
-            context = SessionContext.of(asked, earlier.result) or context
+        context = context_from((t.question, t.result) for t in store.turns(session_id))
         turn = take_turn(
             helix, None, question, mode=mode, session=session_id, choice=choice, context=context
         )

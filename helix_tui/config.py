@@ -3,6 +3,7 @@
 
     theme = "nord"            # any of Textual's built-in themes (ctrl+p → "Change theme")
     reveal_ms = 35            # pause between the sentences of an answer as it appears; 0: at once
+    editing_mode = "vi"       # helix-chat --inline: emacs (the default) or vi keys
 
     [keys]                    # binding id = key(s); the ids are listed by /help
     "chat.export" = "ctrl+e"
@@ -19,6 +20,7 @@ import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -35,6 +37,8 @@ class ChatConfig(BaseModel):
     """A Textual theme name."""
     reveal_ms: float = Field(default=35.0, ge=0.0, le=2000.0)
     """Pause between sentences while an answer appears (0 shows it at once)."""
+    editing_mode: Literal["emacs", "vi"] = "emacs"
+    """The line editor's keys in ``helix-chat --inline``."""
     keys: dict[str, str] = Field(default_factory=dict)
     """Binding id -> comma-separated keys, replacing that binding's default keys."""
 
@@ -89,6 +93,7 @@ def config_toml(config: ChatConfig) -> str:
         "# Helix chat settings (the app rewrites this file when the theme changes).",
         f"theme = {json.dumps(config.theme)}",
         f"reveal_ms = {config.reveal_ms:g}",
+        f"editing_mode = {json.dumps(config.editing_mode)}  # --inline: emacs or vi keys",
         "",
         '# binding id = key(s), e.g. "chat.export" = "ctrl+e"; /help lists the ids',
         "[keys]",

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from engine.ports import EnginePort
-from helix_tui.asking import Memories, Post
+from helix_tui.asking import Post
 from helix_tui.facts import FactView
+from helix_tui.memory_view import forget_in, forget_preview, memory_facts
 from helix_tui.messages import MemoryFacts, Notice
-from helix_tui.relations import Namer, short_id, verb
+from helix_tui.relations import Namer
+from helix_tui.turns import Memories
 from helix_tui.widgets.detail_view import description_markdown, node_markdown
+
+__all__ = ["describe_node", "forget_preview", "read_memory"]
 
 
 def describe_node(
@@ -38,51 +42,7 @@ def read_memory(
     if memory is None:
         return MemoryFacts(user, [], {}, memories.errors.get(user))
     if forget is not None:
-        target = forget if isinstance(forget, str) else forget.raw
-        try:
-            outcome = memory.forget(target)
-        except KeyError:
-            post(Notice(f"Nothing in your memory matches {forget_text(forget)}", "warning"))
-        else:
-            left = f"; {memory.residue}" if memory.residue and outcome else ""
-            post(Notice(forgot(forget, outcome) + left, reload=True))
-    facts = [FactView.of(row) for row in memory.facts(include_superseded=True)]
-    ids = {i for f in facts for i in (f.subj, f.obj) if "::" in i}
-    names = engine.node_names(ids)
+        done, said = forget_in(memory, forget)
+        post(Notice(said, reload=True) if done else Notice(said, "warning"))
+    facts, names = memory_facts(memory, engine)
     return MemoryFacts(user, facts, names)
-
-
-def forget_text(target: str | FactView) -> str:
-    return target if isinstance(target, str) else f"{target.subj} {target.rel} {target.obj}"
-
-
-def forgot(target: str | FactView, outcome: object) -> str:
-    what = forget_text(target)
-    if isinstance(outcome, int) and not isinstance(outcome, bool):
-        return f"Forgot {outcome} fact{'s' * (outcome != 1)} about {what}"
-    return f"Forgot {what}"
-
-
-def forget_preview(
-    memories: Memories, engine: EnginePort, user: str, target: str, most: int = 8
-) -> list[str]:
-    """What ``/forget target`` would remove: one readable line per fact (and one saying how
-    many more). Raises ``LookupError`` when the memory is unavailable."""
-    memory = memories.get(user, engine)
-    if memory is None:
-        raise LookupError(memories.errors.get(user) or "memory is unavailable")
-    facts = [FactView.of(row) for row in memory.search(target)]
-    ids = {i for f in facts for i in (f.subj, f.obj) if "::" in i}
-    names = engine.node_names(ids)
-
-    def name(node: str, given: str | None) -> str:
-        return given or names.get(node) or short_id(node)
-
-    lines = [
-        f"{name(f.subj, f.subj_name)} {verb(f.rel)} {name(f.obj, f.obj_name)}"
-        + ("" if f.current else " (earlier)")
-        for f in facts[:most]
-    ]
-    if len(facts) > most:
-        lines.append(f"…and {len(facts) - most} more")
-    return lines

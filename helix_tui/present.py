@@ -7,7 +7,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from engine.events import StepEvent
 from engine.export.hub import hub_line
-from engine.result import Candidate, Result, Status
+from engine.result import Candidate, Evidence, Result, Status
+from helix_tui.relations import triple_text
 
 STEP_LABELS: dict[str, str] = {
     "plan": "Planning",
@@ -73,8 +74,11 @@ def step_line(event: StepEvent) -> str:
     return f"✓ {label}" + (f" — {detail}" if detail else "") + timing
 
 
-def steps_summary(events: Sequence[StepEvent], latency_ms: float) -> str:
-    """One line once the answer is in: ``✓ 6 steps, walked to depth 2 · 84 ms · ctrl+t trace``."""
+def steps_summary(
+    events: Sequence[StepEvent], latency_ms: float, trace_hint: str = "ctrl+t trace"
+) -> str:
+    """One line once the answer is in: ``✓ 6 steps, walked to depth 2 · 84 ms · ctrl+t trace``
+    (``trace_hint`` says how to see the step timings)."""
     steps = len({e.step for e in events if e.phase == "end"})
     depths = [d for e in events if isinstance(d := e.data.get("depth"), int)]
     parts = [f"✓ {steps} step{'s' * (steps != 1)}"]
@@ -82,7 +86,7 @@ def steps_summary(events: Sequence[StepEvent], latency_ms: float) -> str:
         parts[0] += f", walked to depth {max(depths)}"
     if latency_ms:
         parts.append(f"{latency_ms:.0f} ms")
-    parts.append("ctrl+t trace")
+    parts.append(trace_hint)
     return " · ".join(parts)
 
 
@@ -175,3 +179,30 @@ def timings_line(timings: Mapping[str, float]) -> str:
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
+
+
+EVIDENCE_KIND = {"triple": "KG", "passage": "text", "memory": "memory"}
+"""How each kind of evidence is labelled in the evidence table."""
+
+
+def evidence_line(ev: Evidence, name: Namer) -> str:
+    """One row of evidence as text: the triple it states, else the passage's id and start."""
+    if ev.triple:
+        return triple_text(ev.triple, name)
+    text = " ".join((ev.text or "").split())
+    label = ev.id or ""
+    if text:
+        return f"{label}: {text[:80]}" if label else text[:80]
+    return label or "(no text)"
+
+
+def banner_lines(result: Result) -> list[str]:
+    """What is said over an answer: boosted by memory, from the cache, degraded."""
+    flags = []
+    if result.memory_boosted:
+        flags.append("★ Boosted by your memory: verified facts raised some answers")
+    if result.cached:
+        flags.append("↺ From your answer cache")
+    if result.degraded:
+        flags.append("⚠ Degraded: " + ", ".join(result.degraded))
+    return flags

@@ -1,7 +1,9 @@
-"""Rich rendering of a result for ``helix-chat ask``."""
+"""Rich rendering of a result: the whole of it for ``helix-chat ask``; its path tree and
+evidence table for ``--inline``."""
 
 from __future__ import annotations
 
+from rich.box import HEAVY_HEAD, Box
 from rich.console import Group, RenderableType
 from rich.markdown import Markdown
 from rich.panel import Panel
@@ -12,6 +14,8 @@ from rich.tree import Tree
 from engine.export.hub import hub_line
 from engine.graph.relations import triple_text
 from engine.result import Result, Status
+from helix_tui.present import EVIDENCE_KIND, Namer, evidence_line
+from helix_tui.relations import path_end, path_steps, path_text
 
 STATUS_STYLE = {
     Status.ANSWERED: "green",
@@ -79,3 +83,71 @@ def render_result(result: Result) -> RenderableType:
     if result.degraded:
         parts.append(Text("degraded: " + ", ".join(result.degraded), style="yellow"))
     return Group(*parts)
+
+
+def edge_sources(result: Result) -> dict[tuple[str, str, str], str]:
+    """Triple -> the source of its edge, from the answer's evidence."""
+    return {
+        (e.triple[0], e.triple[1], e.triple[2]): e.source
+        for e in result.evidence
+        if e.kind in ("triple", "memory") and e.triple and e.source
+    }
+
+
+def path_tree(result: Result, name: Namer, most: int = 5) -> Tree:
+    """The answer's paths as the chat's path pane shows them: a one-hop path on one line, a
+    longer one as a branch with one hop a line, each hop with the source of its edge."""
+    cite = edge_sources(result)
+    tree = Tree(Text(f"Paths ({len(result.paths)})", style="bold"))
+    for i, path in enumerate(result.paths[:most], 1):
+        if len(path) == 1:
+            label = Text(f"{i}. {path_text(path, name)}")
+            label.append(_cited(cite.get(tuple(path[0]))), style="dim")  # type: ignore[arg-type]
+            tree.add(label)
+            continue
+        steps = path_steps(path, name)
+        label = Text(f"{i}. {steps[0]} ⇢ {name(path_end(path))}")
+        label.append(f"  ({len(path)} hops)", style="dim")
+        branch = tree.add(label)
+        for step, triple in zip(steps[1:], path, strict=True):
+            hop = Text(step)
+            hop.append(_cited(cite.get(tuple(triple))), style="dim")  # type: ignore[arg-type]
+            branch.add(hop)
+    if len(result.paths) > most:
+        tree.add(Text(f"…and {len(result.paths) - most} more", style="dim"))
+    return tree
+
+
+def evidence_table(
+    result: Result, name: Namer, most: int = 8, box: Box | None = HEAVY_HEAD
+) -> Table:
+    """The answer's evidence as the chat's evidence pane lists it (off-topic passages dim)."""
+    more = len(result.evidence) > most
+    title = "Evidence" + (f" (top {most} of {len(result.evidence)})" if more else "")
+    table = Table(
+        "#",
+        "score",
+        "kind",
+        "evidence",
+        "source",
+        title=title,
+        title_justify="left",
+        box=box,
+        show_edge=False,
+    )
+    for i, ev in enumerate(result.evidence[:most], 1):
+        off_topic = ev.kind == "passage" and ev.relevant is False
+        kind = EVIDENCE_KIND.get(ev.kind, ev.kind) + (" (off-topic)" if off_topic else "")
+        table.add_row(
+            str(i),
+            f"{ev.score:.2f}",
+            kind,
+            Text(evidence_line(ev, name)),
+            Text(ev.source or ""),
+            style="dim" if off_topic else None,
+        )
+    return table
+
+
+def _cited(source: str | None) -> str:
+    return f"  ({source})" if source else ""

@@ -70,6 +70,14 @@ def test_the_import_contracts_hold() -> None:
             1,
         ),
         ("engine/util/text.py", "from engine.graph import store", "engine.util.text -> ", 1),
+        # the full-screen chat and the inline chat each keep to their own toolkit
+        (
+            "helix_tui/screens/help.py",
+            "from helix_tui.inline import terminal",
+            "helix_tui.screens.help -> helix_tui.inline.terminal",
+            1,
+        ),
+        ("helix_tui/inline/names.py", "from helix_tui import app", "helix_tui.inline.names -> ", 1),
     ],
 )
 def test_a_contract_breaks_when_a_layer_reaches_up(
@@ -103,6 +111,20 @@ def test_no_package_but_the_app_loads_textual() -> None:
     done = _python(code)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "", f"UI modules imported: {done.stdout}"
+
+
+@pytest.mark.parametrize(
+    ("module", "other"),
+    [("helix_tui.app", "prompt_toolkit"), ("helix_tui.inline.run", "textual")],
+)
+def test_each_chat_loads_only_its_own_toolkit(module: str, other: str) -> None:
+    """The full-screen chat starts without the line editor, ``--inline`` without Textual."""
+    done = _python(
+        f"import sys, {module}; "
+        f"loaded = sorted(m for m in sys.modules if m.split('.')[0] == {other!r}); "
+        "assert not loaded, loaded"
+    )
+    assert done.returncode == 0, done.stderr
 
 
 def test_the_app_module_loads_neither_the_engine_nor_the_stores_at_import() -> None:

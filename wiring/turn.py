@@ -20,7 +20,7 @@ asthma?") is the last question asked of it. What was read so is said first in th
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from engine.config import MAX_QUESTION_CHARS, Mode
@@ -70,6 +70,15 @@ class SessionContext:
         if not named:
             return None
         return cls(asked, named[0], tuple(a.id for a in result.answers))
+
+
+def context_from(turns: Iterable[tuple[str, Result]]) -> SessionContext | None:
+    """The context a stored conversation leaves for its next turn: that of its last turn that
+    named a graph subject. Each turn is (what the user typed, its answer)."""
+    context = None
+    for typed, result in turns:
+        context = SessionContext.of(result.question or typed, result) or context
+    return context
 
 
 @dataclass(frozen=True)

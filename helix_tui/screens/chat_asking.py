@@ -12,12 +12,12 @@ from textual import work
 from textual.widgets import Input
 
 from engine.ports import EnginePort
-from engine.result import Result, Status
+from engine.result import Result
 from engine.util.faults import StoreFault
 from helix_tui import commands
-from helix_tui.asking import ActiveAsk, AskRequest, answer
+from helix_tui.asking import ActiveAsk, answer
 from helix_tui.backend import Cancelled
-from helix_tui.clarify import match_candidate
+from helix_tui.clarify import Clarifying, picked_line, read_typed
 from helix_tui.messages import (
     AnswerReady,
     AskFailed,
@@ -26,8 +26,9 @@ from helix_tui.messages import (
     FactsNoted,
     StepProgress,
 )
-from helix_tui.screens.chat_base import ChatBase, Clarifying, worker_cancelled
+from helix_tui.screens.chat_base import ChatBase, worker_cancelled
 from helix_tui.screens.clarify import ClarifyScreen
+from helix_tui.turns import AskRequest
 from helix_tui.widgets.assistant_turn import AssistantTurn
 from helix_tui.widgets.conversation import Conversation
 from helix_tui.widgets.note import Note
@@ -83,21 +84,18 @@ class ChatAsking(ChatBase):
             return
         event.input.remember(text)
         try:
-            parsed = commands.parse(text)
+            typed = read_typed(text, self.clarifying)
         except commands.UnknownCommand as exc:
             self.notify(str(exc), severity="warning")
             return
-        if parsed is not None:
-            command, arg = parsed
+        if typed.command is not None:
+            command, arg = typed.command
             await self.run_action(commands.action_call(command, arg))
-            return
-        if self.clarifying is not None:
-            picked = match_candidate(text, self.clarifying.candidates)
-            if picked is not None:
-                await self.pick(picked.id)
-                return
+        elif typed.pick is not None:
+            await self.pick(typed.pick.id)
+        else:
             self.clarifying = None
-        await self.ask(text)
+            await self.ask(text)
 
     async def ask(
         self,
@@ -150,8 +148,7 @@ class ChatAsking(ChatBase):
             return
         pending, self.clarifying = self.clarifying, None
         cand = next((c for c in pending.candidates if c.id == node_id), None)
-        shown = f"→ {cand.name} ({cand.kind})" if cand else f"→ {node_id}"
-        await self.ask(pending.question, choice=node_id, shown=shown)
+        await self.ask(pending.question, choice=node_id, shown=picked_line(cand, node_id))
 
     def _run(self, ask: ActiveAsk) -> None:
         assert self.engine is not None
@@ -196,13 +193,12 @@ class ChatAsking(ChatBase):
             self.notify(f"Could not save the turn: {exc}", severity="error")
         self._show_status()
         self.refresh_memory()
-        if result.status is Status.NEEDS_CLARIFICATION and result.candidates:
-            self.clarifying = Clarifying(request.question, list(result.candidates))
-            if self.options.replay is None:
-                question = result.clarification or "Which one do you mean?"
-                self.app.push_screen(
-                    ClarifyScreen(question, list(result.candidates)), self._on_clarified
-                )
+        self.clarifying = Clarifying.of(request.question, result)
+        if self.clarifying is not None and self.options.replay is None:
+            question = result.clarification or "Which one do you mean?"
+            self.app.push_screen(
+                ClarifyScreen(question, list(result.candidates)), self._on_clarified
+            )
 
     def _reveal_pause(self) -> float:
         """Seconds between the sentences of an appearing answer (none while replaying)."""

@@ -20,15 +20,16 @@ from textual.worker import get_current_worker
 
 from engine.config import Mode, Settings
 from engine.ports import EnginePort
-from engine.result import Candidate
-from helix_tui.asking import ActiveAsk, Memories
+from helix_tui.asking import ActiveAsk
 from helix_tui.backend import Backend, Cancelled
+from helix_tui.clarify import Clarifying
 from helix_tui.facts import FactView
 from helix_tui.jobs import describe_node, read_memory
 from helix_tui.messages import MemoryFacts, NodeDetails
 from helix_tui.relations import Namer
 from helix_tui.services import Services
 from helix_tui.session_keeper import SessionKeeper
+from helix_tui.turns import Memories
 from helix_tui.widgets.assistant_turn import AssistantTurn
 from helix_tui.widgets.conversation import Conversation
 from helix_tui.widgets.fact_table import FactTable
@@ -51,12 +52,6 @@ knowledge-graph paths and evidence (panes on the right). Try:
 - *Switched MRN 4471 from metformin to sitagliptin.* (noted in your memory)
 
 `/help` lists commands · `Esc` cancels a running question."""
-
-
-@dataclass
-class Clarifying:
-    question: str
-    candidates: list[Candidate]
 
 
 @dataclass(frozen=True)

@@ -87,13 +87,7 @@ class AssistantTurn(Vertical):
         if result.intent == "statement":
             self.query_one(".notes", Static).display = False
         banner = self.query_one(".banner", Static)
-        flags = []
-        if result.memory_boosted:
-            flags.append("★ Boosted by your memory: verified facts raised some answers")
-        if result.cached:
-            flags.append("↺ From your answer cache")
-        if result.degraded:
-            flags.append("⚠ Degraded: " + ", ".join(result.degraded))
+        flags = present.banner_lines(result)
         banner.update("\n".join(flags))
         banner.display = bool(flags)
         self.border_subtitle = self._subtitle(result)

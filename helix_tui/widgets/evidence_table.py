@@ -6,9 +6,11 @@ from rich.text import Text
 from textual.widgets import DataTable
 
 from engine.result import Evidence
-from helix_tui.relations import Namer, triple_text
+from helix_tui.present import EVIDENCE_KIND
+from helix_tui.present import evidence_line as describe
+from helix_tui.relations import Namer
 
-_KIND = {"triple": "KG", "passage": "text", "memory": "memory"}
+__all__ = ["EvidenceTable", "describe"]
 
 
 class EvidenceTable(DataTable[Text]):
@@ -29,7 +31,7 @@ class EvidenceTable(DataTable[Text]):
         for i, ev in enumerate(self.evidence):
             off_topic = ev.kind == "passage" and ev.relevant is False
             style = "dim" if off_topic else ""
-            kind = _KIND.get(ev.kind, ev.kind) + (" (off-topic)" if off_topic else "")
+            kind = EVIDENCE_KIND.get(ev.kind, ev.kind) + (" (off-topic)" if off_topic else "")
             self.add_row(
                 Text(str(i + 1), style=style),
                 Text(f"{ev.score:.2f}", justify="right", style=style),
@@ -43,13 +45,3 @@ class EvidenceTable(DataTable[Text]):
         if row_key is None or not row_key.isdigit() or int(row_key) >= len(self.evidence):
             return None
         return self.evidence[int(row_key)]
-
-
-def describe(ev: Evidence, name: Namer) -> str:
-    if ev.triple:
-        return triple_text(ev.triple, name)
-    text = " ".join((ev.text or "").split())
-    label = ev.id or ""
-    if text:
-        return f"{label}: {text[:80]}" if label else text[:80]
-    return label or "(no text)"

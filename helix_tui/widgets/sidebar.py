@@ -9,6 +9,7 @@ from textual.widgets import DataTable, TabbedContent, TabPane, Tree
 
 from engine.result import Triple
 from helix_tui.relations import short_id
+from helix_tui.render import edge_sources
 from helix_tui.widgets.assistant_turn import AssistantTurn
 from helix_tui.widgets.detail_view import HINT, DetailView, evidence_markdown, triple_markdown
 from helix_tui.widgets.evidence_table import EvidenceTable
@@ -55,11 +56,7 @@ class Sidebar(Vertical):
         if turn.result is None:
             return
         self.turn = turn
-        self.sources = {
-            (e.triple[0], e.triple[1], e.triple[2]): e.source
-            for e in turn.result.evidence
-            if e.kind in ("triple", "memory") and e.triple and e.source
-        }
+        self.sources = edge_sources(turn.result)
         self.query_one(PathTree).show_paths(turn.result.paths, turn.name_of, self.sources)
         self.query_one(EvidenceTable).show_evidence(turn.result.evidence, turn.name_of)
         self.query_one(RunInfo).show_result(turn.result)

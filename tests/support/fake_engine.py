@@ -22,7 +22,9 @@ from typing import Any
 
 from engine.config import Settings
 from engine.events import StepEvent
+from engine.ports import AliasEntry
 from engine.result import Answer, Evidence, LinkedEntity, Result, Status, Triple
+from engine.util.text import alias_key
 
 NODES = {
     "Compound::DB00843": "Donepezil",
@@ -167,6 +169,20 @@ class FakeEngine:
         """Exact alias hits for a normalised key (what the memory's statement linker reads)."""
         nid = ALIASES.get(key)
         return [(nid, True, "fake")] if nid else []
+
+    def alias_entries(self) -> list[AliasEntry]:
+        """Every alias with its node (what ``--inline`` completes names from)."""
+        return [
+            AliasEntry(
+                alias_key(alias),
+                NODES[nid] if alias == NODES[nid].lower() else alias.capitalize(),
+                nid,
+                NODES[nid],
+                nid.split("::")[0],
+                alias == NODES[nid].lower(),
+            )
+            for alias, nid in ALIASES.items()
+        ]
 
     def triples(self, node_id: str, rel: str | None = None, limit: int = 50) -> list[Triple]:
         hits = [t for t in TRIPLES if node_id in (t[0], t[2]) and (rel is None or t[1] == rel)]
