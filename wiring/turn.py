@@ -27,7 +27,7 @@ from engine.config import MAX_QUESTION_CHARS, Mode
 from engine.events import EventSink
 from engine.ports import EnginePort, FactPort, UserMemoryPort
 from engine.result import LinkedEntity, Result, Status
-from engine.understand.followup import anaphor, elliptical, substitute
+from engine.understand.followup import anaphor, elliptical, ordinal, substitute
 from engine.understand.form import split_turn
 
 OnNoted = Callable[[FactPort], object]
@@ -53,6 +53,8 @@ class SessionContext:
     """The entity the question named (its span is in ``question``)."""
     answers: tuple[str, ...] = ()
     """The answer ids shown, best first."""
+    answer_names: tuple[str, ...] = ()
+    """Their names, in the same order ("the first one" is the first of them)."""
 
     @classmethod
     def of(cls, asked: str, result: Result) -> SessionContext | None:
@@ -69,7 +71,12 @@ class SessionContext:
         ]
         if not named:
             return None
-        return cls(asked, named[0], tuple(a.id for a in result.answers))
+        return cls(
+            asked,
+            named[0],
+            tuple(a.id for a in result.answers),
+            tuple(a.name for a in result.answers),
+        )
 
 
 def context_from(turns: Iterable[tuple[str, Result]]) -> SessionContext | None:
@@ -96,6 +103,13 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
     if context is None:
         return None
     named = engine.link(text)
+    placed = ordinal(text) if not named else None
+    if placed is not None and context.answer_names:
+        start, end, index = placed
+        if -len(context.answer_names) <= index < len(context.answer_names):
+            name = context.answer_names[index]
+            asked = substitute(text, start, end, name)
+            return Reading(asked, f"Reading '{text[start:end]}' as {name}.")
     if not named:
         found = anaphor(text, context.subject.kind)
         if found is None or text[found[0] : found[1]].lower() in PEOPLE:

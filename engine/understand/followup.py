@@ -28,6 +28,19 @@ DEMONSTRATIVE = re.compile(
 )
 """A definite description of the subject by its kind ("this drug", "the disease", "that one")."""
 
+TRAILING_DEMONSTRATIVE = re.compile(r"\b(?:this|that)\b(?=[\s?.!]*$)", re.IGNORECASE)
+"""A demonstrative that ends the question stands alone as a pronoun ("side effects of that?")."""
+
+_ORDINALS = {
+    "first": 0, "1st": 0, "top": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2,
+    "fourth": 3, "4th": 3, "fifth": 4, "5th": 4, "last": -1,
+}  # fmt: skip
+ORDINAL = re.compile(
+    rf"\b(?:the\s+)?({'|'.join(_ORDINALS)})\s+(?:{_KIND_NOUN}|one|answer|result)\b",
+    re.IGNORECASE,
+)
+"""An answer of the last list by its place ("the first one", "the second drug")."""
+
 ELLIPSIS_MAX_WORDS = 5
 """At most this many words outside the mentions: "and what about X for kids then?" is a new
 question with words of its own, not an ellipsis."""
@@ -42,11 +55,20 @@ def anaphor(text: str, kind: str | None = None) -> tuple[int, int, bool] | None:
     found: list[tuple[int, int, bool]] = []
     for m in PRONOUN.finditer(text):
         found.append((m.start(), m.end(), m.group().lower() in POSSESSIVE))
+    for m in TRAILING_DEMONSTRATIVE.finditer(text):
+        found.append((m.start(), m.end(), False))
     for m in DEMONSTRATIVE.finditer(text):
         noun = m.group(1).lower()
         if noun in ("one", "ones") or kind is None or KIND_WORDS.get(noun) == kind:
             found.append((m.start(), m.end(), False))
     return min(found) if found else None
+
+
+def ordinal(text: str) -> tuple[int, int, int] | None:
+    """The first answer of the last list that ``text`` names by its place, as ``(start, end,
+    index)`` (index -1 for "the last one"); None when there is none."""
+    m = ORDINAL.search(text)
+    return (m.start(), m.end(), _ORDINALS[m.group(1).lower()]) if m else None
 
 
 def elliptical(text: str, spans: Sequence[tuple[int, int]]) -> bool:

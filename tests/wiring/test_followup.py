@@ -44,6 +44,25 @@ def test_a_pronoun_then_a_new_name_follow_the_last_question(helix: object) -> No
     assert same.context is not None and same.context.subject.id == memantine.id
 
 
+def test_an_answer_named_by_its_place_or_a_closing_demonstrative(helix: object) -> None:
+    from engine.api import Helix
+
+    assert isinstance(helix, Helix)
+    drugs = take_turn(helix, None, "which drugs treat epilepsy?")
+    assert drugs.result is not None and len(drugs.result.answers) >= 2
+    assert drugs.context is not None
+    first, second = (a.name for a in drugs.result.answers[:2])
+    moa = take_turn(helix, None, "which genes does the first one bind?", context=drugs.context)
+    assert moa.asked == f"which genes does {first} bind?"
+    assert moa.result is not None and moa.result.understood == [
+        f"Reading 'the first one' as {first}."
+    ]
+    other = take_turn(helix, None, "and the second drug, what does it bind?", context=drugs.context)
+    assert other.asked is not None and other.asked.startswith(f"and {second},")
+    that = take_turn(helix, None, "what else treats that?", context=drugs.context)
+    assert that.asked == f"what else treats {drugs.context.subject.name}?"
+
+
 def test_a_question_that_stands_alone_or_names_a_person_is_asked_as_typed(
     helix: object,
 ) -> None:
