@@ -4,7 +4,7 @@ the turn itself through ``wiring.turn``. Nothing here knows how the answer is sh
 
 from __future__ import annotations
 
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -94,11 +94,14 @@ def chat_turn(
     if contexts is not None and turn.context is not None:
         contexts[key] = turn.context
     if turn.result is None:
-        return noted_result(request.question, notes_of(turn.noted)), turn.noted
+        notes = notes_of(list(turn.facts) or turn.noted)
+        return noted_result(request.question, notes, turn.unread), turn.noted
     return turn.result, turn.noted
 
 
-def noted_result(text: str, notes: list[str]) -> Result:
+def noted_result(text: str, notes: list[str], unread: Sequence[str] = ()) -> Result:
+    """The answer to a turn that only stated: what was noted, and the sentences that stated
+    nothing memory could read ("Noted 2 of 3: …. Could not read: '…'")."""
     if not notes:
         return Result(
             question=text,
@@ -106,6 +109,9 @@ def noted_result(text: str, notes: list[str]) -> Result:
             text="I found no fact to note in that statement.",
             intent="statement",
         )
-    return Result(
-        question=text, status=Status.ANSWERED, text="Noted: " + "; ".join(notes), intent="statement"
-    )
+    said = "Noted: " + "; ".join(notes)
+    if unread:
+        total = len(notes) + len(unread)
+        missed = "; ".join(f"'{u.strip()}'" for u in unread)
+        said = f"Noted {len(notes)} of {total}: " + "; ".join(notes) + f". Could not read: {missed}"
+    return Result(question=text, status=Status.ANSWERED, text=said, intent="statement")

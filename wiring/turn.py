@@ -136,7 +136,7 @@ class TurnOutcome:
     text: str
     """What the user typed."""
     noted: FactPort | None = None
-    """The fact noted in the user's memory from the turn's statements."""
+    """The (first) fact noted in the user's memory from the turn's statements."""
     asked: str | None = None
     """What was put to the engine; None when the turn only noted a fact."""
     result: Result | None = None
@@ -144,6 +144,11 @@ class TurnOutcome:
     context: SessionContext | None = None
     """What the next turn may refer back to (the previous context when this turn named no graph
     subject)."""
+    facts: tuple[FactPort, ...] = ()
+    """Every fact noted, one per sentence that stated one."""
+    unread: tuple[str, ...] = ()
+    """The statement's sentences that stated no fact memory could read (said back, never
+    dropped silently) when others did."""
 
 
 def take_turn(
@@ -169,15 +174,21 @@ def take_turn(
     turn's outcome. A text longer than ``max_chars`` is not offered to memory either: the
     engine refuses it in one sentence, in the chat as in ``ask`` and MCP."""
     noted: FactPort | None = None
+    facts: tuple[FactPort, ...] = ()
+    unread: tuple[str, ...] = ()
     asked = text
     if split and choice is None and memory is not None and len(text) <= max_chars:
         statement, question = split_turn(text)
-        noted = memory.state(statement, session) if statement else None
-        if noted is not None:
+        if statement:
+            each = memory.state_each(statement, session)
+            facts, unread = tuple(each.facts), tuple(each.unread)
+        if facts:
+            noted = facts[0]
             if on_noted is not None:
-                on_noted(noted)
+                for fact in facts:
+                    on_noted(fact)
             if not question:
-                return TurnOutcome(text, noted, context=context)
+                return TurnOutcome(text, noted, context=context, facts=facts, unread=unread)
             asked = question
     reading = read_follow_up(engine, asked, context) if choice is None else None
     if reading is not None:
@@ -195,4 +206,4 @@ def take_turn(
         result.understood.append(reading.note)
         result.text = f"{reading.note}\n{result.text}" if result.text else reading.note
     after = SessionContext.of(asked, result) or context
-    return TurnOutcome(text, noted, asked, result, after)
+    return TurnOutcome(text, noted, asked, result, after, facts, unread)

@@ -242,6 +242,12 @@ class FakeFact:
     evidence: str | None = None
 
 
+@dataclass(frozen=True)
+class FakeNoted:
+    facts: tuple[FakeFact, ...]
+    unread: tuple[str, ...]
+
+
 _SWITCH = re.compile(r"MRN (\d+) from (\w+) to (\w+)", re.IGNORECASE)
 _START = re.compile(r"MRN (\d+)\)? (?:was|is) started on (\w+)", re.IGNORECASE)
 _DRUGS = {"metformin": METFORMIN, "sitagliptin": SITAGLIPTIN}
@@ -297,6 +303,10 @@ class FakeMemory:
         return None
 
     # UserMemory extras
+    def state_each(self, text: str, session: str | None = None) -> FakeNoted:
+        fact = self.state(text, session)
+        return FakeNoted((fact,) if fact is not None else (), () if fact is not None else (text,))
+
     def state(self, text: str, session: str | None = None) -> FakeFact | None:
         self.stated.append(text)
         if m := _SWITCH.search(text):

@@ -188,3 +188,19 @@ def test_the_front_ends_take_this_turn_and_keep_no_split_of_their_own() -> None:
 
     assert tools.take_turn is take_turn
     assert not hasattr(asking, "split_turn") and not hasattr(tools, "split_turn")
+
+
+def test_every_statement_is_noted_and_what_could_not_be_read_is_said(
+    engine: FakeEngine, memory: UserMemory
+) -> None:
+    from helix_tui.turns import noted_result
+
+    told: list[FactPort] = []
+    text = f"{STATED} MRN 7730 started on donepezil. {NOTHING}"
+    turn = take_turn(engine, memory, text, session="s1", on_noted=told.append)
+    assert [f.obj for f in turn.facts] == [METFORMIN, DONEPEZIL]
+    assert told == list(turn.facts) and turn.noted == turn.facts[0]
+    assert turn.unread == (NOTHING,)
+    said = noted_result(text, ["one", "two"], turn.unread).text
+    assert said == f"Noted 2 of 3: one; two. Could not read: '{NOTHING}'"
+    assert engine.calls == []
