@@ -52,6 +52,12 @@ class SaysFaults(click.Group):
     help="With --replay: store the given facts, or extract them from the text.",
 )
 @click.option(
+    "--track",
+    is_flag=True,
+    help="With --replay (headless): log the replay's memory figures as an MLflow run "
+    "(see eval --track). Needs '.[track]'.",
+)
+@click.option(
     "--home",
     type=click.Path(file_okay=False, path_type=Path),
     help="Data home (default: $HELIX_HOME or the platform data dir).",
@@ -67,6 +73,7 @@ def cli(
     tui: bool,
     out: Path | None,
     extract: str,
+    track: bool,
     home: Path | None,
     layers: str | None,
 ) -> None:
@@ -77,12 +84,19 @@ def cli(
     if ctx.invoked_subcommand is not None:
         return
     settings = settings_for(home, user, layers)
+    if track and (replay is None or tui):
+        raise click.UsageError("--track goes with a headless --replay (or with eval --track)")
     if replay is not None and not tui:
         from helix_tui.replay_cli import run_headless_replay
 
+        tracker = None
+        if track:
+            from helix_tui.cli_track import open_tracker
+
+            tracker = open_tracker(settings)
         helix = open_engine(settings)
         try:
-            sys.exit(run_headless_replay(helix, settings, replay, out, extract))
+            sys.exit(run_headless_replay(helix, settings, replay, out, extract, tracker))
         finally:
             helix.close()
     ensure_stores(settings)
