@@ -179,6 +179,14 @@ class Settings(BaseSettings):
     trace_exporter: Literal["jsonl", "otlp", "none"] = "jsonl"
     """Where spans go: a JSONL file under the data home, OTLP, or nowhere."""
 
+    # --- experiment tracking (eval --track, needs the .[track] extra) ---------------------
+    mlflow_tracking_uri: str | None = None
+    """MLflow tracking store that ``eval --track`` logs runs to (``sqlite:///…``, ``http://…``);
+    default: ``sqlite:///<home>/mlruns/mlflow.db``, artifacts beside it."""
+
+    mlflow_experiment: str = "helix-eval"
+    """MLflow experiment the tracked eval and replay runs belong to."""
+
     @field_validator(
         "data_dir",
         "data_mirror",
@@ -186,6 +194,7 @@ class Settings(BaseSettings):
         "llm_model",
         "llm_api_key",
         "database_url",
+        "mlflow_tracking_uri",
         mode="before",
     )
     @classmethod
@@ -205,6 +214,14 @@ class Settings(BaseSettings):
     @property
     def kg_path(self) -> Path:
         return self.stores_dir / "kg.duckdb"
+
+    @property
+    def tracking_uri(self) -> str:
+        """The MLflow store runs are tracked in: ``HELIX_MLFLOW_TRACKING_URI`` or a SQLite
+        file under the data home (MLflow no longer takes a bare ``mlruns/`` directory)."""
+        if self.mlflow_tracking_uri:
+            return self.mlflow_tracking_uri
+        return f"sqlite:///{(self.home / 'mlruns' / 'mlflow.db').resolve()}"
 
     @property
     def users_dir(self) -> Path:

@@ -59,6 +59,12 @@ class SaysFaults(click.Group):
     help="With --replay: store the given facts, or extract them from the text.",
 )
 @click.option(
+    "--track",
+    is_flag=True,
+    help="With --replay (headless): log the replay's memory figures as an MLflow run "
+    "(see eval --track). Needs '.[track]'.",
+)
+@click.option(
     "--home",
     type=click.Path(file_okay=False, path_type=Path),
     help="Data home (default: $HELIX_HOME or the platform data dir).",
@@ -75,6 +81,7 @@ def cli(
     inline: bool,
     out: Path | None,
     extract: str,
+    track: bool,
     home: Path | None,
     layers: str | None,
 ) -> None:
@@ -85,6 +92,8 @@ def cli(
     if ctx.invoked_subcommand is not None:
         return
     settings = settings_for(home, user, layers)
+    if track and (replay is None or tui):
+        raise click.UsageError("--track goes with a headless --replay (or with eval --track)")
     if inline:
         if replay is not None or tui:
             raise click.UsageError("--inline cannot be combined with --replay or --tui")
@@ -95,9 +104,14 @@ def cli(
     if replay is not None and not tui:
         from helix_tui.replay_cli import run_headless_replay
 
+        tracker = None
+        if track:
+            from helix_tui.cli_track import open_tracker
+
+            tracker = open_tracker(settings)
         helix = open_engine(settings)
         try:
-            sys.exit(run_headless_replay(helix, settings, replay, out, extract))
+            sys.exit(run_headless_replay(helix, settings, replay, out, extract, tracker))
         finally:
             helix.close()
     ensure_stores(settings)

@@ -43,13 +43,15 @@ def layers_option() -> Callable[[Callable[..., None]], Callable[..., None]]:
     )
 
 
-def bench_option(help_text: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+def bench_option(
+    help_text: str, *, required: bool = True
+) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """``--bench FILE`` (repeatable), for the commands that read bench question files."""
     return click.option(
         "--bench",
         "benches",
         multiple=True,
-        required=True,
+        required=required,
         type=click.Path(exists=True, dir_okay=False, path_type=Path),
         help=help_text,
     )

@@ -20,7 +20,7 @@ from helix_tui.cli_engine import MODES, bench_option, err, layers_option, open_e
 
 
 @click.command("eval")
-@bench_option("Question file(s) in the bench format; repeat for several.")
+@bench_option("Question file(s) in the bench format; repeat for several.", required=False)
 @click.option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -45,6 +45,19 @@ from helix_tui.cli_engine import MODES, bench_option, err, layers_option, open_e
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="With --report: also play this memory stream and chart Recall@1 by day.",
 )
+@click.option(
+    "--track",
+    is_flag=True,
+    help="Log the run to MLflow (settings, every metric, result lines, the report); the store "
+    "is $HELIX_MLFLOW_TRACKING_URI or a SQLite file under the data home. Needs '.[track]'.",
+)
+@click.option(
+    "--compare-runs",
+    nargs=2,
+    metavar="RUN_A RUN_B",
+    help="Print two tracked runs' metrics side by side with B - A (ids, id prefixes or run "
+    "names), from the tracking store; asks nothing.",
+)
 @layers_option()
 @click.pass_context
 def eval_cmd(
@@ -57,20 +70,23 @@ def eval_cmd(
     report_json: Path | None,
     report_dir: Path | None,
     replay: Path | None,
+    track: bool,
+    compare_runs: tuple[str, str] | None,
     layers: str | None,
 ) -> None:
     """Run bench questions in one warm process and print the metrics table."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    from engine.eval import BenchFileError, load_questions, render_report, score
 
-    from engine.eval import (
-        BenchFileError,
-        load_questions,
-        out_path_for,
-        render_report,
-        run_eval,
-        score,
-    )
+    settings = settings_for(ctx.obj["home"], ctx.obj["user"], layers)
+    if compare_runs:
+        from helix_tui.cli_track import compare_runs as print_comparison
 
+        if benches:
+            raise click.UsageError("--compare-runs reads the tracking store: give no --bench")
+        print_comparison(settings, *compare_runs)
+        return
+    if not benches:
+        raise click.UsageError("Missing option '--bench' (or --compare-runs RUN_A RUN_B).")
     modes = [m.strip() for m in compare.split(",")] if compare else [mode or "hybrid"]
     if report_dir is not None and not compare and not mode:
         modes = ["hybrid", "graph", "dense"]
@@ -79,45 +95,30 @@ def eval_cmd(
     bad = [m for m in modes if m not in {"hybrid", "graph", "dense"}]
     if bad:
         raise click.UsageError(f"unknown mode(s): {', '.join(bad)}")
-    settings = settings_for(ctx.obj["home"], ctx.obj["user"], layers)
     if no_calibration:
         settings = settings.model_copy(update={"calibration": False})
+    tracker = None
+    if track:
+        from helix_tui.cli_track import open_tracker
+
+        tracker = open_tracker(settings)
     try:
         questions = [q for b in benches for q in load_questions(b)]
     except BenchFileError as exc:
         raise click.ClickException(str(exc)) from None
     helix = open_engine(settings, modes=modes)  # type: ignore[arg-type]
-    reports: dict[str, EvalReport] = {}
-    results_by_mode: dict[str, list[dict[str, Any]]] = {}
+    memory: dict[str, float] = {}
     try:
-        for m in modes:
-            target = out_path_for(out, m) if out and len(modes) > 1 else out
-            with Progress(
-                "[progress.description]{task.description}",
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                console=err,
-            ) as prog:
-                task = prog.add_task(f"eval {m}", total=len(questions))
-                results = run_eval(
-                    helix,
-                    questions,
-                    mode=m,  # type: ignore[arg-type]
-                    out_path=target,
-                    progress=partial(prog.advance, task),
-                    warmup=[questions[0]["question"]] if questions else [],
-                )
-            reports[m] = score(questions, results)
-            results_by_mode[m] = results
+        results = {m: _run_mode(helix, questions, m, out, several=len(modes) > 1) for m in modes}
+        reports = {m: score(questions, rows) for m, rows in results.items()}
         if report_dir is not None:
-            written = _report(
+            written, memory = _report(
                 helix,
                 settings,
                 report_dir,
                 questions,
                 reports,
-                results_by_mode,
+                results,
                 replay,
                 [*(b.name for b in benches), *([replay.name] if replay else [])],
             )
@@ -129,6 +130,48 @@ def eval_cmd(
     if report_dir is not None:
         for path in written:
             err.print(f"wrote {path} ({path.stat().st_size:,} bytes)")
+    if tracker is not None:
+        from engine.eval.tracking import eval_record
+        from helix_tui.cli_track import log_run
+
+        record = eval_record(
+            settings,
+            reports,
+            results,
+            benches=benches,
+            report_dir=report_dir,
+            replay=replay,
+            memory=memory,
+        )
+        log_run(tracker, record)
+
+
+def _run_mode(
+    helix: Helix, questions: list[dict[str, Any]], mode: str, out: Path | None, *, several: bool
+) -> list[dict[str, Any]]:
+    """One mode's result rows, with a progress bar (and written to ``out``, per mode when
+    several are run)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from engine.eval import out_path_for, run_eval
+
+    target = out_path_for(out, mode) if out and several else out
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+    ) as prog:
+        task = prog.add_task(f"eval {mode}", total=len(questions))
+        return run_eval(
+            helix,
+            questions,
+            mode=mode,  # type: ignore[arg-type]
+            out_path=target,
+            progress=partial(prog.advance, task),
+            warmup=[questions[0]["question"]] if questions else [],
+        )
 
 
 def _report(
@@ -140,18 +183,23 @@ def _report(
     results: dict[str, list[dict[str, Any]]],
     replay: Path | None,
     inputs: list[str],
-) -> list[Path]:
+) -> tuple[list[Path], dict[str, float]]:
+    """The report's files, and the replay's ``memory/`` figures (empty without a replay)."""
     from helix_tui.cli_report import reliability_of, replay_days, write_report
+    from helix_tui.cli_track import replay_memory
 
     err.print("report: calibration samples…")
     reliability = reliability_of(helix, settings, questions)
     days: list[DayRecall] = []
+    memory: dict[str, float] = {}
     if replay is not None:
         err.print(f"report: replaying {replay.name}…")
-        days = replay_days(helix, settings, replay, directory)
-    return write_report(
+        played, days = replay_days(helix, settings, replay, directory)
+        memory = replay_memory(played, days)
+    written = write_report(
         directory, questions, reports, results, reliability=reliability, days=days, inputs=inputs
     )
+    return written, memory
 
 
 @click.command()

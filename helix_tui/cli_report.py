@@ -7,11 +7,14 @@ import json
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.config import Settings
 from engine.eval.report import EvalReport
 from engine.eval.report_data import DayRecall, Reliability, ReportData, memory_by_day
+
+if TYPE_CHECKING:
+    from memory.replay.run import ReplayReport
 
 
 def reliability_of(
@@ -34,21 +37,24 @@ def reliability_of(
     return Reliability(tuple(probs), tuple(labels), fit(probs, labels).temperature, "fitted")
 
 
-def replay_days(helix: Any, settings: Settings, replay: Path, directory: Path) -> list[DayRecall]:
-    """Play ``replay`` in a throwaway home (its lines kept in ``directory``), by day."""
+def replay_days(
+    helix: Any, settings: Settings, replay: Path, directory: Path
+) -> tuple[ReplayReport, list[DayRecall]]:
+    """Play ``replay`` in a throwaway home (its lines kept in ``directory``): its report and
+    Memory Recall@1 by day."""
     from memory.replay.run import run_replay
     from wiring.open import memory_opener
 
     out = directory / "replay_results.jsonl"
     with tempfile.TemporaryDirectory(prefix="helix-report-replay-") as scratch:
-        run_replay(
+        report = run_replay(
             replay,
             settings.model_copy(update={"home": Path(scratch)}),
             open_memory=memory_opener(helix),
             out_path=out,
         )
     lines = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines() if x.strip()]
-    return memory_by_day(lines)
+    return report, memory_by_day(lines)
 
 
 def write_report(

@@ -4,22 +4,32 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 
 from engine.config import Settings
 from engine.ports import EnginePort
 
+if TYPE_CHECKING:
+    from engine.eval.tracking import Tracker
+
 err = Console(stderr=True)
 
 
 def run_headless_replay(
-    engine: EnginePort, settings: Settings, path: Path, out: Path | None, extract: str
+    engine: EnginePort,
+    settings: Settings,
+    path: Path,
+    out: Path | None,
+    extract: str,
+    tracker: Tracker | None = None,
 ) -> int:
     """Returns the process exit code (2 for a malformed stream).
 
     The stream's users get their memory in a fresh scratch home under ``<home>/replays/``, so a
-    replay never mixes with real users' memory or with an earlier replay.
+    replay never mixes with real users' memory or with an earlier replay. With a ``tracker``
+    the figures and result lines are logged as an MLflow run.
     """
     from helix_tui.progress import RichProgress
     from memory.replay.events import ReplayFormatError
@@ -28,6 +38,8 @@ def run_headless_replay(
 
     (settings.home / "replays").mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix=f"{path.stem}-", dir=settings.home / "replays"))
+    if tracker is not None and out is None:
+        out = scratch / "results.jsonl"
     with RichProgress(err, label="replay") as progress:
         started = False
 
@@ -52,4 +64,13 @@ def run_headless_replay(
             return 2
     Console().print(format_report(report))
     err.print(f"replay memory kept in {scratch}")
+    if tracker is not None:
+        from engine.eval.tracking import replay_record
+        from helix_tui.cli_track import log_run, replay_memory
+
+        lines = out.read_text(encoding="utf-8") if out is not None else None
+        log_run(
+            tracker,
+            replay_record(settings, path, replay_memory(report), extract=extract, lines=lines),
+        )
     return 0
