@@ -29,7 +29,8 @@ DEMONSTRATIVE = re.compile(
 """A definite description of the subject by its kind ("this drug", "the disease", "that one")."""
 
 TRAILING_DEMONSTRATIVE = re.compile(r"\b(?:this|that)\b(?=[\s?.!]*$)", re.IGNORECASE)
-"""A demonstrative that ends the question stands alone as a pronoun ("side effects of that?")."""
+"""A demonstrative that ends a question asking for something stands alone as a pronoun ("side
+effects of that?")."""
 
 _ORDINALS = {
     "first": 0, "1st": 0, "top": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2,
@@ -55,13 +56,22 @@ def anaphor(text: str, kind: str | None = None) -> tuple[int, int, bool] | None:
     found: list[tuple[int, int, bool]] = []
     for m in PRONOUN.finditer(text):
         found.append((m.start(), m.end(), m.group().lower() in POSSESSIVE))
-    for m in TRAILING_DEMONSTRATIVE.finditer(text):
-        found.append((m.start(), m.end(), False))
+    if asks_something(text):
+        for m in TRAILING_DEMONSTRATIVE.finditer(text):
+            found.append((m.start(), m.end(), False))
     for m in DEMONSTRATIVE.finditer(text):
         noun = m.group(1).lower()
         if noun in ("one", "ones") or kind is None or KIND_WORDS.get(noun) == kind:
             found.append((m.start(), m.end(), False))
     return min(found) if found else None
+
+
+def asks_something(text: str) -> bool:
+    """The text asks for a relation or a kind of thing ("side effects of that", "what treats
+    that"), so a closing "that" is its subject, not a remark on the last answer ("not sure
+    about that")."""
+    words = [m.group().lower() for m in _WORD.finditer(text)]
+    return any(is_cue_word(w) or w in KIND_WORDS for w in words)
 
 
 def ordinal(text: str) -> tuple[int, int, int] | None:
