@@ -15,6 +15,9 @@ def _table(tmp_path: Path) -> Path:
         ("1", '"ibuprofen"', '"DRUGBANK_ID"', '"DB01050"'),
         ("7", '"salbutamol"', '"DRUGBANK_ID"', '"DB09999"'),
         ("8", '"glibenclamide"', '"CHEBI"', '"CHEBI:5441"'),
+        ("9", '"dopamine"', '"DRUGBANK_ID"', '"DB00988"'),
+        ("10", '"levodopa"', '"DRUGBANK_ID"', '"DB00988"'),
+        ("10", '"levodopa"', '"DRUGBANK_ID"', '"DB01235"'),
     ]
     path = tmp_path / "identifiers.tsv"
     path.write_text(
@@ -29,7 +32,13 @@ def test_inn_names_follow_the_stated_drugbank_id(tmp_path: Path) -> None:
         "Compound::DB00316": "Acetaminophen",
         "Compound::DB01050": "Ibuprofen",
         "Compound::DB01016": "Glyburide",
+        "Compound::DB00988": "Dopamine",
+        "Compound::DB01235": "L-DOPA",
     }
     got = list(inn_names(_table(tmp_path), names))
-    # ibuprofen is its own name; salbutamol's id is no graph drug; glibenclamide states no id
-    assert got == [("Paracetamol", "Compound::DB00316", SOURCE)]
+    # ibuprofen is its own name; salbutamol's id is no graph drug; glibenclamide states no id;
+    # levodopa also lists dopamine's id, which dopamine claims
+    assert got == [
+        ("Paracetamol", "Compound::DB00316", SOURCE),
+        ("Levodopa", "Compound::DB01235", SOURCE),
+    ]
