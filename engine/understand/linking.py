@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import Levenshtein
 
 from engine.config import Settings
 from engine.graph.store import KGStore
@@ -33,6 +34,9 @@ from engine.understand.negation import in_negative_contraction
 from engine.understand.vocabulary import Vocabulary
 from engine.util.text import alias_key
 
+ONE_EDIT_MIN = 7
+"""From this many letters a word one edit away from exactly one name is that name misspelt
+("ibuprofin"); shorter words are too often other words one letter apart."""
 MAX_EMBEDDED_PHRASES = 4
 """Unlinked phrases tried by embedding per question; more means a literature question."""
 
@@ -327,13 +331,23 @@ class Linker:
     def _fuzzy(self, key: str) -> list[tuple[str, float]]:
         if len(key) < 4 or len(key) > 60:
             return []
+        near = self.aliases.near_length(len(key))
         hits = process.extract(
-            key,
-            self.aliases.near_length(len(key)),
-            scorer=fuzz.ratio,
-            score_cutoff=self.fuzzy_accept,
-            limit=3,
+            key, near, scorer=fuzz.ratio, score_cutoff=self.fuzzy_accept, limit=3
         )
+        if (
+            not hits
+            and len(key) >= ONE_EDIT_MIN
+            and key.isalpha()
+            and key not in self.aliases.common
+            and not (self.vocabulary and self.vocabulary.language.whole_word(key))
+        ):
+            # one letter wrong, missing or extra in a long word that is no word of the corpus or
+            # of everyday language ("ibuprofin") scores below the ratio floor; it is that name
+            # when only one name is so close
+            close = process.extract(key, near, scorer=Levenshtein.distance, score_cutoff=1, limit=2)
+            if len(close) == 1:
+                return [(str(close[0][0]), fuzz.ratio(key, close[0][0]))]
         return [(str(k), float(s)) for k, s, _ in hits]
 
     def _embeddings(self, texts: list[str]) -> list[list[tuple[str, float]]]:

@@ -92,3 +92,9 @@ def test_an_international_drug_name_in_lower_case_is_the_graph_drug(helix: Any) 
     assert [e.id for e in r.linked] == ["Compound::DB01016"]
     assert r.status is Status.ANSWERED
     assert "Disease::DOID:9352" in [a.id for a in r.answers]
+
+
+def test_a_long_drug_name_with_one_letter_wrong_is_that_drug(helix: Any) -> None:
+    r = helix.ask("what is metformine used for")
+    assert [e.id for e in r.linked] == ["Compound::DB00331"]
+    assert r.status is Status.ANSWERED
