@@ -356,7 +356,9 @@ def _embedder(
 ) -> SentenceTransformerEmbedder | None:
     """The embedding model (loaded on first use), or None with its sentence in ``errors``."""
     try:
-        return SentenceTransformerEmbedder(settings.embed_model, settings.embed_batch_size)
+        return SentenceTransformerEmbedder(
+            settings.embed_model, settings.embed_batch_size, settings.embed_query_threads
+        )
     except Exception as exc:
         errors.append(f"the embedding model cannot be loaded ({exc})")
         degraded.append("embedder")

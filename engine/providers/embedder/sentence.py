@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -34,12 +36,21 @@ def resolve_model_dir(ref: str) -> Path:
     return model_dir
 
 
+QUERY_TEXTS = 8
+"""A call of at most this many texts is a question's (its words, its masked form): small
+matrices, where a second thread gains about 2 ms on a quiet machine and loses far more when
+another process wants the core."""
+
+
 class SentenceTransformerEmbedder:
     """Loads the model lazily on first use; never contacts a model hub."""
 
-    def __init__(self, ref: str, batch_size: int = 128) -> None:
+    def __init__(self, ref: str, batch_size: int = 128, query_threads: int = 0) -> None:
+        """``query_threads`` (0: torch's default) is the thread count for a short call of at
+        most ``QUERY_TEXTS`` texts, such as one question's."""
         self.name = ref
         self.batch_size = batch_size
+        self.query_threads = query_threads
         self._model_dir = resolve_model_dir(ref)
         self._model: object | None = None
         self.dim = 384
@@ -69,11 +80,28 @@ class SentenceTransformerEmbedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         model = self._load()
-        vecs = model.encode(  # type: ignore[attr-defined]
-            texts,
-            batch_size=self.batch_size,
-            normalize_embeddings=True,
-            show_progress_bar=False,
-            convert_to_numpy=True,
-        )
+        with self._threads(len(texts)):
+            vecs = model.encode(  # type: ignore[attr-defined]
+                texts,
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                show_progress_bar=False,
+                convert_to_numpy=True,
+            )
         return np.asarray(vecs, dtype=np.float32)
+
+    @contextmanager
+    def _threads(self, n_texts: int) -> Iterator[None]:
+        """torch's intra-op threads for this call: ``query_threads`` for a short call (a
+        question's few texts), else torch's own choice (batches at ingest)."""
+        if not self.query_threads or n_texts > QUERY_TEXTS:
+            yield
+            return
+        import torch
+
+        before = torch.get_num_threads()
+        torch.set_num_threads(self.query_threads)
+        try:
+            yield
+        finally:
+            torch.set_num_threads(before)
