@@ -94,7 +94,7 @@ def chat_turn(
     if contexts is not None and turn.context is not None:
         contexts[key] = turn.context
     if turn.result is None:
-        notes = notes_of(list(turn.facts) or turn.noted)
+        notes = notes_of(list(turn.facts))
         return noted_result(request.question, notes, turn.unread), turn.noted
     return turn.result, turn.noted
 

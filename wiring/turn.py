@@ -135,8 +135,6 @@ class TurnOutcome:
 
     text: str
     """What the user typed."""
-    noted: FactPort | None = None
-    """The (first) fact noted in the user's memory from the turn's statements."""
     asked: str | None = None
     """What was put to the engine; None when the turn only noted a fact."""
     result: Result | None = None
@@ -149,6 +147,11 @@ class TurnOutcome:
     unread: tuple[str, ...] = ()
     """The statement's sentences that stated no fact memory could read (said back, never
     dropped silently) when others did."""
+
+    @property
+    def noted(self) -> FactPort | None:
+        """The first fact noted in the user's memory from the turn's statements."""
+        return self.facts[0] if self.facts else None
 
 
 def take_turn(
@@ -173,22 +176,19 @@ def take_turn(
     (the engine then answers without it). ``context`` is the conversation's, from the previous
     turn's outcome. A text longer than ``max_chars`` is not offered to memory either: the
     engine refuses it in one sentence, in the chat as in ``ask`` and MCP."""
-    noted: FactPort | None = None
     facts: tuple[FactPort, ...] = ()
     unread: tuple[str, ...] = ()
     asked = text
     if split and choice is None and memory is not None and len(text) <= max_chars:
         statement, question = split_turn(text)
-        if statement:
-            each = memory.state_each(statement, session)
+        each = memory.state_each(statement, session) if statement else None
+        if each is not None and each.facts:
             facts, unread = tuple(each.facts), tuple(each.unread)
-        if facts:
-            noted = facts[0]
             if on_noted is not None:
                 for fact in facts:
                     on_noted(fact)
             if not question:
-                return TurnOutcome(text, noted, context=context, facts=facts, unread=unread)
+                return TurnOutcome(text, context=context, facts=facts, unread=unread)
             asked = question
     reading = read_follow_up(engine, asked, context) if choice is None else None
     if reading is not None:
@@ -206,4 +206,4 @@ def take_turn(
         result.understood.append(reading.note)
         result.text = f"{reading.note}\n{result.text}" if result.text else reading.note
     after = SessionContext.of(asked, result) or context
-    return TurnOutcome(text, noted, asked, result, after, facts, unread)
+    return TurnOutcome(text, asked, result, after, facts, unread)

@@ -26,7 +26,7 @@ from typing import Any
 
 import networkx as nx
 
-from engine.export.hub import find_hubs, hub_line, paths_through
+from engine.export.hub import MIN_PATHS, find_hubs, hub_line, paths_through
 from engine.graph.relations import verb_phrase
 from engine.result import Hub, Result, Triple
 from engine.util.ids import kind_of
@@ -89,6 +89,10 @@ def _edge(graph: nx.MultiDiGraph, triple: Triple) -> dict[str, Any]:
 def answer_graph(result: Result) -> nx.MultiDiGraph:
     """The subgraph behind ``result`` (see the module's docstring); empty when the answer has
     no graph paths or triple evidence."""
+    return _graph_and_hubs(result)[0]
+
+
+def _graph_and_hubs(result: Result) -> tuple[nx.MultiDiGraph, list[Hub]]:
     paths = list(_graph_paths(result))
     graph = nx.MultiDiGraph(
         format=FORMAT,
@@ -116,7 +120,7 @@ def answer_graph(result: Result) -> nx.MultiDiGraph:
     for hub in hubs:
         graph.nodes[hub.id]["hub"] = True
     graph.graph["hub"] = hub_line(hubs)
-    return graph
+    return graph, hubs
 
 
 def _describe_nodes(graph: nx.MultiDiGraph, result: Result) -> None:
@@ -142,5 +146,8 @@ def _describe_nodes(graph: nx.MultiDiGraph, result: Result) -> None:
 
 
 def path_hubs(result: Result) -> list[Hub]:
-    """The hubs of ``result``'s paths (``hub.find_hubs`` on its subgraph)."""
-    return find_hubs(answer_graph(result))
+    """The hubs of ``result``'s paths (``hub.find_hubs`` on its subgraph); an answer with
+    fewer than ``hub.MIN_PATHS`` graph paths has none, and no graph is built for it."""
+    if sum(1 for _ in _graph_paths(result)) < MIN_PATHS:
+        return []
+    return _graph_and_hubs(result)[1]

@@ -125,6 +125,7 @@ class KGStore:
         self.sampled: dict[str, Sample] = self._sampled()
         """Relations the active layers hold only a sample of (no other active layer adds to
         them), with how many edges are kept of how many."""
+        self._documents = self._has_table("documents")
 
     def unreadable(self, exc: BaseException) -> StoreUnreadable:
         """``exc`` (a DuckDB error reading the file) as one sentence naming the file and fix."""
@@ -393,7 +394,7 @@ class KGStore:
     def document(self, doc: str) -> tuple[str, str] | None:
         """(title, conclusion) of an article of the passage corpus; None when the store holds
         none for it (a corpus without conclusions, or a store built before they were kept)."""
-        if not self._has_table("documents"):
+        if not self._documents:
             return None
         row = self.con.execute(
             "SELECT title, conclusion FROM documents WHERE doc = ?", [doc]
