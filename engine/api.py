@@ -264,6 +264,18 @@ class Helix:
         return self.c.store.layers
 
     @_reads_graph
+    def fit(self, text: str) -> float | None:
+        """How well ``text`` reads as a graph question: its plan's parse score (higher when
+        its words are explained by a relation of its seed; a chain scores lower), 0.0 for a
+        plan read without one, None for a question that is no one-hop or chain question.
+        A conversation compares the readings of a follow-up with it."""
+        planner = self.c.planner
+        plan = planner.plan(planner.respell(text))
+        if plan.intent not in ("one_hop", "multi_hop"):
+            return None
+        return plan.parse_score if plan.parse_score is not None else 0.0
+
+    @_reads_graph
     def link(self, text: str, kinds: set[str] | None = None) -> list[LinkedEntity]:
         """Entity mentions in ``text`` linked to KG nodes (exact alias, fuzzy, embedding)."""
         planner = self.c.planner

@@ -178,6 +178,11 @@ class EnginePort(Protocol):
 
     def link(self, text: str, kinds: set[str] | None = None) -> list[LinkedEntity]: ...
 
+    def fit(self, text: str) -> float | None:
+        """How well ``text`` reads as a graph question (higher is better); None when it is
+        none."""
+        ...
+
     def aliases(self, key: str) -> list[tuple[str, bool, str]]:
         """Exact alias-table hits ``(node_id, primary, source)`` for a normalised key."""
         ...

@@ -22,17 +22,31 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 
 from engine.config import MAX_QUESTION_CHARS, Mode
 from engine.events import EventSink
 from engine.ports import EnginePort, FactPort, UserMemoryPort
 from engine.result import LinkedEntity, Result, Status
-from engine.understand.followup import anaphor, elliptical, ordinal, substitute
+from engine.understand.followup import (
+    anaphor,
+    attach,
+    bare_request,
+    elliptical,
+    ordinal,
+    plural,
+    substitute,
+)
 from engine.understand.form import split_turn
+from engine.understand.sets import asks_common
 
 OnNoted = Callable[[FactPort], object]
 """Told of a noted fact before anything is asked (the chat shows it at once)."""
 
+
+GROUP_SIZE = 5
+"""A plural follow-up ("what do they target") stands for at most this many of the last
+answers, the first shown."""
 
 PEOPLE = frozenset({"he", "she", "him", "her", "his"})
 """Pronouns that stand for a person (a patient in memory), never for a graph subject."""
@@ -55,6 +69,11 @@ class SessionContext:
     """The answer ids shown, best first."""
     answer_names: tuple[str, ...] = ()
     """Their names, in the same order ("the first one" is the first of them)."""
+
+    def group(self) -> tuple[str, ...]:
+        """The first answers as a group a plural follow-up may stand for ("what do they
+        target"): empty unless the last answer was a list."""
+        return self.answer_names[:GROUP_SIZE] if len(self.answer_names) > 1 else ()
 
     @classmethod
     def of(cls, asked: str, result: Result) -> SessionContext | None:
@@ -96,6 +115,8 @@ class Reading:
     """What is asked of the engine."""
     note: str
     """What was read, said first in the answer."""
+    pinned: tuple[str, ...] = ()
+    """The nodes the reading put into ``text`` by name: none of them is asked back about."""
 
 
 def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None) -> Reading | None:
@@ -109,24 +130,105 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
         if -len(context.answer_names) <= index < len(context.answer_names):
             name = context.answer_names[index]
             asked = substitute(text, start, end, name)
-            return Reading(asked, f"Reading '{text[start:end]}' as {name}.")
+            return Reading(
+                asked, f"Reading '{text[start:end]}' as {name}.", (context.answers[index],)
+            )
     if not named:
+        if (group := _answer_group(engine, text, context)) is not None:
+            return group
         found = anaphor(text, context.subject.kind)
-        if found is None or text[found[0] : found[1]].lower() in PEOPLE:
+        if found is None:
+            return _bare_relation(engine, text, context)
+        if text[found[0] : found[1]].lower() in PEOPLE:
             return None
         start, end, possessive = found
         subject = context.subject
         asked = substitute(text, start, end, subject.name, possessive)
-        return Reading(asked, f"Reading '{text[start:end]}' as {subject.name}.")
+        return Reading(asked, f"Reading '{text[start:end]}' as {subject.name}.", (subject.id,))
     spans = [(e.start, e.end) for e in named if e.start >= 0]
     new = named[0]
     old = context.subject
+    if len(named) == 1 and new.kind != old.kind:
+        # "and bipolar?" after a disease: the name's sense of the last subject's kind, when it
+        # has one ("bipolar" is a side effect too)
+        same = [
+            e for e in engine.link(text, {old.kind}) if (e.start, e.end) == (new.start, new.end)
+        ]
+        new = same[0] if same else new
     if len(named) != 1 or new.kind != old.kind or new.id == old.id:
         return None
     if not elliptical(text, spans):
         return None
     asked = substitute(context.question, old.start, old.end, new.name)
     return Reading(asked, f"Reading this as: {asked}")
+
+
+def _bare_relation(engine: EnginePort, text: str, context: SessionContext) -> Reading | None:
+    """A short question that names nothing and only asks for a relation or a kind of thing
+    ("symptoms?", "any side effects") asks it of the last subject, or of the last answers
+    when it reads far better of them ("any targets?" after the drugs for gout)."""
+    if not bare_request(text):
+        return None
+    asked = attach(text, context.subject.name)
+    pinned: tuple[str, ...] = (context.subject.id,)
+    group = context.group()
+    if group and _reads_better(engine, attach(text, group[0]), asked):
+        asked, pinned = attach(text, joined(group, text)), context.answers[: len(group)]
+    return Reading(asked, f"Reading this as: {asked}", pinned)
+
+
+def _answer_group(engine: EnginePort, text: str, context: SessionContext) -> Reading | None:
+    """A plural word for the last answers ("what do they target", "drugs hitting those
+    genes"): the question asked of any of the first of them. A bare pronoun stands for them
+    only when the question reads far better of them than of the last subject."""
+    group = context.group()
+    kind = engine.node_kind(context.answers[0]) if group else None
+    found = plural(text, kind) if kind is not None else None
+    if found is None:
+        return None
+    start, end, possessive, described = found
+    if not described and not _reads_better(
+        engine,
+        substitute(text, start, end, group[0], possessive),
+        substitute(text, start, end, context.subject.name, possessive),
+    ):
+        return None
+    asked = substitute(text, start, end, joined(group, text), possessive)
+    said = text[start:end]
+    note = f"Reading '{said}' as the last answers: {', '.join(group)}."
+    return Reading(asked, note, context.answers[: len(group)])
+
+
+FIT_MARGIN = 1.0
+"""A follow-up is read of the last answers rather than the last subject only when its parse
+score is this much better so (a chain of the subject scores several points below a relation
+of the answers; two one-hop readings are within a point)."""
+
+
+def _reads_better(engine: EnginePort, of_answers: str, of_subject: str) -> bool:
+    """The follow-up read of the last answers fits the graph clearly better than read of the
+    last subject (``EnginePort.fit``)."""
+    answers = engine.fit(of_answers)
+    if answers is None:
+        return False
+    subject = engine.fit(of_subject)
+    return subject is None or answers > subject + FIT_MARGIN
+
+
+def joined(names: tuple[str, ...], text: str) -> str:
+    """Names as the follow-up ``text`` joins them: "A, B and C" when it asks what they have
+    in common (a set question of each), else "A, B or C" (of any of them)."""
+    if len(names) == 1:
+        return names[0]
+    word = "and" if asks_common(text) else "or"
+    return f"{', '.join(names[:-1])} {word} {names[-1]}"
+
+
+def _pinned_choice(result: Result, reading: Reading) -> str | None:
+    """The node a clarification asks about that the reading named itself, if any."""
+    if result.status != Status.NEEDS_CLARIFICATION:
+        return None
+    return next((c.id for c in result.candidates if c.id in reading.pinned), None)
 
 
 @dataclass(frozen=True)
@@ -193,15 +295,13 @@ def take_turn(
     reading = read_follow_up(engine, asked, context) if choice is None else None
     if reading is not None:
         asked = reading.text
-    result = engine.ask(
-        asked,
-        mode=mode,
-        memory=memory,
-        session=session,
-        choice=choice,
-        qid=qid,
-        on_event=on_event,
+    ask = partial(
+        engine.ask, asked, mode=mode, memory=memory, session=session, qid=qid, on_event=on_event
     )
+    result = ask(choice=choice)
+    if reading is not None and (pinned := _pinned_choice(result, reading)) is not None:
+        # a name the reading itself put into the question is not asked back about
+        result = ask(choice=pinned)
     if reading is not None:
         result.understood.append(reading.note)
         result.text = f"{reading.note}\n{result.text}" if result.text else reading.note

@@ -4,6 +4,7 @@ passages (marked relevant or not), and the literature answer when the graph has 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from engine.agent import explainer
 from engine.agent.quote import quote
@@ -36,14 +37,23 @@ def fill_from_paths(
     hits: list[PassageHit],
 ) -> None:
     """Answers (graph scores fused with passage mentions), paths and triple evidence from the
-    kept ``paths`` (``fusion`` combines the two); ``target`` is the answer a mechanism question
-    names. When every path is one hop, the graph scores are weighed by the answers' evidence
-    first and the paths listed follow the answers."""
-    scores = graph_scores(paths, lambda p: store.ids[p.end], target)
+    kept ``paths`` (``fusion`` combines the two). With ``target``, the disease a mechanism
+    question names, the answers are what the drug acts through: the node each path passes
+    after the drug (its target gene, a drug like it, a disease it treats). When every path is
+    one hop, the graph scores are weighed by the answers' evidence first and the paths listed
+    follow the answers."""
     one_hop = all(len(p.uses) == 1 for p in paths)
-    signals = answer_signals(store, paths)
-    if one_hop:
+    if target is not None:
+        # weighed by the evidence of the drug's own edge to each (its first hop)
+        scores = graph_scores(paths, lambda p: store.ids[p.nodes[1]])
+        first = [replace(p, nodes=p.nodes[:2], uses=p.uses[:1]) for p in paths]
+        signals = answer_signals(store, first)
         scores = weigh(scores, signals)
+    else:
+        scores = graph_scores(paths, lambda p: store.ids[p.end])
+        signals = answer_signals(store, paths)
+        if one_hop:
+            scores = weigh(scores, signals)
     dense_scores = dense_mentions(store, list(scores), hits)
     fused = (
         fuse(scores, dense_scores, fusion)

@@ -55,7 +55,7 @@ def headline(
     seed (an overview, or no reading), or the most probable reading ``top`` in words, with
     the plan's ``note`` after it when it has one."""
     if intent == "mechanism":
-        return f"Mechanistic paths from {seed} to {target}"
+        return f"{seed} may act on {target} through"
     if intent == "overview" or top is None:
         return f"What the graph links to {seed}"
     what = describe_metapath(top, seed)

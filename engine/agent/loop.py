@@ -25,7 +25,7 @@ from engine.agent.reviewer import (
     supported,
     walk_acceptor,
 )
-from engine.agent.sets import combined, counts
+from engine.agent.sets import by_members, combined, counts, held
 from engine.agent.steps import Steps
 from engine.agent.therapy import TREATS, TherapyGroups, in_groups
 from engine.agent.unlinked import contained, dense_seed
@@ -44,7 +44,7 @@ from engine.ranking.answers import apply_boosts, rank_paths
 from engine.ranking.presets import MODES, Fusion, RetrievalPreset
 from engine.result import Answer, Evidence, Result, Status, Triple
 from engine.understand.negation import denies_between
-from engine.understand.sets import says
+from engine.understand.sets import ANY, says
 from engine.util.text import question_problem
 
 log = logging.getLogger(__name__)
@@ -324,6 +324,8 @@ class AgentLoop:
         with steps.step("fuse", "fusing graph and passage evidence") as a:
             target = plan.targets[0].id if plan.intent == "mechanism" and plan.targets else None
             fill_from_paths(result, store, self.c.fusion, paths, target, hits)
+            if plan.set_held:
+                by_members(result, plan.set_held)
             a["answers"] = len(result.answers)
         groups = self._therapy_order(result, paths) if plan.therapy and not plan.members else None
         if self._vetoed(plan, result, steps, llm):
@@ -338,14 +340,16 @@ class AgentLoop:
         walks = [self._walk(replace(plan, seeds=[e]), dist, steps) for e in plan.members]
         ids = self.c.store.ids
         plan.set_counts = counts(walks, lambda p: ids[p.end])
+        if plan.set_op == ANY:
+            plan.set_held = held(walks, lambda p: ids[p.end])
         return combined(plan.set_op, walks, lambda p: ids[p.end])
 
     def _none_in_set(self, plan: Plan, result: Result, hits: list[PassageHit]) -> Result:
         """A set question none of whose answers holds: said with how many each entity has."""
         assert plan.set_op is not None
         top = plan.dist[0][0] if plan.dist else None
-        first, second = (e.name for e in plan.members)
-        what = explainer.headline(plan.intent, says(plan.set_op, first, second), top, None)
+        names = [e.name for e in plan.members]
+        what = explainer.headline(plan.intent, says(plan.set_op, names), top, None)
         result.stop_reason = "no answer holds for the set"
         note = explainer.none_in_set(what, [e.name for e in plan.members], plan.set_counts)
         return self._literature(result, hits, note)
@@ -449,7 +453,7 @@ class AgentLoop:
             what = explainer.headline(
                 plan.intent,
                 (
-                    says(plan.set_op, plan.members[0].name, plan.members[1].name)
+                    says(plan.set_op, [e.name for e in plan.members])
                     if plan.set_op is not None
                     else plan.seeds[0].name
                 ),

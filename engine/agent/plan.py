@@ -38,6 +38,8 @@ class Plan:
     for each and ``set_op`` combines them."""
     set_op: SetOp | None = None
     set_counts: list[int] = field(default_factory=list)
+    set_held: dict[str, int] = field(default_factory=dict)
+    """For a set question of any of its entities: answer id -> how many of them reach it."""
     """How many answers the walk from each of ``members`` reached."""
     scope: ScopeReading | None = None
     """The topic the sources do not hold that the question asks for (intent

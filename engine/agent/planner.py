@@ -59,7 +59,7 @@ from engine.understand.reading import (
 )
 from engine.understand.scope import ScopeReader
 from engine.understand.semantic import SemanticScorer, masked
-from engine.understand.sets import set_operation
+from engine.understand.sets import BUT_NOT, list_operation
 from engine.understand.spelling import Speller
 
 MIN_PARSE_SCORE = -1.5
@@ -74,6 +74,8 @@ QHASH_CHARS = 16
 MAX_UNLINKED = 2
 """A question naming a relation or the kind it asks for and at most this many phrases that
 link to nothing asks about something the graph lacks; more is no question about one thing."""
+BINDS = "CbG"
+"""The relation a drug's mechanism of action is read as when no disease is named."""
 NOT_FOUND_TOKENS = 16
 """Such a question (above) is one about something missing only when at most this long."""
 OVERVIEW_TOKENS = 12
@@ -420,6 +422,8 @@ class Planner:
         distribution over its metapaths (``one_hop`` or ``multi_hop``). Without a parse the
         question asks for an overview of its first entity (or is a literature question when
         long); a parse that explains too little of it is ``no_relation``."""
+        if (acts := self._drug_action(plan, words, meaning, ents)) is not None:
+            return acts
         best = best_seed(words.features, meaning, parses, single, ents)
         if best is None:
             plan.seeds = ents[:1]
@@ -447,6 +451,29 @@ class Planner:
         self._set_of(plan, seed, ents)
         return self._therapy(plan, seed) or self._ask_relation(plan, meaning, seed)
 
+    def _drug_action(
+        self, plan: Plan, words: Wording, meaning: Meaning | None, ents: list[LinkedEntity]
+    ) -> Plan | None:
+        """Decides a question asking how one drug works, with no disease named ("moa of
+        galantamine", "how does metformin work"): a drug's mechanism of action is what it acts
+        on, so the plan walks what it binds (the drug-target action read as in ``_typed``)."""
+        if len(ents) != 1 or ents[0].kind != "Compound" or not asks_mechanism(words, meaning):
+            return None
+        drug = ents[0]
+        binds = next(
+            (
+                mp
+                for mp in enumerate_metapaths(drug.kind, ONE_HOP, self.data.uses)
+                if mp.uses[0].rel == BINDS
+            ),
+            None,
+        )
+        if binds is None:
+            return None
+        plan.seeds, plan.dist, plan.intent = [drug], [(binds, 1.0)], "one_hop"
+        self._typed(plan, words, drug)
+        return plan
+
     def _asks_treats_alone(self, question: str) -> bool:
         """The question's own words, besides the verb "treat" that any therapy question may
         use, speak for treats over palliates ("disease-modifying", "approved", "first-line":
@@ -457,20 +484,23 @@ class Planner:
         return said.get(TREATS, 0) > said.get(PALLIATES, 0)
 
     def _set_of(self, plan: Plan, seed: LinkedEntity, ents: list[LinkedEntity]) -> None:
-        """Decides a set question (``sets``): one relation asked of the seed and of one more
-        entity of its kind, the two joined as both or as one but not the other."""
+        """Decides a set question (``sets``): one relation asked of the seed and of more
+        entities of its kind, named as a list joined as each, as any, or as one but not the
+        other."""
         same = [e for e in ents if e.kind == seed.kind and e.id != seed.id]
-        if len(same) != 1 or len(plan.dist[0][0]) != ONE_HOP:
+        if not same or len(plan.dist[0][0]) != ONE_HOP:
             return
-        first, second = sorted((seed, same[0]), key=lambda e: e.start)
-        op = set_operation(plan.question, (first.start, first.end), (second.start, second.end))
-        if op is not None:
-            plan.members, plan.set_op = [first, second], op
+        listed = sorted({e.id: e for e in (seed, *same)}.values(), key=lambda e: e.start)
+        op = list_operation(plan.question, [(e.start, e.end) for e in listed])
+        if op is not None and (op != BUT_NOT or len(listed) == 2):
+            plan.members, plan.set_op = listed, op
 
     def _therapy(self, plan: Plan, seed: LinkedEntity) -> Plan | None:
         """Decides a therapy question (``therapy``): one read as treats is walked along treats
         and palliates, with no relation to ask about."""
-        if self._asks_treats_alone(plan.question):
+        if self._asks_treats_alone(plan.question) and self._states(seed, plan.dist[0][0]):
+            # "what is X approved for": treats alone, unless the graph records no treats edge
+            # of X, when what relieves (palliates) is the answer the data has
             return None
         one_hops = enumerate_metapaths(seed.kind, ONE_HOP, self.data.uses)
         dist = therapy_dist(plan.dist, one_hops)
@@ -478,6 +508,10 @@ class Planner:
             return None
         plan.dist, plan.therapy = dist, True
         return plan
+
+    def _states(self, seed: LinkedEntity, path: Metapath) -> bool:
+        """The graph has an edge of ``path``'s first relation at ``seed``."""
+        return self.store.degree(self.store.index[seed.id], path.uses[0]) > 0
 
     def _typed(self, plan: Plan, words: Wording, seed: LinkedEntity) -> None:
         """Decides the drug-target action asked for ("What does X inhibit?"): the plan's

@@ -37,21 +37,15 @@ def path_score(path: WalkPath) -> float:
     return path.conf * (PATH_BASE + SPECIFICITY_WEIGHT * path.specificity)
 
 
-def graph_scores(
-    paths: Sequence[WalkPath], end_of: Callable[[WalkPath], str], target: str | None = None
-) -> dict[str, float]:
-    """Answer id -> graph score over the paths ending at it (``end_of`` names a path's end).
-
-    With ``target`` (a mechanism question names its answer) the only answer is the target,
-    scored as the best path found."""
+def graph_scores(paths: Sequence[WalkPath], end_of: Callable[[WalkPath], str]) -> dict[str, float]:
+    """Answer id -> graph score over the paths ``end_of`` gives it to (a path's end; for a
+    mechanism, the node it passes through after the drug)."""
     support: dict[str, float] = defaultdict(float)
     best: dict[str, float] = {}
     for p in paths:
         end = end_of(p)
         best[end] = max(best.get(end, 0.0), path_score(p))
         support[end] += 1
-    if target is not None:
-        best = {target: max(best.values(), default=1.0)}
     top_support = max(support.values(), default=1.0)
     return {
         n: b * (SUPPORT_BASE + SUPPORT_WEIGHT * support[n] / top_support) for n, b in best.items()

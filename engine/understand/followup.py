@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from engine.understand.lexicon import FUNCTION_WORDS, KIND_WORDS, is_cue_word
+from engine.understand.lexicon import FUNCTION_WORDS, KIND_WORDS, is_cue_word, is_structural
 
 PRONOUN = re.compile(r"\b(?:she|he|they|her|him|them|it|its|his|their)\b", re.IGNORECASE)
 """A personal pronoun that may stand for the conversation's subject (memory reads patients'
@@ -42,6 +42,9 @@ ORDINAL = re.compile(
 )
 """An answer of the last list by its place ("the first one", "the second drug")."""
 
+BARE_MAX_WORDS = 5
+"""A question naming nothing of at most this many words that asks for a relation ("any side
+effects?") asks it of the last subject; a longer one says what it is about in words of its own."""
 ELLIPSIS_MAX_WORDS = 5
 """At most this many words outside the mentions: "and what about X for kids then?" is a new
 question with words of its own, not an ellipsis."""
@@ -99,3 +102,52 @@ def elliptical(text: str, spans: Sequence[tuple[int, int]]) -> bool:
 def substitute(text: str, start: int, end: int, name: str, possessive: bool = False) -> str:
     """``text`` with ``[start, end)`` replaced by ``name`` (``name's`` for a possessive)."""
     return text[:start] + (f"{name}'s" if possessive else name) + text[end:]
+
+
+def bare_request(text: str) -> bool:
+    """``text`` (which names nothing) is a short request for a relation or a kind of thing
+    and nothing else: every word is a function word, a relation cue or a kind noun, and one
+    is a cue or a kind noun ("symptoms?", "what are the side effects", "any targets")."""
+    words = [m.group().lower() for m in _WORD.finditer(text)]
+    if not words or len(words) > BARE_MAX_WORDS:
+        return False
+    asks = [w for w in words if is_cue_word(w) or w in KIND_WORDS]
+    return bool(asks) and all(is_structural(w) or w in asks for w in words)
+
+
+PLURAL = re.compile(
+    rf"\b(?:(?:those|these)\s+({_KIND_NOUN})|they|them|their|those|these)\b", re.IGNORECASE
+)
+"""A plural word for the last answers as a group ("what do they target", "those genes")."""
+
+
+def plural(text: str, kind: str) -> tuple[int, int, bool, bool] | None:
+    """The first plural word or description in ``text`` that may stand for a group of
+    ``kind``, as ``(start, end, possessive, described)``: ``described`` when it names the
+    kind ("those genes"); None when there is none. A description of another kind ("those
+    drugs" for genes) stands for no such group."""
+    for m in PLURAL.finditer(text):
+        noun = m.group(1)
+        if noun is not None and KIND_WORDS.get(noun.lower()) != kind:
+            continue
+        if (
+            noun is None
+            and m.group().lower() in ("those", "these")
+            and _followed_by_noun(text, m.end())
+        ):
+            continue
+        return m.start(), m.end(), m.group().lower() == "their", noun is not None
+    return None
+
+
+def _followed_by_noun(text: str, at: int) -> bool:
+    """A word that is no function word follows ``at`` ("those patients": a determiner of
+    something else, not a pronoun)."""
+    nxt = _WORD.match(text[at:].lstrip())
+    return nxt is not None and nxt.group().lower() not in FUNCTION_WORDS
+
+
+def attach(text: str, name: str) -> str:
+    """``text`` asked of ``name``: "symptoms?" -> "symptoms of X?"."""
+    body = text.rstrip(" ?.!")
+    return f"{body} of {name}{text[len(body) :]}"

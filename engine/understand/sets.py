@@ -4,21 +4,26 @@ other lacks.
 "drugs that treat both hypertension and heart failure", "genes shared by X and Y": the answers
 of the one relation asked that hold for each (``BOTH``). "drugs for asthma but not COPD",
 "meds used for epilepsy and not for bipolar": the first's answers that are not the second's
-(``BUT_NOT``). The operation is read from the words that join the two names: a conjunction
-alone joins (the answer holds for both), a negation among them excludes. Anything else between
-them ("X in patients with Y") is no set question.
+(``BUT_NOT``). "targets of aspirin or ibuprofen", "what do A, B or C bind": the answers of any
+of them (``ANY``), those held by more of them first. The operation is read from the words that
+join the names: "and" alone joins (the answer holds for each), "or" offers alternatives (any),
+a negation among them excludes. Anything else between them ("X in patients with Y") is no set
+question.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from itertools import pairwise
 from typing import Literal
 
 from engine.understand.negation import opens_negation
 
-SetOp = Literal["both", "but_not"]
+SetOp = Literal["both", "but_not", "any"]
 BOTH: SetOp = "both"
 BUT_NOT: SetOp = "but_not"
+ANY: SetOp = "any"
 
 _JOINING = frozenset(
     {"and", "both", "as", "well", "plus", "also", "together", "with", "for", "in", "to"}
@@ -42,11 +47,44 @@ def set_operation(text: str, first: tuple[int, int], second: tuple[int, int]) ->
     if negations:
         rest = [w for i, w in enumerate(words) if i not in negations]
         return BUT_NOT if all(w in _LINKING for w in rest) else None
+    if words in (["or"], ["and", "or"]):
+        return ANY
     if "and" not in words and "plus" not in words and "well" not in words:
         return None
     return BOTH if all(w in _JOINING for w in words) else None
 
 
-def says(op: SetOp, first: str, second: str) -> str:
-    """The two names as the answer's headline says them ("both X and Y", "X but not Y")."""
-    return f"both {first} and {second}" if op == BOTH else f"{first} but not {second}"
+def list_operation(text: str, spans: Sequence[tuple[int, int]]) -> SetOp | None:
+    """How the names at ``spans`` (in order) are joined; a list of three or more is joined by
+    commas and one closing "and" (``BOTH``) or "or" (``ANY``), and two names as
+    ``set_operation`` reads them."""
+    if len(spans) < 2:
+        return None
+    if len(spans) == 2:
+        return set_operation(text, spans[0], spans[1])
+    gaps = [text[a[1] : b[0]] for a, b in pairwise(spans)]
+    if any(g.strip() != "," for g in gaps[:-1]):
+        return None
+    last = [w.lower() for w in _WORD.findall(gaps[-1])]
+    return {("and",): BOTH, ("or",): ANY}.get(tuple(last)) if gaps[-1].strip(" ,") else None
+
+
+def says(op: SetOp, names: Sequence[str]) -> str:
+    """The names as the answer's headline says them ("both X and Y", "X but not Y", "X, Y or
+    Z")."""
+    if op == BUT_NOT:
+        return f"{names[0]} but not {names[1]}"
+    head = ", ".join(names[:-1])
+    if op == ANY:
+        return f"{head} or {names[-1]}"
+    return f"both {head} and {names[-1]}" if len(names) == 2 else f"each of {head} and {names[-1]}"
+
+
+COMMON = re.compile(r"\b(?:in common|share[sd]?|sharing|both|all|each)\b", re.IGNORECASE)
+"""Words that ask what several things have in common (an answer that holds for each)."""
+
+
+def asks_common(text: str) -> bool:
+    """``text`` asks what its names have in common ("what do they share", "targets they all
+    hit")."""
+    return COMMON.search(text) is not None

@@ -8,7 +8,15 @@ from typing import Any
 import pytest
 
 from engine.result import Status
-from engine.understand.sets import BOTH, BUT_NOT, set_operation
+from engine.understand.sets import (
+    ANY,
+    BOTH,
+    BUT_NOT,
+    asks_common,
+    list_operation,
+    says,
+    set_operation,
+)
 
 
 def op(question: str, a: str, b: str) -> str | None:
@@ -27,12 +35,46 @@ def op(question: str, a: str, b: str) -> str | None:
         ("drugs for gout but not psoriasis", "gout", "psoriasis", BUT_NOT),
         ("used for gout and not for psoriasis", "gout", "psoriasis", BUT_NOT),
         ("gout without psoriasis", "gout", "psoriasis", BUT_NOT),
+        ("drugs for gout or psoriasis", "gout", "psoriasis", ANY),
+        ("drugs for gout and/or psoriasis", "gout", "psoriasis", ANY),
         ("drugs for gout in patients with psoriasis", "gout", "psoriasis", None),
         ("drugs for gout that also help psoriasis", "gout", "psoriasis", None),
     ],
 )
 def test_the_joining_words_say_the_operation(question: str, a: str, b: str, expected: str) -> None:
     assert op(question, a, b) == expected
+
+
+def _spans(text: str, names: list[str]) -> list[tuple[int, int]]:
+    at, out = 0, []
+    for n in names:
+        i = text.index(n, at)
+        out.append((i, i + len(n)))
+        at = i + len(n)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("what do aspirin, ibuprofen or naproxen bind", ANY),
+        ("genes of aspirin, ibuprofen and naproxen", BOTH),
+        ("aspirin, ibuprofen, naproxen", None),
+        ("aspirin with ibuprofen, or naproxen", None),
+    ],
+)
+def test_a_list_is_joined_by_its_last_word(question: str, expected: str | None) -> None:
+    names = ["aspirin", "ibuprofen", "naproxen"]
+    assert list_operation(question, _spans(question, names)) == expected
+
+
+def test_the_headline_says_the_names_as_they_are_joined() -> None:
+    assert says(BOTH, ["A", "B"]) == "both A and B"
+    assert says(BOTH, ["A", "B", "C"]) == "each of A, B and C"
+    assert says(ANY, ["A", "B", "C"]) == "A, B or C"
+    assert says(BUT_NOT, ["A", "B"]) == "A but not B"
+    assert asks_common("what do they have in common") and asks_common("do they share any")
+    assert not asks_common("what do they target")
 
 
 def _ends(r: Any, seed: str) -> set[str]:

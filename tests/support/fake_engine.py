@@ -144,6 +144,10 @@ class FakeEngine:
                     )
         return sorted(found, key=lambda e: e.start)
 
+    def fit(self, text: str) -> float | None:
+        """No reading is preferred: a follow-up keeps the last subject."""
+        return None
+
     def node_name(self, node_id: str) -> str | None:
         return self.names.get(node_id)
 

@@ -5,6 +5,7 @@ sessions apart."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -122,3 +123,43 @@ def test_ask_session_follows_up_across_processes(small_home: Path) -> None:
     followed = ask("and which genes does it bind?")
     assert followed["understood"] == ["Reading 'it' as Donepezil."]
     assert followed["status"] == "ANSWERED"
+
+
+def _bound(helix: Any, drugs: list[str]) -> set[str]:
+    return {t[2] for d in drugs for t in helix.triples(d, "CbG", 500)}
+
+
+def test_a_plural_follow_up_asks_of_the_last_answers(helix: Any) -> None:
+    drugs = take_turn(helix, None, "which drugs treat epilepsy?")
+    assert drugs.result is not None and len(drugs.result.answers) >= 2
+    assert drugs.context is not None
+    group = [a.id for a in drugs.result.answers[:5]]
+    names = [a.name for a in drugs.result.answers[:5]]
+    targets = take_turn(helix, None, "what do they bind?", context=drugs.context)
+    assert targets.asked == f"what do {', '.join(names[:-1])} or {names[-1]} bind?"
+    assert targets.result is not None and targets.result.status == Status.ANSWERED
+    assert targets.result.understood == [f"Reading 'they' as the last answers: {', '.join(names)}."]
+    got = {a.id for a in targets.result.answers}
+    assert got and got <= _bound(helix, group)
+    # the answers held by more of the drugs come first
+    held = {g: sum(g in _bound(helix, [d]) for d in group) for g in got}
+    order = [held[a.id] for a in targets.result.answers]
+    assert order == sorted(order, reverse=True)
+
+
+def test_a_bare_relation_is_asked_of_the_last_subject(helix: Any) -> None:
+    first = take_turn(helix, None, "what is donepezil used for")
+    assert first.context is not None
+    genes = take_turn(helix, None, "targets?", context=first.context)
+    assert genes.asked == "targets of Donepezil?"
+    assert genes.result is not None and genes.result.status == Status.ANSWERED
+    assert {a.id for a in genes.result.answers} <= _bound(helix, [DONEPEZIL])
+    remark = take_turn(helix, None, "ok thanks", context=first.context)
+    assert remark.asked == "ok thanks"
+
+
+def test_a_drug_s_mechanism_of_action_alone_is_what_it_binds(helix: Any) -> None:
+    for question in ("moa of donepezil", "how does donepezil work"):
+        result = helix.ask(question)
+        assert result.status == Status.ANSWERED, question
+        assert result.answers and {a.id for a in result.answers} <= _bound(helix, [DONEPEZIL])
