@@ -506,6 +506,11 @@ class Planner:
         dist = therapy_dist(plan.dist, one_hops)
         if dist is None:
             return None
+        if not self._states(seed, dist[0][0]):
+            # only drugs that relieve it (or only what it relieves): the whole therapy reading
+            # is theirs, so that they are not held below the review floor
+            (_, treats), (palliates, share), *rest = dist
+            dist = [(palliates, treats + share), *rest]
         plan.dist, plan.therapy = dist, True
         return plan
 

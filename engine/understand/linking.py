@@ -28,6 +28,7 @@ from engine.understand.mentions import (
     Mention,
     Token,
     abbreviation_only,
+    framed,
     tokenize,
 )
 from engine.understand.negation import in_negative_contraction
@@ -247,7 +248,7 @@ class Linker:
         lower case where the verb of a kind noun's clause stands ("medicines that *fall* into
         X": not the side effect Fall)."""
         tok = tokens[position]
-        cands = self.aliases.plausible(cands, tok, position)
+        cands = self.aliases.plausible(cands, tok, position, framed(tokens, position))
         if self.vocabulary is None or not self.vocabulary.language.whole_word(tok.text):
             return cands
         if (

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from engine.graph.store import KGStore
+from engine.understand.lexicon import FUNCTION_WORDS, KIND_WORDS, is_cue_word
 from engine.understand.spans import SpanMatcher
 from engine.util.text import alias_key, normalize
 
@@ -176,15 +177,18 @@ class AliasIndex:
         ]
         self.meant = self.headed | synonyms(pairs, encode)
 
-    def plausible(self, cands: list[Candidate], tok: Token, position: int) -> list[Candidate]:
-        """Filter candidates for a one-word mention by how the word is written."""
+    def plausible(
+        self, cands: list[Candidate], tok: Token, position: int, framed: bool = False
+    ) -> list[Candidate]:
+        """Filter candidates for a one-word mention by how the word is written; ``framed``
+        when it stands where a name of a kind is asked for (``framed``)."""
         if not any(ch.isalpha() for ch in tok.text):
             return []
         out = []
         for c in cands:
             if c.node_id.startswith("Gene::") and not _gene_token_ok(tok, position):
                 continue
-            if c.source == INITIALISM and not self._abbreviation(tok, position):
+            if c.source == INITIALISM and not self._abbreviation(tok, position, framed):
                 continue
             if (
                 not c.primary
@@ -196,13 +200,34 @@ class AliasIndex:
             out.append(c)
         return out
 
-    def _abbreviation(self, tok: Token, position: int) -> bool:
+    def _abbreviation(self, tok: Token, position: int, framed: bool = False) -> bool:
         """The word is written as an abbreviation: in capitals or with digits ("UC", "T2DM"),
-        or in lower case when three letters or more and no everyday word ("copd", "ckd")."""
+        or in lower case when three letters or more and no everyday word ("copd", "ckd"), or
+        two letters where a name is asked for ("meds for ra", "ms genes")."""
         t = tok.text
         if _gene_token_ok(tok, position):
             return True
-        return t.islower() and len(t) >= MIN_LOWER_INITIALISM and tok.norm not in self.common
+        short = len(t) >= MIN_LOWER_INITIALISM or (framed and tok.norm not in FUNCTION_WORDS)
+        return t.islower() and short and tok.norm not in self.common
+
+
+FRAME_PREPOSITIONS = frozenset({"for", "with", "in", "of"})
+"""Prepositions that put a name after a word asking for things ("meds for ra", "genes in ms")."""
+
+
+def framed(tokens: Sequence[Token], position: int) -> bool:
+    """The word at ``position`` stands where a question names what it asks about: beside a
+    kind noun or a relation cue ("ra drugs", "ms symptoms"), or after a preposition that
+    follows one ("tx for hf", "first-line meds for ms")."""
+
+    def asks(i: int) -> bool:
+        return 0 <= i < len(tokens) and (
+            tokens[i].norm in KIND_WORDS or is_cue_word(tokens[i].norm)
+        )
+
+    if asks(position - 1) or asks(position + 1):
+        return True
+    return position >= 2 and tokens[position - 1].norm in FRAME_PREPOSITIONS and asks(position - 2)
 
 
 SUBTYPE = "receptor-subtype"
