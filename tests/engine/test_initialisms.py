@@ -70,3 +70,44 @@ def test_clinical_shorthand_is_written_out_for_the_reading() -> None:
     )
     assert written_out("txt taxes") == "txt taxes"
     assert KIND_WORDS["sx"] == "Symptom"
+
+
+def test_two_lower_case_letters_are_initials_only_where_a_name_is_asked_for() -> None:
+    from engine.understand.mentions import framed, tokenize
+
+    def at(text: str, word: str) -> bool:
+        tokens = tokenize(text)
+        return framed(tokens, next(i for i, t in enumerate(tokens) if t.norm == word))
+
+    assert at("meds for ra", "ra")  # after a preposition that follows a kind noun
+    assert at("ra drugs", "ra")  # beside a kind noun
+    assert at("what are the symptoms in ms", "ms")
+    assert not at("is ms contagious", "ms")
+    assert not at("what is ra", "ra")
+
+
+def test_a_framed_pair_of_letters_links_its_disease_on_the_real_slice(helix) -> None:  # type: ignore[no-untyped-def]
+    from engine.understand.mentions import initials
+
+    aliases = helix.c.planner.linker.aliases
+    names = [
+        n
+        for (n,) in helix.c.store.con.execute(
+            "SELECT name FROM nodes WHERE kind = 'Disease'"
+        ).fetchall()
+    ]
+    keys = sorted(
+        k
+        for n in names
+        if (k := initials(n)) is not None
+        and len(k) == 2
+        and aliases.get(k)
+        and all(c.source == INITIALISM for c in aliases.get(k))
+    )
+    assert keys, "the slice has a disease known by two initials alone"
+    key = keys[0]
+    linked = {e.id for e in helix.link(f"drugs for {key}")} & {
+        e.id for e in helix.link(f"{key} drugs")
+    }
+    assert linked <= {c.node_id for c in aliases.get(key)} and linked
+    assert not helix.link(f"is {key} ok")

@@ -35,3 +35,9 @@ def test_graph_questions_naming_the_same_drug_stay_graph_questions(helix: Any) -
         r = helix.ask(question)
         assert r.status is Status.ANSWERED, question
         assert r.stop_reason != "out of scope"
+
+
+def test_a_request_for_paperwork_about_a_drug_is_out_of_scope(helix: Any) -> None:
+    r = helix.ask("can you renew my metformin")
+    assert r.status is Status.NOT_ANSWERED and r.stop_reason == "out of scope"
+    assert "prescriptions" in r.text and "About **Metformin**" in r.text

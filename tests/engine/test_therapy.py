@@ -56,3 +56,27 @@ def test_a_therapy_is_asked_in_strong_words_and_explained_by_a_reading_that_walk
     assert explains_therapy([(Metapath((*TREATED_BY.uses,)), 1.0)])
     caused = hop("CcSE", "Side Effect", "Compound", inverse=True)
     assert not explains_therapy([(caused, 1.0)])
+
+
+def test_a_disease_only_relieved_by_drugs_answers_with_them(helix) -> None:  # type: ignore[no-untyped-def]
+    from engine.result import Status
+
+    con = helix.c.store.con
+    rows = con.execute(
+        """SELECT n.id, n.name FROM nodes n WHERE n.kind = 'Disease'
+           AND EXISTS (SELECT 1 FROM triples t WHERE t.obj = n.id AND t.rel = 'CpD')
+           AND NOT EXISTS (SELECT 1 FROM triples t WHERE t.obj = n.id AND t.rel = 'CtD')
+           ORDER BY n.name"""
+    ).fetchall()
+    assert rows, "the slice has a disease that drugs only palliate"
+    disease, name = rows[0]
+    relieving = {
+        s
+        for (s,) in con.execute(
+            "SELECT subj FROM triples WHERE obj = ? AND rel = 'CpD'", [disease]
+        ).fetchall()
+    }
+    result = helix.ask(f"what can I give for {name}")
+    assert result.status == Status.ANSWERED, result.text
+    assert result.answers and {a.id for a in result.answers} <= relieving
+    assert "symptomatic (palliates)" in result.text
