@@ -32,6 +32,7 @@ from engine.understand.followup import (
     anaphor,
     attach,
     bare_request,
+    described,
     elliptical,
     ordinal,
     plural,
@@ -136,6 +137,8 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
     if not named:
         if (group := _answer_group(engine, text, context)) is not None:
             return group
+        if (top := _top_answer(engine, text, context)) is not None:
+            return top
         found = anaphor(text, context.subject.kind)
         if found is None:
             return _bare_relation(engine, text, context)
@@ -197,6 +200,23 @@ def _answer_group(engine: EnginePort, text: str, context: SessionContext) -> Rea
     said = text[start:end]
     note = f"Reading '{said}' as the last answers: {', '.join(group)}."
     return Reading(asked, note, context.answers[: len(group)])
+
+
+def _top_answer(engine: EnginePort, text: str, context: SessionContext) -> Reading | None:
+    """ "this/that <kind>" naming the kind of the last answers, not the last subject's
+    ("which other drugs share that target" after a drug's targets): the first answer."""
+    if not context.answers:
+        return None
+    kind = engine.node_kind(context.answers[0])
+    if kind is None or kind == context.subject.kind:
+        return None
+    found = described(text, kind)
+    if found is None:
+        return None
+    start, end = found
+    name = context.answer_names[0]
+    asked = substitute(text, start, end, name)
+    return Reading(asked, f"Reading '{text[start:end]}' as {name}.", context.answers[:1])
 
 
 FIT_MARGIN = 1.0

@@ -151,3 +151,16 @@ def attach(text: str, name: str) -> str:
     """``text`` asked of ``name``: "symptoms?" -> "symptoms of X?"."""
     body = text.rstrip(" ?.!")
     return f"{body} of {name}{text[len(body) :]}"
+
+
+SINGULAR = re.compile(rf"\b(?:this|that)\s+({_KIND_NOUN})\b", re.IGNORECASE)
+"""A singular demonstrative with a kind noun ("that target", "this gene")."""
+
+
+def described(text: str, kind: str) -> tuple[int, int] | None:
+    """The first "this/that <kind noun>" in ``text`` whose noun names ``kind`` (the top
+    answer of a list of that kind: "which drugs share that target" after a drug's targets)."""
+    for m in SINGULAR.finditer(text):
+        if KIND_WORDS.get(m.group(1).lower()) == kind:
+            return m.start(), m.end()
+    return None

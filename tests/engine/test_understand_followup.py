@@ -6,6 +6,7 @@ from engine.understand.followup import (
     anaphor,
     attach,
     bare_request,
+    described,
     elliptical,
     plural,
     substitute,
@@ -55,3 +56,11 @@ def test_a_short_request_for_a_relation_alone_is_bare() -> None:
         assert not bare_request(text), text
     assert attach("symptoms?", "gout") == "symptoms of gout?"
     assert attach("any targets", "Aspirin") == "any targets of Aspirin"
+
+
+def test_a_singular_description_of_another_kind_is_found_by_its_kind() -> None:
+    text = "which other drugs share that target"
+    found = described(text, "Gene")
+    assert found is not None and text[found[0] : found[1]] == "that target"
+    assert described(text, "Compound") is None
+    assert described("what does it bind", "Gene") is None
