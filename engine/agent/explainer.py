@@ -3,13 +3,13 @@ phrasing tables that headline a graph answer ("Compounds that treat X")."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import prompts
 from engine.graph.metapaths import Metapath
 from engine.graph.relations import BY_ABBREV, triple_text, use_phrase, verb_phrase
 from engine.graph.store import KGStore, Sample
-from engine.result import Answer, Triple
+from engine.result import Answer, LinkedEntity, Triple
 from engine.understand.reading import PLURAL
 
 MAX_LISTED = 8
@@ -149,6 +149,22 @@ def sampled_note(rels: Sequence[tuple[str, Sample]]) -> str:
         f"({s.kept:,} of {s.total:,}), so this is not a complete list._"
         for rel, s in rels
     )
+
+
+def none_among(what: str, names: Sequence[str]) -> str:
+    """A question of which listed things hold, none of which does."""
+    return f"**{what}**: none of {', '.join(names)} in the graph."
+
+
+def among_note(text: str, members: Sequence[LinkedEntity], held: Mapping[str, int]) -> str:
+    """A "which of ..." answer, with the listed things the graph does not record said after
+    its first line."""
+    missing = [e.name for e in members if e.id not in held]
+    if not missing:
+        return text
+    head, _, rest = text.partition("\n")
+    note = f"Not recorded for: {', '.join(missing)}."
+    return f"{head}\n{note}\n{rest}" if rest else f"{head}\n{note}"
 
 
 def none_in_set(what: str, names: Sequence[str], counts: Sequence[int]) -> str:

@@ -25,7 +25,7 @@ from engine.agent.reviewer import (
     supported,
     walk_acceptor,
 )
-from engine.agent.sets import by_members, combined, counts, held
+from engine.agent.sets import by_members, combined, counts, held, kept_to
 from engine.agent.steps import Steps
 from engine.agent.therapy import TREATS, TherapyGroups, in_groups
 from engine.agent.unlinked import contained, dense_seed
@@ -44,7 +44,7 @@ from engine.ranking.answers import apply_boosts, rank_paths
 from engine.ranking.presets import MODES, Fusion, RetrievalPreset
 from engine.result import Answer, Evidence, Result, Status, Triple
 from engine.understand.negation import denies_between
-from engine.understand.sets import ANY, says
+from engine.understand.sets import AMONG, ANY, says
 from engine.util.text import question_problem
 
 log = logging.getLogger(__name__)
@@ -307,7 +307,12 @@ class AgentLoop:
             seed.kind, None if at is None else (lambda u: store.degree(at, u) > 0)
         )
         dist = self._predict(plan, result, dist, steps, llm)
-        if plan.set_op is not None:
+        if plan.set_op == AMONG:
+            walk = kept_to(self._walk(plan, dist, steps), plan.members, store.ids)
+            plan.set_held = {store.ids[p.end]: 1 for p in walk.paths}
+            if not walk.paths:
+                return self._none_among(plan, result, hits)
+        elif plan.set_op is not None:
             walk = self._set_walk(plan, dist, steps)
             if not walk.paths:
                 return self._none_in_set(plan, result, hits)
@@ -343,6 +348,14 @@ class AgentLoop:
         if plan.set_op == ANY:
             plan.set_held = held(walks, lambda p: ids[p.end])
         return combined(plan.set_op, walks, lambda p: ids[p.end])
+
+    def _none_among(self, plan: Plan, result: Result, hits: list[PassageHit]) -> Result:
+        """A question of which listed things hold, none of which does: said so."""
+        top = plan.dist[0][0] if plan.dist else None
+        what = explainer.headline(plan.intent, plan.seeds[0].name, top, None)
+        result.stop_reason = "no answer holds for the set"
+        note = explainer.none_among(what, [e.name for e in plan.members])
+        return self._literature(result, hits, note)
 
     def _none_in_set(self, plan: Plan, result: Result, hits: list[PassageHit]) -> Result:
         """A set question none of whose answers holds: said with how many each entity has."""
@@ -454,7 +467,7 @@ class AgentLoop:
                 plan.intent,
                 (
                     says(plan.set_op, [e.name for e in plan.members])
-                    if plan.set_op is not None
+                    if plan.set_op not in (None, AMONG)
                     else plan.seeds[0].name
                 ),
                 plan.dist[0][0] if plan.dist else None,
@@ -468,6 +481,8 @@ class AgentLoop:
                 )
             else:
                 result.text = explainer.kg_answer(store, result.answers, result.paths, what)
+            if plan.set_op == AMONG:
+                result.text = explainer.among_note(result.text, plan.members, plan.set_held)
             rels = dict.fromkeys(t[1] for p in result.paths for t in p)
             if sampled := [(r, store.sampled[r]) for r in rels if r in store.sampled]:
                 result.text = f"{result.text}\n\n{explainer.sampled_note(sampled)}"

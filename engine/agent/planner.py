@@ -20,11 +20,12 @@ candidates after that becomes a clarifying question.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Literal
 
 from engine.agent import senses
-from engine.agent.parsing import ONE_HOP, Parses, best_seed, distribution
+from engine.agent.parsing import ONE_HOP, Parses, best_seed, distribution, seed_parses
 from engine.agent.plan import Plan
 from engine.agent.readings import Meaning, Wording, graph_reading, read_words
 from engine.agent.therapy import (
@@ -59,7 +60,7 @@ from engine.understand.reading import (
 )
 from engine.understand.scope import ScopeReader
 from engine.understand.semantic import SemanticScorer, masked
-from engine.understand.sets import BUT_NOT, list_operation
+from engine.understand.sets import AMONG, BUT_NOT, list_operation, listed
 from engine.understand.spelling import Speller
 
 MIN_PARSE_SCORE = -1.5
@@ -424,6 +425,8 @@ class Planner:
         long); a parse that explains too little of it is ``no_relation``."""
         if (acts := self._drug_action(plan, words, meaning, ents)) is not None:
             return acts
+        if (among := self._among(plan, words, meaning, parses, single, ents)) is not None:
+            return among
         best = best_seed(words.features, meaning, parses, single, ents)
         if best is None:
             plan.seeds = ents[:1]
@@ -450,6 +453,41 @@ class Planner:
         self._typed(plan, words, seed)
         self._set_of(plan, seed, ents)
         return self._therapy(plan, seed) or self._ask_relation(plan, meaning, seed)
+
+    def _among(
+        self,
+        plan: Plan,
+        words: Wording,
+        meaning: Meaning | None,
+        parses: Parses,
+        single: Single,
+        ents: list[LinkedEntity],
+    ) -> Plan | None:
+        """Decides a question asking which of several listed things the relation links to one
+        more ("which of propranolol, topiramate and sumatriptan treat migraine"): walked from
+        that one along its best relation to the listed kind, the answers kept to the list."""
+        if not is_wh_question(plan.question) and "which" not in words.features.norm.split():
+            return None
+        kinds = Counter(e.kind for e in ents)
+        many = [k for k, n in kinds.items() if n >= 2]
+        if len(many) != 1 or len(kinds) != 2 or len(ents) != kinds[many[0]] + 1:
+            return None
+        group = sorted((e for e in ents if e.kind == many[0]), key=lambda e: e.start)
+        if not listed(plan.question, [(e.start, e.end) for e in group]):
+            return None
+        m, target = next(
+            (m, e) for (m, _), e in zip(single, ents, strict=True) if e.kind != many[0]
+        )
+        scored = [
+            (mp, sc)
+            for mp, sc in seed_parses(words.features, meaning, parses, m, target.kind)
+            if len(mp) == ONE_HOP and mp.uses[0].dst == many[0]
+        ]
+        if not scored:
+            return None
+        plan.seeds, plan.dist, plan.intent = [target], distribution(scored), "one_hop"
+        plan.members, plan.set_op = group, AMONG
+        return self._therapy(plan, target) or plan
 
     def _drug_action(
         self, plan: Plan, words: Wording, meaning: Meaning | None, ents: list[LinkedEntity]

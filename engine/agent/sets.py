@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from engine.graph.walk import WalkPath, WalkResult
-from engine.result import Result
+from engine.result import LinkedEntity, Result
 from engine.understand.sets import ANY, BOTH, SetOp
 
 
@@ -49,3 +49,10 @@ def by_members(result: Result, held_by: Mapping[str, int]) -> None:
     result.paths.sort(
         key=lambda p: min((place.get(n, last) for t in p for n in (t[0], t[2])), default=last)
     )
+
+
+def kept_to(walk: WalkResult, members: Sequence[LinkedEntity], ids: Sequence[str]) -> WalkResult:
+    """``walk`` with only the paths that end at one of ``members`` (a "which of ..." question:
+    the listed things the relation links to its seed)."""
+    wanted = {e.id for e in members}
+    return replace(walk, paths=[p for p in walk.paths if ids[p.end] in wanted])

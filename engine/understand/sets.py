@@ -20,10 +20,13 @@ from typing import Literal
 
 from engine.understand.negation import opens_negation
 
-SetOp = Literal["both", "but_not", "any"]
+SetOp = Literal["both", "but_not", "any", "among"]
 BOTH: SetOp = "both"
 BUT_NOT: SetOp = "but_not"
 ANY: SetOp = "any"
+AMONG: SetOp = "among"
+"""Which of several named things the relation links to another ("which of A, B and C treat
+X"): the listed ones that hold."""
 
 _JOINING = frozenset(
     {"and", "both", "as", "well", "plus", "also", "together", "with", "for", "in", "to"}
@@ -67,6 +70,20 @@ def list_operation(text: str, spans: Sequence[tuple[int, int]]) -> SetOp | None:
         return None
     last = [w.lower() for w in _WORD.findall(gaps[-1])]
     return {("and",): BOTH, ("or",): ANY}.get(tuple(last)) if gaps[-1].strip(" ,") else None
+
+
+def listed(text: str, spans: Sequence[tuple[int, int]]) -> bool:
+    """The names at ``spans`` (in order, two or more) are written as a list: nothing but
+    commas, colons, slashes, "and" or "or" between them ("propranolol, topiramate or
+    sumatriptan")."""
+    if len(spans) < 2:
+        return False
+    for a, b in pairwise(spans):
+        gap = text[a[1] : b[0]]
+        words = {w.lower() for w in _WORD.findall(gap)}
+        if not words <= {"and", "or"} or _WORD.sub("", gap).strip(" ,;:/&"):
+            return False
+    return True
 
 
 def says(op: SetOp, names: Sequence[str]) -> str:

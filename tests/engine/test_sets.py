@@ -14,6 +14,7 @@ from engine.understand.sets import (
     BUT_NOT,
     asks_common,
     list_operation,
+    listed,
     says,
     set_operation,
 )
@@ -118,3 +119,37 @@ def test_a_set_nothing_holds_for_says_so_with_each_count(helix: Any) -> None:
     assert r.status is Status.NOT_ANSWERED and not r.answers
     assert "none in the graph" in r.text
     assert f"psoriasis: {len(one)}" in r.text
+
+
+def test_names_written_as_a_list() -> None:
+    text = "which of these treat migraine: propranolol, topiramate or sumatriptan"
+    assert listed(text, _spans(text, ["propranolol", "topiramate", "sumatriptan"]))
+    text = "propranolol in patients on topiramate"
+    assert not listed(text, _spans(text, ["propranolol", "topiramate"]))
+
+
+def test_which_of_listed_drugs_treat_a_disease_keeps_the_list_and_says_the_rest(
+    helix: Any,
+) -> None:
+    con = helix.c.store.con
+    treating = [
+        n
+        for (n,) in con.execute(
+            "SELECT DISTINCT n.name FROM triples t JOIN nodes n ON n.id = t.subj "
+            "WHERE t.obj = ? AND t.rel = 'CtD' ORDER BY n.name",
+            [EPILEPSY],
+        ).fetchall()
+    ]
+    other = con.execute(
+        "SELECT n.name FROM nodes n WHERE n.kind = 'Compound' AND n.id NOT IN "
+        "(SELECT subj FROM triples WHERE obj = ? AND rel IN ('CtD', 'CpD')) ORDER BY n.name",
+        [EPILEPSY],
+    ).fetchone()
+    assert len(treating) >= 2 and other is not None
+    listed_names = [treating[0], other[0], treating[1]]
+    r = helix.ask(
+        f"which of {listed_names[0]}, {listed_names[1]} and {listed_names[2]} treat epilepsy"
+    )
+    assert r.status is Status.ANSWERED, r.text
+    assert {a.name for a in r.answers} == {treating[0], treating[1]}
+    assert f"Not recorded for: {other[0]}." in r.text
