@@ -182,6 +182,10 @@ def examples(text: str, tokens: list[Token], mentions: list[Mention]) -> list[Me
     return [m for m in mentions if m not in inside]
 
 
+ARTICLES = frozenset({"a", "an", "the"})
+"""Lower-case articles: a gene alias that opens with one ("a beta" of SUCLA2) is a phrase."""
+
+
 class Linker:
     def __init__(
         self,
@@ -219,6 +223,9 @@ class Linker:
             cands = self.aliases.get(span.key)
             if i == j:
                 cands = self._plausible(cands, tokens, i)
+            elif tokens[i].text in ARTICLES:
+                # "a beta blocker": the article of an English phrase, not the "A" of a symbol
+                cands = [c for c in cands if not c.node_id.startswith("Gene::")]
             if not cands:
                 continue
             found.append(

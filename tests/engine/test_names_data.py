@@ -47,3 +47,29 @@ def test_a_symbol_typed_with_a_hyphen_links_as_written_solid(helix: Any) -> None
     found = linker.link(f"which drugs bind {typed}?").mentions
     expected = list(dict.fromkeys(c.node_id for c in index.get(key)))
     assert [m.node_ids for m in found if m.text == f"{key[:-1].upper()} {key[-1]}"] == [expected]
+
+
+def test_a_gene_alias_opening_with_an_article_is_an_english_phrase(helix) -> None:  # type: ignore[no-untyped-def]
+    import copy
+
+    from engine.understand.mentions import Candidate, tokenize
+    from engine.understand.spans import SpanMatcher
+
+    class Aliases:
+        def __init__(self) -> None:
+            self.by_key = {
+                "a beta": [Candidate("Gene::8803", "A beta", "ncbi", False)],
+                "beta blocker": [Candidate("Pharmacologic Class::X", "beta blocker", "test", True)],
+            }
+            self.matcher = SpanMatcher(list(self.by_key))
+
+        def get(self, key: str) -> list[Candidate]:
+            return self.by_key.get(key, [])
+
+    linker = copy.copy(helix.c.planner.linker)
+    linker.aliases = Aliases()
+    found = linker._exact(tokenize("is metoprolol a beta blocker"))
+    ids = {c.node_id for m in found for c in m.candidates}
+    assert "Gene::8803" not in ids and "Pharmacologic Class::X" in ids
+    typed = linker._exact(tokenize("is A beta raised in this disease"))
+    assert "Gene::8803" in {c.node_id for m in typed for c in m.candidates}
