@@ -20,7 +20,7 @@ from engine.export.subgraph import answer_graph
 from engine.graph.relations import BY_ABBREV
 from engine.ports import EnginePort, FactPort, UserMemoryPort
 from engine.result import Result, Status, Triple
-from engine.util.faults import MemoryFault, StoreFault
+from engine.util.faults import StoreFault
 from engine.util.ids import kind_of
 from engine.util.text import question_problem
 from helix_mcp.models import (
@@ -37,7 +37,7 @@ from helix_mcp.models import (
 )
 from helix_mcp.ports import EngineFactory, MemoryFactory
 from helix_mcp.walk import WalkError, parse_hops, walk
-from wiring.turn import SessionContext, TurnOutcome, take_turn
+from wiring.turn import SessionContext, take_turn
 
 MAX_LAYERED = 2
 """Engines kept open for layer sets asked by ``ask(layers=...)`` besides the server's own."""
@@ -94,6 +94,8 @@ def _after_failed_write(
     (a later step, such as clearing cached answers, failed: the disk filled up between the
     two), or not stored at all, or, when the vault cannot even be read now, unknown."""
     reason = _one_line(exc)
+    if isinstance(exc, StoreFault) and exc.unwritten:  # it never reached the store
+        return MemoryStoreOut(stored=False, message=f"not stored: {reason}")
     try:
         current = memory.facts(include_superseded=False)
     except Exception:
@@ -180,6 +182,8 @@ class HelixTools:
                 where: object = self.settings.user_dir(self.user)
                 try:
                     self._memory = self._memory_factory(self.settings, self.user, engine)
+                except StoreFault as exc:  # its own sentence names the file and the fix
+                    raise ToolError(str(exc)) from exc
                 except Exception as exc:
                     reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
                     fix = "make that directory writable, or run `helix-chat doctor`"
@@ -277,9 +281,8 @@ class HelixTools:
         with self.lock:
             engine = self.engine_for(layers)
             memory, unusable = self._usable_memory(use_memory)
-
-            def turn_with(memory: UserMemoryPort | None) -> TurnOutcome:
-                return take_turn(
+            try:
+                turn = take_turn(  # a memory failing in the turn: answered from the graph
                     engine,
                     memory,
                     question,
@@ -287,25 +290,8 @@ class HelixTools:
                     session=session,
                     choice=choice,
                     context=self.contexts.get(session),
+                    unusable=unusable,
                 )
-
-            try:
-                try:
-                    turn = turn_with(memory)
-                except ToolError:
-                    raise
-                except Exception as exc:
-                    if memory is None or (
-                        isinstance(exc, StoreFault) and not isinstance(exc, MemoryFault)
-                    ):
-                        raise
-                    # memory faults must not take the graph down: answer without it
-                    unusable = (
-                        str(exc)
-                        if isinstance(exc, MemoryFault)
-                        else f"the memory could not be used ({_one_line(exc)})"
-                    )
-                    turn = turn_with(None)
                 if turn.context is not None:
                     self.contexts[session] = turn.context
             except ToolError:
@@ -314,8 +300,6 @@ class HelixTools:
                 raise ToolError(str(exc)) from exc
             except Exception as exc:
                 raise ToolError(f"ask failed: {type(exc).__name__}: {exc}") from exc
-        if unusable is not None and turn.result is not None:
-            turn.result.degraded.append("memory")
         if turn.result is None:
             assert turn.noted is not None  # a turn asks unless it noted a fact
             data = _noted_contract(question, turn.noted)
@@ -326,8 +310,10 @@ class HelixTools:
         data["question"] = question
         if include_graph:
             data["graph"] = to_cytoscape(answer_graph(turn.result))
-        if unusable is not None:
-            data["memory_error"] = f"{unusable}; answered from the graph alone, nothing noted"
+        if turn.memory_error is not None:
+            data["memory_error"] = (
+                f"{turn.memory_error}; answered from the graph alone, nothing noted"
+            )
         if turn.noted is not None:
             data["noted"] = fact_out(turn.noted).model_dump(mode="json")
         return data
