@@ -7,12 +7,19 @@ get 401 before any tool runs. Every user's memory lives in PostgreSQL
 many, can share one database. Each process opens the knowledge graph and passage stores
 (read-only local files) once and lets one call at a time use them; more processes serve more
 calls at once.
+
+When the database stops answering, memory tools fail as tool errors within
+``HELIX_DATABASE_TIMEOUT_S`` (at once while it stays down), graph tools keep working for tokens
+this process checked within ``HELIX_TEAM_TOKEN_GRACE_MINUTES``, and a request whose token
+cannot be checked gets a JSON-RPC error (HTTP 503) saying so, not a plain-text 500.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 import anyio.to_thread
@@ -21,6 +28,8 @@ from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from engine.config import Settings
 from engine.ports import EnginePort
@@ -33,20 +42,66 @@ log = logging.getLogger(__name__)
 
 
 class TokenUsers:
-    """The MCP SDK's ``TokenVerifier``: a bearer token -> its user, from the database."""
+    """The MCP SDK's ``TokenVerifier``: a bearer token -> its user, from the database.
 
-    def __init__(self, settings: Settings) -> None:
+    While the database cannot be reached, a token the database confirmed less than
+    ``settings.team_token_grace_minutes`` ago is still taken (graph tools go on; memory tools
+    say the database is down); any other token raises ``DatabaseUnreachable``, which
+    ``SaysDatabaseDown`` answers. A token the database no longer knows is forgotten at once."""
+
+    def __init__(self, settings: Settings, clock: Callable[[], float] = time.monotonic) -> None:
         from memory.store.pg import pg_backend
 
         self._backend = pg_backend(settings)
+        self._grace_s = settings.team_token_grace_minutes * 60
+        self._clock = clock
+        self._confirmed: dict[str, tuple[str, float]] = {}
+        """sha256 of a token -> its user and when the database last confirmed it."""
 
     async def verify_token(self, token: str) -> AccessToken | None:
-        from memory.store.pg_admin import user_of_token
+        from memory.store.pg import DatabaseUnreachable
+        from memory.store.pg_admin import token_hash, user_of_token
 
-        user = await anyio.to_thread.run_sync(user_of_token, self._backend, token)
-        if user is None:
-            return None
+        key = token_hash(token)
+        try:
+            user = await anyio.to_thread.run_sync(user_of_token, self._backend, token)
+        except DatabaseUnreachable:
+            user = self._remembered(key)
+            if user is None:
+                raise
+        else:
+            if user is None:
+                self._confirmed.pop(key, None)
+                return None
+            self._confirmed[key] = (user, self._clock())
         return AccessToken(token=token, client_id=user, scopes=[], subject=user)
+
+    def _remembered(self, key: str) -> str | None:
+        user, when = self._confirmed.get(key, (None, 0.0))
+        return user if user is not None and self._clock() - when <= self._grace_s else None
+
+
+class SaysDatabaseDown:
+    """ASGI middleware (outside authentication): a request whose token could not be checked
+    because the database is down is answered with a JSON-RPC error naming that cause, HTTP 503
+    with ``Retry-After``, instead of a plain-text 500 and a traceback in the log."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        from memory.store.pg import DatabaseUnreachable
+
+        try:
+            await self.app(scope, receive, send)
+        except DatabaseUnreachable as exc:
+            if scope["type"] != "http":
+                raise
+            log.warning("a request's token could not be checked: %s", exc)
+            message = f"this request's bearer token could not be checked: {exc}"
+            body = {"jsonrpc": "2.0", "id": None, "error": {"code": -32000, "message": message}}
+            reply = JSONResponse(body, status_code=503, headers={"Retry-After": "5"})
+            await reply(scope, receive, send)
 
 
 class TeamTools:
@@ -139,6 +194,10 @@ def serve_team(
 ) -> None:
     """Serve the team endpoint at ``http://host:port/mcp`` (stateless JSON requests, so any
     process behind a balancer can take any request)."""
+    import uvicorn
+
     server = build_team_server(settings, host=host, port=port, engine_factory=engine_factory)
+    app = server.streamable_http_app(stateless_http=True, json_response=True, host=host)
+    app.add_middleware(SaysDatabaseDown)
     log.warning("Helix team MCP on http://%s:%d/mcp (bearer tokens)", host, port)
-    server.run("streamable-http", host=host, port=port, stateless_http=True, json_response=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
