@@ -50,21 +50,20 @@ class TokenUsers:
     ``SaysDatabaseDown`` answers. A token the database no longer knows is forgotten at once."""
 
     def __init__(self, settings: Settings, clock: Callable[[], float] = time.monotonic) -> None:
-        from memory.store.pg import pg_backend
-
-        self._backend = pg_backend(settings)
+        self._settings = settings
         self._grace_s = settings.team_token_grace_minutes * 60
         self._clock = clock
         self._confirmed: dict[str, tuple[str, float]] = {}
         """sha256 of a token -> its user and when the database last confirmed it."""
 
     async def verify_token(self, token: str) -> AccessToken | None:
-        from memory.store.pg import DatabaseUnreachable
+        from memory.store.pg import DatabaseUnreachable, pg_backend
         from memory.store.pg_admin import token_hash, user_of_token
 
         key = token_hash(token)
-        try:
-            user = await anyio.to_thread.run_sync(user_of_token, self._backend, token)
+        try:  # the backend opens on the first request the database answers
+            backend = await anyio.to_thread.run_sync(pg_backend, self._settings)
+            user = await anyio.to_thread.run_sync(user_of_token, backend, token)
         except DatabaseUnreachable:
             user = self._remembered(key)
             if user is None:
@@ -169,6 +168,12 @@ def build_team_server(
             "a team server keeps every user's memory in PostgreSQL: set HELIX_DATABASE_URL "
             "(README, 'Team server')"
         )
+    from memory.store.pg import DatabaseUnreachable, pg_backend
+
+    try:  # a wrong role or missing migrations stop the server here; a database down does not
+        pg_backend(settings)
+    except DatabaseUnreachable as exc:
+        log.warning("%s; serving anyway, each request says so until it answers", exc)
     team = TeamTools(settings, engine_factory, memory_factory)
     url = f"http://{host}:{port}/mcp"
     return make_server(

@@ -110,14 +110,16 @@ CONNECT_TIMEOUT_S = 5
 
 def connect(url: str, **kwargs: Any) -> psycopg.Connection[Any]:
     """One autocommit connection in UTC, or a ``DatabaseError`` naming the URL's host (within
-    ``CONNECT_TIMEOUT_S`` unless ``connect_timeout`` is given)."""
+    ``CONNECT_TIMEOUT_S`` unless ``connect_timeout`` is given; ``DatabaseUnreachable`` when the
+    server does not take the connection)."""
     kwargs.setdefault("connect_timeout", CONNECT_TIMEOUT_S)
     try:
         return psycopg.connect(url, autocommit=True, options="-c TimeZone=UTC", **kwargs)
     except psycopg.Error as exc:
-        raise DatabaseError(
-            f"cannot connect to HELIX_DATABASE_URL ({_where(url)}): {refusal(exc)}"
-        ) from exc
+        said = f"cannot connect to HELIX_DATABASE_URL ({_where(url)}): {refusal(exc)}"
+        if isinstance(exc, psycopg.OperationalError):  # down, or refusing this role
+            raise DatabaseUnreachable(said, unwritten=True) from exc
+        raise DatabaseError(said) from exc
 
 
 def _where(url: str) -> str:

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -43,14 +44,12 @@ def db() -> Iterator[PgServer]:
     server.stop()
 
 
-@pytest.fixture(scope="module")
-def team(db: PgServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    with connect(db.owner_url) as conn:
-        tokens = {name: add_user(conn, name) for name in ("alice", "bob")}
+@contextmanager
+def _serving(db: PgServer, home: Path, log: Path) -> Iterator[str]:
+    """A team server process (its output in ``log``) on a free port: its URL."""
     port = free_port()
-    log = tmp_path_factory.mktemp("log") / "server.log"
     env = {
-        "HELIX_HOME": str(tmp_path_factory.mktemp("team")),
+        "HELIX_HOME": str(home),
         "HELIX_TRACE_EXPORTER": "none",
         "HELIX_DATABASE_URL": db.app_url,
         "HELIX_DATABASE_TIMEOUT_S": "2",
@@ -65,17 +64,27 @@ def team(db: PgServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dic
             [sys.executable, *args], env=env, cwd=REPO, stdout=out, stderr=subprocess.STDOUT
         )
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and proc.poll() is None:
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 break
         except OSError:
             time.sleep(0.1)
     try:
-        yield {"url": f"http://127.0.0.1:{port}/mcp", "tokens": tokens, "log": log}
+        assert proc.poll() is None, log.read_text(errors="replace")
+        yield f"http://127.0.0.1:{port}/mcp"
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def team(db: PgServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    with connect(db.owner_url) as conn:
+        tokens = {name: add_user(conn, name) for name in ("alice", "bob")}
+    log = tmp_path_factory.mktemp("log") / "server.log"
+    with _serving(db, tmp_path_factory.mktemp("team"), log) as url:
+        yield {"url": url, "tokens": tokens, "log": log}
 
 
 def _call(team: dict[str, Any], who: str, tool: str, args: dict[str, Any]) -> tuple[Any, float]:
@@ -151,3 +160,24 @@ def test_a_database_that_stops_is_said_in_seconds_and_the_graph_goes_on(
     assert not _result(back)["isError"]
     logged = Path(team["log"]).read_text(errors="replace")
     assert "Traceback" not in logged and "Internal Server Error" not in logged, logged[-2000:]
+
+
+def test_a_team_server_started_while_the_database_is_down_serves_once_it_is_back(
+    db: PgServer, team: dict[str, Any], tmp_path: Path
+) -> None:
+    log = tmp_path / "server.log"
+    db.halt()
+    down = True
+    try:
+        with _serving(db, tmp_path / "home", log) as url:
+            late = {**team, "url": url}
+            (status, body), took = _call(late, "alice", "ask", {"question": "What treats asthma?"})
+            assert took < PROMPT and status == 503 and "cannot" in body["error"]["message"]
+            db.start()
+            down = False
+            asked, _ = _call(late, "alice", "ask", {"question": "What treats diabetes?"})
+            assert not _result(asked)["isError"]
+    finally:
+        if down:
+            db.start()
+    assert "Traceback" not in log.read_text(errors="replace")
