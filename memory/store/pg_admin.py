@@ -23,7 +23,7 @@ def token_hash(token: str) -> str:
 
 def add_user(conn: Any, name: str) -> str:
     """Register ``name`` (if new) and return a new bearer token for it (store only its hash)."""
-    problem = user_id_problem(name)
+    problem = user_id_problem(name, "give another name, such as `users add alice`")
     if problem:
         raise ValueError(problem)
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
