@@ -32,7 +32,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from engine.config import Settings
-from engine.ports import EnginePort
+from helix_mcp.engines import Engines
 from helix_mcp.ports import EngineFactory, MemoryFactory, open_helix, open_user_memory
 from helix_mcp.server import make_server
 from helix_mcp.strict import TEAM_USER_HINT
@@ -104,7 +104,7 @@ class SaysDatabaseDown:
 
 
 class TeamTools:
-    """The tools of each authenticated user, over one engine shared by the process."""
+    """The tools of each authenticated user, over the engines shared by the process."""
 
     def __init__(
         self,
@@ -113,32 +113,28 @@ class TeamTools:
         memory_factory: MemoryFactory = open_user_memory,
     ) -> None:
         self.settings = settings
-        self._engine_factory = engine_factory
         self._memory_factory = memory_factory
-        self._engine: EnginePort | None = None
+        self.engines = Engines(settings, engine_factory)
+        """The server's engine and those of other layer sets, shared by every user."""
         self.lock = threading.RLock()
-        """One call at a time uses the engine (DuckDB and FAISS are not shared by threads)."""
+        """One call at a time uses the engines (DuckDB and FAISS are not shared by threads)."""
         self._users: dict[str, HelixTools] = {}
-
-    def engine(self, settings: Settings) -> EnginePort:
-        with self.lock:
-            if settings.layers != self.settings.layers:
-                return self._engine_factory(settings)  # a user asked for other layers
-            if self._engine is None:
-                self._engine = self._engine_factory(settings)
-            return self._engine
 
     def current(self) -> HelixTools:
         """The tools of the user whose token authenticated this request."""
         token = get_access_token()
         if token is None:  # the auth middleware answers 401 before a tool can run
             raise ToolError("not authenticated")
-        user = token.client_id
+        return self.tools_of(token.client_id)
+
+    def tools_of(self, user: str) -> HelixTools:
         with self.lock:
             tools = self._users.get(user)
             if tools is None:
                 settings = self.settings.model_copy(update={"user": user})
-                tools = HelixTools(settings, user, self.engine, self._memory_factory)
+                tools = HelixTools(
+                    settings, user, open_helix, self._memory_factory, engines=self.engines
+                )
                 tools.lock = self.lock
                 self._users[user] = tools
             return tools
@@ -147,11 +143,8 @@ class TeamTools:
         with self.lock:
             for tools in self._users.values():
                 tools.close_memory()
-                tools.close_layered()
             self._users.clear()
-            if self._engine is not None:
-                self._engine.close()
-                self._engine = None
+            self.engines.close()
 
 
 def build_team_server(

@@ -23,6 +23,7 @@ from engine.result import Result, Status, Triple
 from engine.util.faults import StoreFault
 from engine.util.ids import kind_of
 from engine.util.text import question_problem
+from helix_mcp.engines import Engines
 from helix_mcp.models import (
     FactOut,
     FactsOut,
@@ -38,9 +39,6 @@ from helix_mcp.models import (
 from helix_mcp.ports import EngineFactory, MemoryFactory
 from helix_mcp.walk import WalkError, parse_hops, walk
 from wiring.turn import SessionContext, take_turn
-
-MAX_LAYERED = 2
-"""Engines kept open for layer sets asked by ``ask(layers=...)`` besides the server's own."""
 
 
 def fact_out(fact: FactPort) -> FactOut:
@@ -130,15 +128,17 @@ class HelixTools:
         user: str,
         engine_factory: EngineFactory,
         memory_factory: MemoryFactory,
+        *,
+        engines: Engines | None = None,
     ) -> None:
+        """``engines``: those of a team server, shared by its users and closed by it (this
+        instance then closes only the user's memory); by default its own."""
         self.settings = settings
         self.user = user
-        self._engine_factory = engine_factory
         self._memory_factory = memory_factory
-        self._engine: EnginePort | None = None
+        self._owns_engines = engines is None
+        self.engines = engines or Engines(settings, engine_factory)
         self._memory: UserMemoryPort | None = None
-        self._layered: dict[frozenset[str], EnginePort] = {}
-        """Engines restricted to other layer sets than the server's (``ask(layers=...)``)."""
         self.lock = threading.RLock()
         self.contexts: dict[str | None, SessionContext] = {}
         """Each conversation's context for follow-ups, by MCP session id."""
@@ -146,34 +146,12 @@ class HelixTools:
     # --- lazily opened resources ---------------------------------------------------------
     def engine(self) -> EnginePort:
         with self.lock:
-            if self._engine is None:
-                try:
-                    self._engine = self._engine_factory(self.settings)
-                except Exception as exc:
-                    reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-                    raise ToolError(f"the Helix engine could not be opened: {reason}") from exc
-            return self._engine
+            return self.engines.main()
 
     def engine_for(self, layers: Sequence[str] | None) -> EnginePort:
-        """The engine answering from ``layers``: the server's own when they are its layers,
-        else one opened for them (the last ``MAX_LAYERED`` kept open)."""
-        engine = self.engine()
-        wanted = frozenset(layers or ())
-        if not wanted or wanted == frozenset(getattr(engine, "layers", ())):
-            return engine
+        """The engine answering from ``layers`` (``Engines.for_layers``)."""
         with self.lock:
-            found = self._layered.pop(wanted, None)
-            if found is None:
-                settings = self.settings.model_copy(update={"layers": ",".join(sorted(wanted))})
-                try:
-                    found = self._engine_factory(settings)
-                except Exception as exc:
-                    reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-                    raise ToolError(f"argument 'layers': {reason}") from exc
-            self._layered[wanted] = found
-            while len(self._layered) > MAX_LAYERED:
-                self._layered.pop(next(iter(self._layered))).close()
-            return found
+            return self.engines.for_layers(layers)
 
     def memory(self) -> UserMemoryPort:
         with self.lock:
@@ -206,30 +184,18 @@ class HelixTools:
             return None, str(exc)
 
     def close_memory(self) -> None:
-        """Close the user's memory only (a team server shares the engine between users)."""
+        """Close the user's memory only (a team server shares the engines between users)."""
         with self.lock:
             if self._memory is not None:
                 self._memory.close()
                 self._memory = None
 
-    def close_layered(self) -> None:
-        """Close the engines opened for other layers (``ask(layers=...)``); the user's own
-        engine stays open (a team server shares it between users)."""
-        with self.lock:
-            for engine in self._layered.values():
-                engine.close()
-            self._layered.clear()
-
     def close(self) -> None:
+        """Close the user's memory, and the engines unless a team server shares them."""
         with self.lock:
-            if self._memory is not None:
-                self._memory.close()
-            if self._engine is not None:
-                self._engine.close()
-            for engine in self._layered.values():
-                engine.close()
-            self._memory = self._engine = None
-            self._layered.clear()
+            self.close_memory()
+            if self._owns_engines:
+                self.engines.close()
 
     # --- helpers -------------------------------------------------------------------------
     def node(self, ref: str) -> NodeRef:
