@@ -175,6 +175,16 @@ class Settings(BaseSettings):
 
     database_pool_size: int = 8
     """Most PostgreSQL connections one process keeps open."""
+
+    database_timeout_s: float = 5.0
+    """Seconds a memory operation waits for a PostgreSQL connection before the database is
+    said unreachable; while it stays down, later operations fail at once (retried after a
+    pause that doubles to 30 s) and graph questions are answered without memory."""
+
+    team_token_grace_minutes: float = 60.0
+    """While the database is unreachable, a team server still accepts a bearer token it
+    checked against the database this many minutes ago (graph tools keep working; memory
+    tools say the database is down). 0: refuse every token until the database is back."""
     # --- chat app -------------------------------------------------------------------------
     config_dir: Path = Field(default_factory=_default_config_dir)
     """Directory of the chat app's ``chat.toml`` (theme, remapped keys); default: the

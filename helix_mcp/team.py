@@ -7,12 +7,19 @@ get 401 before any tool runs. Every user's memory lives in PostgreSQL
 many, can share one database. Each process opens the knowledge graph and passage stores
 (read-only local files) once and lets one call at a time use them; more processes serve more
 calls at once.
+
+When the database stops answering, memory tools fail as tool errors within
+``HELIX_DATABASE_TIMEOUT_S`` (at once while it stays down), graph tools keep working for tokens
+this process checked within ``HELIX_TEAM_TOKEN_GRACE_MINUTES``, and a request whose token
+cannot be checked gets a JSON-RPC error (HTTP 503) saying so, not a plain-text 500.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 import anyio.to_thread
@@ -21,9 +28,11 @@ from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from engine.config import Settings
-from engine.ports import EnginePort
+from helix_mcp.engines import Engines
 from helix_mcp.ports import EngineFactory, MemoryFactory, open_helix, open_user_memory
 from helix_mcp.server import make_server
 from helix_mcp.strict import TEAM_USER_HINT
@@ -33,24 +42,69 @@ log = logging.getLogger(__name__)
 
 
 class TokenUsers:
-    """The MCP SDK's ``TokenVerifier``: a bearer token -> its user, from the database."""
+    """The MCP SDK's ``TokenVerifier``: a bearer token -> its user, from the database.
 
-    def __init__(self, settings: Settings) -> None:
-        from memory.store.pg import pg_backend
+    While the database cannot be reached, a token the database confirmed less than
+    ``settings.team_token_grace_minutes`` ago is still taken (graph tools go on; memory tools
+    say the database is down); any other token raises ``DatabaseUnreachable``, which
+    ``SaysDatabaseDown`` answers. A token the database no longer knows is forgotten at once."""
 
-        self._backend = pg_backend(settings)
+    def __init__(self, settings: Settings, clock: Callable[[], float] = time.monotonic) -> None:
+        self._settings = settings
+        self._grace_s = settings.team_token_grace_minutes * 60
+        self._clock = clock
+        self._confirmed: dict[str, tuple[str, float]] = {}
+        """sha256 of a token -> its user and when the database last confirmed it."""
 
     async def verify_token(self, token: str) -> AccessToken | None:
-        from memory.store.pg_admin import user_of_token
+        from memory.store.pg import DatabaseUnreachable, pg_backend
+        from memory.store.pg_admin import token_hash, user_of_token
 
-        user = await anyio.to_thread.run_sync(user_of_token, self._backend, token)
-        if user is None:
-            return None
+        key = token_hash(token)
+        try:  # the backend opens on the first request the database answers
+            backend = await anyio.to_thread.run_sync(pg_backend, self._settings)
+            user = await anyio.to_thread.run_sync(user_of_token, backend, token)
+        except DatabaseUnreachable:
+            user = self._remembered(key)
+            if user is None:
+                raise
+        else:
+            if user is None:
+                self._confirmed.pop(key, None)
+                return None
+            self._confirmed[key] = (user, self._clock())
         return AccessToken(token=token, client_id=user, scopes=[], subject=user)
+
+    def _remembered(self, key: str) -> str | None:
+        user, when = self._confirmed.get(key, (None, 0.0))
+        return user if user is not None and self._clock() - when <= self._grace_s else None
+
+
+class SaysDatabaseDown:
+    """ASGI middleware (outside authentication): a request whose token could not be checked
+    because the database is down is answered with a JSON-RPC error naming that cause, HTTP 503
+    with ``Retry-After``, instead of a plain-text 500 and a traceback in the log."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        from memory.store.pg import DatabaseUnreachable
+
+        try:
+            await self.app(scope, receive, send)
+        except DatabaseUnreachable as exc:
+            if scope["type"] != "http":
+                raise
+            log.warning("a request's token could not be checked: %s", exc)
+            message = f"this request's bearer token could not be checked: {exc}"
+            body = {"jsonrpc": "2.0", "id": None, "error": {"code": -32000, "message": message}}
+            reply = JSONResponse(body, status_code=503, headers={"Retry-After": "5"})
+            await reply(scope, receive, send)
 
 
 class TeamTools:
-    """The tools of each authenticated user, over one engine shared by the process."""
+    """The tools of each authenticated user, over the engines shared by the process."""
 
     def __init__(
         self,
@@ -59,32 +113,28 @@ class TeamTools:
         memory_factory: MemoryFactory = open_user_memory,
     ) -> None:
         self.settings = settings
-        self._engine_factory = engine_factory
         self._memory_factory = memory_factory
-        self._engine: EnginePort | None = None
+        self.engines = Engines(settings, engine_factory)
+        """The server's engine and those of other layer sets, shared by every user."""
         self.lock = threading.RLock()
-        """One call at a time uses the engine (DuckDB and FAISS are not shared by threads)."""
+        """One call at a time uses the engines (DuckDB and FAISS are not shared by threads)."""
         self._users: dict[str, HelixTools] = {}
-
-    def engine(self, settings: Settings) -> EnginePort:
-        with self.lock:
-            if settings.layers != self.settings.layers:
-                return self._engine_factory(settings)  # a user asked for other layers
-            if self._engine is None:
-                self._engine = self._engine_factory(settings)
-            return self._engine
 
     def current(self) -> HelixTools:
         """The tools of the user whose token authenticated this request."""
         token = get_access_token()
         if token is None:  # the auth middleware answers 401 before a tool can run
             raise ToolError("not authenticated")
-        user = token.client_id
+        return self.tools_of(token.client_id)
+
+    def tools_of(self, user: str) -> HelixTools:
         with self.lock:
             tools = self._users.get(user)
             if tools is None:
                 settings = self.settings.model_copy(update={"user": user})
-                tools = HelixTools(settings, user, self.engine, self._memory_factory)
+                tools = HelixTools(
+                    settings, user, open_helix, self._memory_factory, engines=self.engines
+                )
                 tools.lock = self.lock
                 self._users[user] = tools
             return tools
@@ -93,11 +143,8 @@ class TeamTools:
         with self.lock:
             for tools in self._users.values():
                 tools.close_memory()
-                tools.close_layered()
             self._users.clear()
-            if self._engine is not None:
-                self._engine.close()
-                self._engine = None
+            self.engines.close()
 
 
 def build_team_server(
@@ -114,6 +161,12 @@ def build_team_server(
             "a team server keeps every user's memory in PostgreSQL: set HELIX_DATABASE_URL "
             "(README, 'Team server')"
         )
+    from memory.store.pg import DatabaseUnreachable, pg_backend
+
+    try:  # a wrong role or missing migrations stop the server here; a database down does not
+        pg_backend(settings)
+    except DatabaseUnreachable as exc:
+        log.warning("%s; serving anyway, each request says so until it answers", exc)
     team = TeamTools(settings, engine_factory, memory_factory)
     url = f"http://{host}:{port}/mcp"
     return make_server(
@@ -139,6 +192,10 @@ def serve_team(
 ) -> None:
     """Serve the team endpoint at ``http://host:port/mcp`` (stateless JSON requests, so any
     process behind a balancer can take any request)."""
+    import uvicorn
+
     server = build_team_server(settings, host=host, port=port, engine_factory=engine_factory)
+    app = server.streamable_http_app(stateless_http=True, json_response=True, host=host)
+    app.add_middleware(SaysDatabaseDown)
     log.warning("Helix team MCP on http://%s:%d/mcp (bearer tokens)", host, port)
-    server.run("streamable-http", host=host, port=port, stateless_http=True, json_response=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")

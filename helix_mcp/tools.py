@@ -20,9 +20,10 @@ from engine.export.subgraph import answer_graph
 from engine.graph.relations import BY_ABBREV
 from engine.ports import EnginePort, FactPort, UserMemoryPort
 from engine.result import Result, Status, Triple
-from engine.util.faults import MemoryFault, StoreFault
+from engine.util.faults import StoreFault
 from engine.util.ids import kind_of
 from engine.util.text import question_problem
+from helix_mcp.engines import Engines
 from helix_mcp.models import (
     FactOut,
     FactsOut,
@@ -37,10 +38,7 @@ from helix_mcp.models import (
 )
 from helix_mcp.ports import EngineFactory, MemoryFactory
 from helix_mcp.walk import WalkError, parse_hops, walk
-from wiring.turn import SessionContext, TurnOutcome, take_turn
-
-MAX_LAYERED = 2
-"""Engines kept open for layer sets asked by ``ask(layers=...)`` besides the server's own."""
+from wiring.turn import SessionContext, take_turn
 
 
 def fact_out(fact: FactPort) -> FactOut:
@@ -94,6 +92,8 @@ def _after_failed_write(
     (a later step, such as clearing cached answers, failed: the disk filled up between the
     two), or not stored at all, or, when the vault cannot even be read now, unknown."""
     reason = _one_line(exc)
+    if isinstance(exc, StoreFault) and exc.unwritten:  # it never reached the store
+        return MemoryStoreOut(stored=False, message=f"not stored: {reason}")
     try:
         current = memory.facts(include_superseded=False)
     except Exception:
@@ -128,15 +128,17 @@ class HelixTools:
         user: str,
         engine_factory: EngineFactory,
         memory_factory: MemoryFactory,
+        *,
+        engines: Engines | None = None,
     ) -> None:
+        """``engines``: those of a team server, shared by its users and closed by it (this
+        instance then closes only the user's memory); by default its own."""
         self.settings = settings
         self.user = user
-        self._engine_factory = engine_factory
         self._memory_factory = memory_factory
-        self._engine: EnginePort | None = None
+        self._owns_engines = engines is None
+        self.engines = engines or Engines(settings, engine_factory)
         self._memory: UserMemoryPort | None = None
-        self._layered: dict[frozenset[str], EnginePort] = {}
-        """Engines restricted to other layer sets than the server's (``ask(layers=...)``)."""
         self.lock = threading.RLock()
         self.contexts: dict[str | None, SessionContext] = {}
         """Each conversation's context for follow-ups, by MCP session id."""
@@ -144,34 +146,12 @@ class HelixTools:
     # --- lazily opened resources ---------------------------------------------------------
     def engine(self) -> EnginePort:
         with self.lock:
-            if self._engine is None:
-                try:
-                    self._engine = self._engine_factory(self.settings)
-                except Exception as exc:
-                    reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-                    raise ToolError(f"the Helix engine could not be opened: {reason}") from exc
-            return self._engine
+            return self.engines.main()
 
     def engine_for(self, layers: Sequence[str] | None) -> EnginePort:
-        """The engine answering from ``layers``: the server's own when they are its layers,
-        else one opened for them (the last ``MAX_LAYERED`` kept open)."""
-        engine = self.engine()
-        wanted = frozenset(layers or ())
-        if not wanted or wanted == frozenset(getattr(engine, "layers", ())):
-            return engine
+        """The engine answering from ``layers`` (``Engines.for_layers``)."""
         with self.lock:
-            found = self._layered.pop(wanted, None)
-            if found is None:
-                settings = self.settings.model_copy(update={"layers": ",".join(sorted(wanted))})
-                try:
-                    found = self._engine_factory(settings)
-                except Exception as exc:
-                    reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-                    raise ToolError(f"argument 'layers': {reason}") from exc
-            self._layered[wanted] = found
-            while len(self._layered) > MAX_LAYERED:
-                self._layered.pop(next(iter(self._layered))).close()
-            return found
+            return self.engines.for_layers(layers)
 
     def memory(self) -> UserMemoryPort:
         with self.lock:
@@ -180,6 +160,8 @@ class HelixTools:
                 where: object = self.settings.user_dir(self.user)
                 try:
                     self._memory = self._memory_factory(self.settings, self.user, engine)
+                except StoreFault as exc:  # its own sentence names the file and the fix
+                    raise ToolError(str(exc)) from exc
                 except Exception as exc:
                     reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
                     fix = "make that directory writable, or run `helix-chat doctor`"
@@ -202,30 +184,18 @@ class HelixTools:
             return None, str(exc)
 
     def close_memory(self) -> None:
-        """Close the user's memory only (a team server shares the engine between users)."""
+        """Close the user's memory only (a team server shares the engines between users)."""
         with self.lock:
             if self._memory is not None:
                 self._memory.close()
                 self._memory = None
 
-    def close_layered(self) -> None:
-        """Close the engines opened for other layers (``ask(layers=...)``); the user's own
-        engine stays open (a team server shares it between users)."""
-        with self.lock:
-            for engine in self._layered.values():
-                engine.close()
-            self._layered.clear()
-
     def close(self) -> None:
+        """Close the user's memory, and the engines unless a team server shares them."""
         with self.lock:
-            if self._memory is not None:
-                self._memory.close()
-            if self._engine is not None:
-                self._engine.close()
-            for engine in self._layered.values():
-                engine.close()
-            self._memory = self._engine = None
-            self._layered.clear()
+            self.close_memory()
+            if self._owns_engines:
+                self.engines.close()
 
     # --- helpers -------------------------------------------------------------------------
     def node(self, ref: str) -> NodeRef:
@@ -277,9 +247,8 @@ class HelixTools:
         with self.lock:
             engine = self.engine_for(layers)
             memory, unusable = self._usable_memory(use_memory)
-
-            def turn_with(memory: UserMemoryPort | None) -> TurnOutcome:
-                return take_turn(
+            try:
+                turn = take_turn(  # a memory failing in the turn: answered from the graph
                     engine,
                     memory,
                     question,
@@ -287,25 +256,8 @@ class HelixTools:
                     session=session,
                     choice=choice,
                     context=self.contexts.get(session),
+                    unusable=unusable,
                 )
-
-            try:
-                try:
-                    turn = turn_with(memory)
-                except ToolError:
-                    raise
-                except Exception as exc:
-                    if memory is None or (
-                        isinstance(exc, StoreFault) and not isinstance(exc, MemoryFault)
-                    ):
-                        raise
-                    # memory faults must not take the graph down: answer without it
-                    unusable = (
-                        str(exc)
-                        if isinstance(exc, MemoryFault)
-                        else f"the memory could not be used ({_one_line(exc)})"
-                    )
-                    turn = turn_with(None)
                 if turn.context is not None:
                     self.contexts[session] = turn.context
             except ToolError:
@@ -314,8 +266,6 @@ class HelixTools:
                 raise ToolError(str(exc)) from exc
             except Exception as exc:
                 raise ToolError(f"ask failed: {type(exc).__name__}: {exc}") from exc
-        if unusable is not None and turn.result is not None:
-            turn.result.degraded.append("memory")
         if turn.result is None:
             assert turn.noted is not None  # a turn asks unless it noted a fact
             data = _noted_contract(question, turn.noted)
@@ -326,8 +276,10 @@ class HelixTools:
         data["question"] = question
         if include_graph:
             data["graph"] = to_cytoscape(answer_graph(turn.result))
-        if unusable is not None:
-            data["memory_error"] = f"{unusable}; answered from the graph alone, nothing noted"
+        if turn.memory_error is not None:
+            data["memory_error"] = (
+                f"{turn.memory_error}; answered from the graph alone, nothing noted"
+            )
         if turn.noted is not None:
             data["noted"] = fact_out(turn.noted).model_dump(mode="json")
         return data

@@ -38,9 +38,11 @@ def answer(
     ask: ActiveAsk,
     post: Post,
     contexts: Contexts | None = None,
+    unusable: str | None = None,
 ) -> None:
     """Answer ``request``, posting progress and the outcome; nothing once cancelled.
-    ``contexts`` holds each conversation's context, read and updated by the turn."""
+    ``contexts`` holds each conversation's context, read and updated by the turn;
+    ``unusable`` says why ``memory`` is None when the user's could not be opened."""
     token = ask.token
 
     def sink(event: StepEvent) -> None:
@@ -60,7 +62,9 @@ def answer(
                 post(FactsNoted(ask.id, notes))
             post(AnswerReady(ask.id, noted_result(request.question, notes)))
             return
-        result, _ = chat_turn(engine, memory, request, contexts, on_event=sink, on_noted=noted)
+        result, _ = chat_turn(
+            engine, memory, request, contexts, on_event=sink, on_noted=noted, unusable=unusable
+        )
         token.check()
         post(AnswerReady(ask.id, result, result.all_names()))
     except Cancelled:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -164,17 +165,20 @@ def ask(
     if question == "-":
         raw = sys.stdin.buffer.read()
         question = raw.decode("utf-8", errors="replace")
+    from sessions.store import SessionStore
     from wiring.turn import take_turn
 
     settings = settings_for(ctx.obj["home"], ctx.obj["user"], layers)
-    helix = open_engine(settings)
-    try:
-        if session_id is None:
-            turn = take_turn(helix, None, question, mode=mode, choice=choice)  # type: ignore[arg-type]
-        else:
-            turn = _ask_in_session(helix, settings, session_id, question, mode, choice)
-    finally:
-        helix.close()
+    # the session's store first: one that cannot be used is said before the engine loads
+    with SessionStore(settings, settings.user) if session_id else nullcontext() as store:
+        helix = open_engine(settings)
+        try:
+            if store is None or session_id is None:
+                turn = take_turn(helix, None, question, mode=mode, choice=choice)  # type: ignore[arg-type]
+            else:
+                turn = _ask_in_session(helix, store, session_id, question, mode, choice)
+        finally:
+            helix.close()
     result = turn.result
     assert result is not None  # with no memory to note in, the whole text is asked
     if as_json:
@@ -217,20 +221,18 @@ def _write_graph(result: Any, path: Path) -> None:
 
 
 def _ask_in_session(
-    helix: Any, settings: Any, session_id: str, question: str, mode: Any, choice: str | None
+    helix: Any, store: Any, session_id: str, question: str, mode: Any, choice: str | None
 ) -> Any:
     """One turn of a stored chat session: its last turns give the follow-up context, and the
     turn is added to it."""
-    from sessions.store import SessionStore
     from wiring.turn import context_from, take_turn
 
-    with SessionStore(settings, settings.user) as store:
-        context = context_from((t.question, t.result) for t in store.turns(session_id))
-        turn = take_turn(
-            helix, None, question, mode=mode, session=session_id, choice=choice, context=context
-        )
-        if turn.result is not None:
-            store.add_turn(session_id, question, turn.result)
+    context = context_from((t.question, t.result) for t in store.turns(session_id))
+    turn = take_turn(
+        helix, None, question, mode=mode, session=session_id, choice=choice, context=context
+    )
+    if turn.result is not None:
+        store.add_turn(session_id, question, turn.result)
     return turn
 
 

@@ -32,6 +32,8 @@ from memory.episodic import MIGRATIONS as EPISODIC_MIGRATIONS
 from memory.migrate import Migrations
 from memory.vault import MIGRATIONS as VAULT_MIGRATIONS
 from memory.vault import VAULT_FILE
+from sessions.store import MIGRATIONS as SESSIONS_MIGRATIONS
+from sessions.store import SESSIONS_FILE
 
 INGEST = "helix-chat ingest"
 REBUILD = "helix-chat ingest --force"
@@ -200,6 +202,7 @@ USER_STORES: tuple[tuple[str, Migrations, bool], ...] = (
     (VAULT_FILE, VAULT_MIGRATIONS, False),
     (EPISODIC_FILE, EPISODIC_MIGRATIONS, True),
     (CACHE_FILE, CACHE_MIGRATIONS, True),
+    (SESSIONS_FILE, SESSIONS_MIGRATIONS, True),
 )
 
 

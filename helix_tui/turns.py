@@ -12,6 +12,7 @@ from engine.config import Mode, Settings
 from engine.events import EventSink
 from engine.ports import EnginePort, FactPort, UserMemoryPort
 from engine.result import Result, Status
+from engine.util.faults import StoreFault
 from helix_tui.facts import notes_of
 from helix_tui.services import Services
 
@@ -53,6 +54,8 @@ class Memories:
                 self._open[user] = self._services.open_memory(
                     self._settings, user, engine, self._services.clock
                 )
+            except StoreFault as exc:  # its own sentence names the file and the fix
+                self.errors[user] = str(exc)
             except Exception as exc:
                 self.errors[user] = f"{type(exc).__name__}: {exc}"
         return self._open.get(user)
@@ -71,10 +74,13 @@ def chat_turn(
     *,
     on_event: EventSink | None = None,
     on_noted: Callable[[FactPort], object] | None = None,
+    unusable: str | None = None,
 ) -> tuple[Result, FactPort | None]:
     """Take the turn ``request`` asks for (``wiring.turn.take_turn``) within its conversation:
     ``contexts`` gives the context the turn reads and keeps the one it leaves. Returns the
-    answer (for a turn that only noted, its note) and the fact noted, if any."""
+    answer (for a turn that only noted, its note; one the memory could not help with says
+    why first) and the fact noted, if any. ``unusable``: why the user's memory (None) could
+    not be opened (``Memories.errors``)."""
     from wiring.turn import take_turn  # imported on the first question: the app paints first
 
     key = (request.user, request.session)
@@ -90,9 +96,13 @@ def chat_turn(
         on_noted=on_noted,
         split=request.split,
         context=contexts.get(key) if contexts is not None else None,
+        unusable=unusable,
     )
     if contexts is not None and turn.context is not None:
         contexts[key] = turn.context
+    if turn.result is not None and turn.memory_error is not None:
+        said = f"Answered from the graph alone: {turn.memory_error}."
+        turn.result.text = f"{said}\n\n{turn.result.text}" if turn.result.text else said
     if turn.result is None:
         notes = notes_of(list(turn.facts))
         return noted_result(request.question, notes, turn.unread), turn.noted

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from memory.clock import Clock, iso, parse_instant
+from memory.faults import said_truly
 from memory.migrate import Migrations
 from memory.sqlite import open_sqlite
 
@@ -217,14 +218,20 @@ class EpisodicStore:
             target=self._loop.run_forever, daemon=True, name=f"episodic-{path.parent.name}"
         )
         self._thread.start()
-        self._run(self._store.open())
+        try:
+            self._run(self._store.open())
+        except BaseException:
+            self.close()
+            raise
 
     @property
     def path(self) -> Path:
         return self._store.path
 
     def _run(self, coro: Coroutine[Any, Any, T]) -> T:
-        return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
+        """``coro`` on the store's loop; the file's errors as ``MemoryFault`` sentences."""
+        with said_truly(self.path):
+            return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
 
     def add(
         self,

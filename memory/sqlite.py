@@ -7,18 +7,25 @@ import time
 from pathlib import Path
 
 from memory.clock import Clock, iso
+from memory.faults import said_truly
 from memory.migrate import Migrations, migrate
 
 
 def open_sqlite(path: Path, clock: Clock, migrations: Migrations) -> sqlite3.Connection:
-    """A WAL-mode autocommit connection with the schema migrated (shared by SQLite stores)."""
+    """A WAL-mode autocommit connection with the schema migrated (shared by SQLite stores);
+    a file that cannot be used is a ``MemoryFault`` naming it (``memory.faults``)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(path, isolation_level=None, timeout=30.0, check_same_thread=False)
-    set_wal(conn)
-    conn.execute("PRAGMA synchronous=NORMAL")
-    conn.execute("PRAGMA busy_timeout=30000")
-    conn.execute("PRAGMA foreign_keys=ON")
-    migrate(conn, migrations, iso(clock.now()), begin="BEGIN IMMEDIATE")
+    try:
+        with said_truly(path):
+            set_wal(conn)
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA busy_timeout=30000")
+            conn.execute("PRAGMA foreign_keys=ON")
+            migrate(conn, migrations, iso(clock.now()), begin="BEGIN IMMEDIATE")
+    except BaseException:
+        conn.close()
+        raise
     return conn
 
 
@@ -48,9 +55,10 @@ def compact_sqlite(path: Path, timeout: float = 30.0) -> bool:
         return False
     conn = sqlite3.connect(path, isolation_level=None, timeout=timeout)
     try:
-        conn.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")
-        conn.execute("VACUUM")
-        row = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        with said_truly(path):
+            conn.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")
+            conn.execute("VACUUM")
+            row = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
     finally:
         conn.close()
     return row is None or int(row[0]) == 0

@@ -11,6 +11,11 @@ The rule:
 - when nothing was noted (no statement, no memory, or no fact found in it), the whole text is
   asked, so words the split took for a statement still reach the engine.
 
+A memory that fails (``MemoryFault``: a damaged or unwritable store, an unreachable database)
+does not take the graph down: a question is answered without memory, the reason kept in
+``TurnOutcome.memory_error``; a turn that only stated something has nothing else to do, and
+raises it.
+
 A conversation's follow-ups read the session's context (``SessionContext``: the last graph
 question and its subject): a question that names nothing and refers back ("and its side
 effects?") is asked of the last subject, and one that names only a new subject ("same for
@@ -40,6 +45,7 @@ from engine.understand.followup import (
 )
 from engine.understand.form import split_turn
 from engine.understand.sets import asks_common
+from engine.util.faults import MemoryFault
 
 OnNoted = Callable[[FactPort], object]
 """Told of a noted fact before anything is asked (the chat shows it at once)."""
@@ -269,6 +275,9 @@ class TurnOutcome:
     unread: tuple[str, ...] = ()
     """The statement's sentences that stated no fact memory could read (said back, never
     dropped silently) when others did."""
+    memory_error: str | None = None
+    """Why the user's memory could not be used (one sentence); the question was then answered
+    from the graph alone, and nothing of the turn was noted."""
 
     @property
     def noted(self) -> FactPort | None:
@@ -290,20 +299,31 @@ def take_turn(
     split: bool = True,
     context: SessionContext | None = None,
     max_chars: int = MAX_QUESTION_CHARS,
+    unusable: str | None = None,
 ) -> TurnOutcome:
     """Note the statements of ``text`` in ``memory`` and ask the rest (the module's rule).
 
     ``split=False`` asks the whole text without offering it to memory, for a text known to be
     a question (a replay's ``ask`` event). ``memory`` is None when there is none to note in
-    (the engine then answers without it). ``context`` is the conversation's, from the previous
-    turn's outcome. A text longer than ``max_chars`` is not offered to memory either: the
-    engine refuses it in one sentence, in the chat as in ``ask`` and MCP."""
+    (the engine then answers without it); ``unusable`` says why when the user has a memory
+    that could not be opened (it is then as if it failed in the turn). ``context`` is the
+    conversation's, from the previous turn's outcome. A text longer than ``max_chars`` is not
+    offered to memory either: the engine refuses it in one sentence, in the chat as in ``ask``
+    and MCP."""
     facts: tuple[FactPort, ...] = ()
     unread: tuple[str, ...] = ()
+    memory_error = unusable if memory is None else None
     asked = text
-    if split and choice is None and memory is not None and len(text) <= max_chars:
+    if split and choice is None and len(text) <= max_chars and (memory or memory_error):
         statement, question = split_turn(text)
-        each = memory.state_each(statement, session) if statement else None
+        try:
+            if memory is None and statement:
+                raise MemoryFault(memory_error or "")
+            each = memory.state_each(statement, session) if memory and statement else None
+        except MemoryFault as exc:
+            if not question:
+                raise  # a statement only: that it was not noted is the whole answer
+            each, memory, memory_error = None, None, str(exc)
         if each is not None and each.facts:
             facts, unread = tuple(each.facts), tuple(each.unread)
             if on_noted is not None:
@@ -315,15 +335,21 @@ def take_turn(
     reading = read_follow_up(engine, asked, context) if choice is None else None
     if reading is not None:
         asked = reading.text
-    ask = partial(
-        engine.ask, asked, mode=mode, memory=memory, session=session, qid=qid, on_event=on_event
-    )
-    result = ask(choice=choice)
+    ask = partial(engine.ask, asked, mode=mode, session=session, qid=qid, on_event=on_event)
+    try:
+        result = ask(memory=memory, choice=choice)
+    except MemoryFault as exc:
+        if memory is None:
+            raise
+        memory_error, memory = str(exc), None
+        result = ask(memory=None, choice=choice)
     if reading is not None and (pinned := _pinned_choice(result, reading)) is not None:
         # a name the reading itself put into the question is not asked back about
-        result = ask(choice=pinned)
+        result = ask(memory=memory, choice=pinned)
+    if memory_error is not None:
+        result.degraded.append("memory")
     if reading is not None:
         result.understood.append(reading.note)
         result.text = f"{reading.note}\n{result.text}" if result.text else reading.note
     after = SessionContext.of(asked, result) or context
-    return TurnOutcome(text, asked, result, after, facts, unread)
+    return TurnOutcome(text, asked, result, after, facts, unread, memory_error)

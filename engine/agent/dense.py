@@ -96,4 +96,7 @@ class DenseBaseline:
                 if result.answers
                 else "Dense retrieval found passages."
             )
+        else:
+            result.text = "Dense retrieval found no passage and no triple for this question."
+            result.stop_reason = "nothing retrieved"
         return result

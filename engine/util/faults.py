@@ -12,6 +12,12 @@ class StoreFault(RuntimeError):
     """A store (the graph, an index, a user's memory or sessions) cannot be read or written;
     the message says which file and the fix."""
 
+    def __init__(self, message: str, *, unwritten: bool = False) -> None:
+        super().__init__(message)
+        self.unwritten = unwritten
+        """True when the operation failed before it reached the store (the database could
+        not be reached): nothing of it was written, so there is nothing to check."""
+
 
 class MemoryFault(StoreFault):
     """A user's memory store cannot be used: a graph question is still answered without it."""

@@ -70,9 +70,11 @@ def question_problem(question: str, max_chars: int) -> str | None:
 MAX_USER_CHARS = 200
 
 
-def user_id_problem(user: str) -> str | None:
-    """Why ``user`` cannot name a user (one sentence with the fix), or None when it can."""
-    fix = "give a name such as --user alice (or set HELIX_USER)"
+def user_id_problem(
+    user: str, fix: str = "give a name such as --user alice (or set HELIX_USER)"
+) -> str | None:
+    """Why ``user`` cannot name a user (one sentence ending in ``fix``, how the caller takes
+    a name), or None when it can."""
     if not user.strip():
         return f"the user id is empty; {fix}"
     if has_lone_surrogate(user):

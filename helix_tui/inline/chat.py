@@ -71,7 +71,6 @@ class InlineChat:
         self.taken = 0
         """Lines taken so far (each a command, a pick or a question)."""
         self._loading: Future[EnginePort] | None = None
-        self._said_memory = False
 
     # ----------------------------------------------------------------- the loop
     def run(self, *, session_id: str | None = None, resume: bool = False) -> int:
@@ -146,7 +145,10 @@ class InlineChat:
         def job() -> tuple[Result, FactPort | None]:
             memory = self.memories.get(request.user, engine)
             contexts = self.memories.contexts
-            return chat_turn(engine, memory, request, contexts, on_event=sink, on_noted=noted)
+            unusable = self.memories.errors.get(request.user)
+            return chat_turn(
+                engine, memory, request, contexts, on_event=sink, on_noted=noted, unusable=unusable
+            )
 
         try:
             result, _ = self.wait(job, "Thinking…", events)
@@ -162,7 +164,6 @@ class InlineChat:
         except Exception as exc:
             self.printer.error(f"{type(exc).__name__}: {exc}")
             return
-        self._say_memory_problem()
         self.show(result, events, notes)
         try:
             self.sessions.save(request.question, result)
@@ -252,12 +253,6 @@ class InlineChat:
             completer.names = NameIndex(entries)
 
         threading.Thread(target=build, name="helix-names", daemon=True).start()
-
-    def _say_memory_problem(self) -> None:
-        problem = self.memories.errors.get(self.sessions.user)
-        if problem and not self._said_memory:
-            self._said_memory = True
-            self.printer.error(f"Memory unavailable ({problem}): answering without it.")
 
     # ----------------------------------------------------------------- sessions
     def _open_session(self, session_id: str | None, resume: bool) -> None:

@@ -158,8 +158,18 @@ class ChatAsking(ChatBase):
     @work(thread=True, exclusive=True, group="ask", exit_on_error=False)
     def answer_in_background(self, ask: ActiveAsk, engine: EnginePort) -> None:
         def job() -> None:
-            memory = self.memories.get(ask.request.user, engine)
-            answer(engine, memory, ask.request, ask, self.post_message, self.memories.contexts)
+            user = ask.request.user
+            memory = self.memories.get(user, engine)
+            unusable = self.memories.errors.get(user)
+            answer(
+                engine,
+                memory,
+                ask.request,
+                ask,
+                self.post_message,
+                self.memories.contexts,
+                unusable,
+            )
 
         with contextlib.suppress(Cancelled):
             self.backend.run(job, abandon=worker_cancelled)

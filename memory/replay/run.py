@@ -118,13 +118,22 @@ def _say(mem: UserMemory, event: Event, extract: Extract, report: ReplayReport) 
     report.say_ms.append((time.perf_counter() - t0) * 1000)
 
 
+NOT_ASKED_OF_MEMORY = (
+    "Not a question about what this user told Helix: a headless replay answers from memory "
+    "alone (play it with --tui to ask the knowledge graph too)."
+)
+
+
 def _ask(mem: UserMemory, event: Event, report: ReplayReport) -> Result:
     t0 = time.perf_counter()
     report.asks += 1
     result = mem.answer(event.text, [], session=event.session)
     if result is None:
         result = Result(
-            question=event.text, status=Status.NOT_ANSWERED, stop_reason="not-a-memory-question"
+            question=event.text,
+            status=Status.NOT_ANSWERED,
+            stop_reason="not-a-memory-question",
+            text=NOT_ASKED_OF_MEMORY,
         )
     elapsed = (time.perf_counter() - t0) * 1000
     report.ask_ms.append(elapsed)

@@ -9,29 +9,80 @@ it (nested blocks are savepoints), so ``forget`` across vault, turns, cache and 
 one transaction. Each store's tables live in their own schema (``helix_vault``,
 ``helix_episodic``, ``helix_cache``, ``helix_sessions``), chosen per block by ``search_path``,
 so the stores keep their table names and their SQL.
+
+A database that stops answering is ``DatabaseUnreachable`` (a ``MemoryFault``: graph questions
+go on without memory) after ``settings.database_timeout_s`` at most; while it stays down,
+``Health`` makes later units fail at once, and the first after a pause (1 s, doubling to 30 s)
+tries a fresh connection: when it answers, a new pool is opened.
 """
 
 from __future__ import annotations
 
 import atexit
+import math
 import re
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 import psycopg
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolClosed, PoolTimeout
 
 from engine.config import Settings
+from engine.util.faults import MemoryFault
 from engine.util.text import safe_user_id
 from memory.store.pg_schema import pending
 
 
 class DatabaseError(RuntimeError):
     """The configured database cannot be used; the message says why and what to do."""
+
+
+class DatabaseUnreachable(DatabaseError, MemoryFault):
+    """The database did not answer (or was too busy to): memory is unavailable until it does,
+    nothing stored is lost, and the knowledge graph does not need it."""
+
+
+FIRST_PAUSE_S = 1.0
+LONGEST_PAUSE_S = 30.0
+
+
+class Health:
+    """Whether the database answered last time. After a failure, units of work fail at once
+    for a pause (``FIRST_PAUSE_S``, doubling to ``LONGEST_PAUSE_S`` while the database stays
+    down) instead of each waiting for a connection; the first unit after it tries again."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._lock = threading.Lock()
+        self.reason: str | None = None
+        """Why the database is down; None while it answers."""
+        self._pause = FIRST_PAUSE_S
+        self._retry_at = 0.0
+
+    def pausing(self) -> str | None:
+        """Why the database is down while its pause runs (fail at once), else None (try)."""
+        with self._lock:
+            if self.reason is not None and self._clock() < self._retry_at:
+                return self.reason
+            return None
+
+    def failed(self, reason: str) -> None:
+        with self._lock:
+            self._pause = (
+                FIRST_PAUSE_S if self.reason is None else min(self._pause * 2, LONGEST_PAUSE_S)
+            )
+            self.reason = reason
+            self._retry_at = self._clock() + self._pause
+
+    def answered(self) -> None:
+        with self._lock:
+            self.reason = None
+            self._pause = FIRST_PAUSE_S
 
 
 def pg_key(user: str) -> str:
@@ -54,16 +105,33 @@ class Qmark:
         return self.raw.execute(_qmark(sql), parameters)
 
 
+CONNECT_TIMEOUT_S = 5
+
+
 def connect(url: str, **kwargs: Any) -> psycopg.Connection[Any]:
-    """One autocommit connection in UTC, or a ``DatabaseError`` naming the URL's host."""
+    """One autocommit connection in UTC, or a ``DatabaseError`` naming the URL's host (within
+    ``CONNECT_TIMEOUT_S`` unless ``connect_timeout`` is given; ``DatabaseUnreachable`` when the
+    server does not take the connection)."""
+    kwargs.setdefault("connect_timeout", CONNECT_TIMEOUT_S)
     try:
         return psycopg.connect(url, autocommit=True, options="-c TimeZone=UTC", **kwargs)
     except psycopg.Error as exc:
-        raise DatabaseError(f"cannot connect to HELIX_DATABASE_URL ({_where(url)}): {exc}") from exc
+        said = f"cannot connect to HELIX_DATABASE_URL ({_where(url)}): {refusal(exc)}"
+        if isinstance(exc, psycopg.OperationalError):  # down, or refusing this role
+            raise DatabaseUnreachable(said, unwritten=True) from exc
+        raise DatabaseError(said) from exc
 
 
 def _where(url: str) -> str:
     return re.sub(r"//[^@/]*@", "//", url)
+
+
+def refusal(exc: BaseException) -> str:
+    """A driver's connection error in a few words: 'Connection refused', 'timeout expired',
+    'password authentication failed for user "x"' (libpq puts the cause after the last
+    'failed: ' of its first line, and a hint on the next)."""
+    first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    return first.rsplit("failed: ", 1)[-1].strip()[:200] or type(exc).__name__
 
 
 @dataclass
@@ -77,9 +145,11 @@ class _Open:
 class PgBackend:
     """The pool, the per-user units of work, and the checks made once at open."""
 
-    def __init__(self, url: str, *, pool_size: int = 8) -> None:
+    def __init__(self, url: str, *, pool_size: int = 8, timeout: float = 5.0) -> None:
         self.url = url
-        with connect(url) as conn:
+        self.timeout = timeout
+        """Seconds a unit waits for a connection before the database is said unreachable."""
+        with connect(url, connect_timeout=self._connect_timeout) as conn:
             check_role(conn)
             missing = pending(conn)
         if missing:
@@ -87,16 +157,127 @@ class PgBackend:
                 f"the database at {_where(url)} lacks migrations {', '.join(missing)}; run "
                 "`helix-chat db migrate` (as the schema owner) first"
             )
-        self.pool = ConnectionPool(
-            url,
+        self._size = max(1, pool_size)
+        self._pool_lock = threading.RLock()
+        self.health = Health()
+        self.pool: ConnectionPool | None = self._new_pool()
+        """Closed (None) while the database is down: it would retry on its own meanwhile."""
+        self._local = threading.local()
+
+    @property
+    def _connect_timeout(self) -> int:
+        return max(2, math.ceil(self.timeout))  # libpq takes whole seconds, 2 at least
+
+    def _new_pool(self) -> ConnectionPool:
+        return ConnectionPool(
+            self.url,
             min_size=1,
-            max_size=max(1, pool_size),
-            kwargs={"autocommit": True, "options": "-c TimeZone=UTC"},
+            max_size=self._size,
+            kwargs={
+                "autocommit": True,
+                "options": "-c TimeZone=UTC",
+                "connect_timeout": self._connect_timeout,
+            },
             open=True,
-            timeout=30.0,
+            timeout=self.timeout,
+            check=ConnectionPool.check_connection,  # a connection the server dropped is replaced
             name="helix",
         )
-        self._local = threading.local()
+
+    @contextmanager
+    def connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """A connection of the pool for the block; ``DatabaseUnreachable`` when the database
+        does not give one within ``timeout`` (at once while it is known to be down), or drops
+        it during the block."""
+        pool = self._pool()
+        try:
+            conn = self._getconn(pool)
+        except (PoolTimeout, PoolClosed) as exc:
+            raise self._no_connection() from exc
+        try:
+            yield conn
+        except psycopg.OperationalError as exc:
+            if not (conn.broken or conn.closed):
+                raise
+            raise self._lost(exc) from exc
+        finally:
+            pool.putconn(conn)
+        self.health.answered()
+
+    def _getconn(self, pool: ConnectionPool) -> psycopg.Connection[Any]:
+        """A connection within ``timeout``; after the first second without one, a fresh
+        connection is tried, so a database that refuses is known at once, not at the end."""
+        first = min(1.0, self.timeout)
+        try:
+            return pool.getconn(timeout=first)
+        except PoolTimeout:
+            if self.timeout <= first or self.probe() is not None:
+                raise
+        return pool.getconn(timeout=self.timeout - first)
+
+    def _pool(self) -> ConnectionPool:
+        """The pool; while the database is down, why (at once during the pause, else after a
+        fresh connection was tried), and a new pool once it answers again."""
+        why = self.health.pausing()
+        if why is not None:
+            raise self.unreachable(why)
+        with self._pool_lock:
+            if self.pool is None:
+                why = self.probe()
+                if why is not None:
+                    raise self._down(why)
+                self.pool = self._new_pool()
+            return self.pool
+
+    def probe(self) -> str | None:
+        """Why a fresh connection cannot be made, or None when the database answers."""
+        try:
+            with psycopg.connect(
+                self.url, autocommit=True, connect_timeout=self._connect_timeout
+            ) as conn:
+                conn.execute("SELECT 1")
+        except psycopg.Error as exc:
+            return refusal(exc)
+        return None
+
+    def _no_connection(self) -> DatabaseUnreachable:
+        why = self.probe()
+        if why is not None:
+            return self._down(why)
+        return DatabaseUnreachable(  # it answers: this process's connections are all busy
+            f"the database at {_where(self.url)} had no free connection for {self.timeout:g} s "
+            f"(HELIX_DATABASE_POOL_SIZE={self._size} per process); nothing was written, try "
+            "again or raise the pool size",
+            unwritten=True,
+        )
+
+    def _lost(self, exc: BaseException) -> DatabaseUnreachable:
+        why = self.probe()
+        if why is not None:
+            fault = self._down(why)
+            fault.unwritten = False  # it went down during the work: what it kept is unknown
+            return fault
+        return DatabaseUnreachable(
+            f"the connection to the database at {_where(self.url)} was lost during the "
+            f"operation ({refusal(exc)}); it answers again, so try once more"
+        )
+
+    def _down(self, why: str) -> DatabaseUnreachable:
+        """Note that the database is down and close the pool (it would keep retrying)."""
+        self.health.failed(why)
+        with self._pool_lock:
+            pool, self.pool = self.pool, None
+        if pool is not None:  # its workers may be waiting out a retry: not on this thread
+            threading.Thread(target=pool.close, name="helix-pool-close", daemon=True).start()
+        return self.unreachable(why)
+
+    def unreachable(self, why: str) -> DatabaseUnreachable:
+        return DatabaseUnreachable(
+            f"the database at {_where(self.url)} (HELIX_DATABASE_URL) cannot be reached "
+            f"({why}), so memory is unavailable until it answers (nothing stored is lost, graph "
+            "questions are still answered): start PostgreSQL or correct HELIX_DATABASE_URL",
+            unwritten=True,
+        )
 
     def _opened(self) -> dict[str, _Open]:
         table: dict[str, _Open] | None = getattr(self._local, "open", None)
@@ -119,7 +300,7 @@ class PgBackend:
                 with current.conn.transaction():
                     yield Qmark(current.conn)
             return
-        with self.pool.connection() as conn, conn.transaction():
+        with self.connection() as conn, conn.transaction():
             conn.execute(  # one round trip: the user and the store's schema
                 "SELECT set_config('helix.user', %s, true), set_config('search_path', %s, true)",
                 [key, _path(schema)],
@@ -131,7 +312,10 @@ class PgBackend:
                 del opened[key]
 
     def close(self) -> None:
-        self.pool.close()
+        with self._pool_lock:
+            pool, self.pool = self.pool, None
+        if pool is not None:
+            pool.close()
 
 
 @contextmanager
@@ -201,7 +385,9 @@ def pg_backend(settings: Settings) -> PgBackend:
     with _GUARD:
         found = _BACKENDS.get(url)
         if found is None:
-            found = _BACKENDS[url] = PgBackend(url, pool_size=settings.database_pool_size)
+            found = _BACKENDS[url] = PgBackend(
+                url, pool_size=settings.database_pool_size, timeout=settings.database_timeout_s
+            )
         return found
 
 

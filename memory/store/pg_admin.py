@@ -23,7 +23,7 @@ def token_hash(token: str) -> str:
 
 def add_user(conn: Any, name: str) -> str:
     """Register ``name`` (if new) and return a new bearer token for it (store only its hash)."""
-    problem = user_id_problem(name)
+    problem = user_id_problem(name, "give another name, such as `users add alice`")
     if problem:
         raise ValueError(problem)
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
@@ -54,10 +54,11 @@ def _first_line(exc: BaseException) -> str:
 
 
 def user_of_token(backend: PgBackend, token: str) -> str | None:
-    """The user a bearer token belongs to, or None for an unknown token."""
+    """The user a bearer token belongs to, or None for an unknown token
+    (``DatabaseUnreachable`` when the database cannot say)."""
     if not token.startswith(TOKEN_PREFIX):
         return None
-    with backend.pool.connection() as conn:
+    with backend.connection() as conn:
         row = conn.execute(
             "SELECT name FROM helix.tokens WHERE token_hash = %s", [token_hash(token)]
         ).fetchone()
@@ -75,7 +76,7 @@ def list_users(conn: Any) -> list[tuple[str, int]]:
 def remove_user(backend: PgBackend, name: str) -> int | None:
     """Revoke ``name``'s tokens and delete every row of theirs, in one transaction; the rows
     deleted, or None when no user of that name is registered."""
-    with backend.pool.connection() as conn:
+    with backend.connection() as conn:
         known = conn.execute("SELECT 1 FROM helix.users WHERE name = %s", [name]).fetchone()
     return delete_user_rows(backend, name) if known else None
 

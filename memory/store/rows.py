@@ -16,6 +16,7 @@ from typing import Protocol
 
 from engine.config import Settings
 from memory.clock import Clock
+from memory.faults import said_truly
 from memory.migrate import Executor, Migrations
 from memory.sqlite import open_sqlite
 
@@ -34,7 +35,8 @@ class RowDB(Protocol):
 
 class SqliteRows:
     """One WAL-mode SQLite file, migrated on open; one connection shared by the threads of a
-    process under a lock (the chat app calls from worker threads too)."""
+    process under a lock (the chat app calls from worker threads too). The file's errors are
+    ``MemoryFault`` sentences naming it (``memory.faults``)."""
 
     def __init__(self, path: Path, clock: Clock, migrations: Migrations) -> None:
         self.path = path
@@ -43,12 +45,12 @@ class SqliteRows:
 
     @contextmanager
     def conn(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
+        with self._lock, said_truly(self.path):
             yield self._db
 
     @contextmanager
     def tx(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
+        with self._lock, said_truly(self.path):
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db

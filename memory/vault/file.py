@@ -20,8 +20,8 @@ from typing import Any, Protocol
 import duckdb
 from filelock import FileLock
 
-from engine.util.faults import MemoryFault
 from memory.clock import Clock, iso
+from memory.faults import said_truly
 from memory.migrate import Executor, Migrations, migrate
 from memory.vault.cache import ReadCache, ReadKey
 
@@ -170,32 +170,6 @@ def _fsync(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
-
-
-DAMAGED = ("corrupt", "checksum", "not a valid duckdb")
-
-
-@contextmanager
-def said_truly(path: Path) -> Iterator[None]:
-    """A DuckDB error that says the vault file is damaged, or that the disk refused a write,
-    raised as a ``MemoryFault`` naming the file and what to do; any other error as it is."""
-    try:
-        yield
-    except duckdb.Error as exc:
-        text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        lower = text.lower()
-        if any(word in lower for word in DAMAGED):
-            raise MemoryFault(
-                f"your memory store {path} is damaged ({text[:200]}); run `helix-chat doctor "
-                "--verify`, which says how to set it aside"
-            ) from exc
-        if "no space left" in lower or "read-only file system" in lower:
-            cause = "the disk is full" if "no space" in lower else "its directory is read-only"
-            raise MemoryFault(
-                f"your memory store {path} cannot be written: {cause}; nothing new was kept "
-                "(what is stored is intact)"
-            ) from exc
-        raise
 
 
 class VaultFile:

@@ -108,12 +108,12 @@ def test_a_user_argument_is_refused_naming_the_token_not_mcp_user(team: dict[str
     assert "--user" not in text
 
 
-def test_closing_a_team_server_closes_the_engines_opened_for_other_layers(
+def test_a_team_server_shares_the_engines_of_other_layers_and_keeps_few_open(
     tmp_path: Path,
 ) -> None:
     from engine.config import Settings
+    from helix_mcp.engines import MAX_LAYERED
     from helix_mcp.team import TeamTools
-    from helix_mcp.tools import HelixTools
     from tests.support.fake_engine import make_engine
 
     opened: list[Any] = []
@@ -125,10 +125,14 @@ def test_closing_a_team_server_closes_the_engines_opened_for_other_layers(
         return engine
 
     team = TeamTools(Settings(home=tmp_path, trace_exporter="none"), factory)
-    for user in ("alice", "bob"):  # as TeamTools.current makes them for each token
-        tools = HelixTools(team.settings.model_copy(update={"user": user}), user, team.engine, None)  # type: ignore[arg-type]
-        team._users[user] = tools
-        tools.engine_for(["hetionet", "disease-pack"])
-    assert len(opened) == 3  # the shared engine and one per user for the other layers
+    users = [f"user{i}" for i in range(5)]
+    for user in users:  # as TeamTools.current makes them for each token
+        team.tools_of(user).engine_for(["hetionet", "disease-pack"])
+    assert len(opened) == 2  # the shared engine and one for the other layers, for everyone
+    for i, user in enumerate(users):
+        team.tools_of(user).engine_for(["hetionet", f"pack-{i}"])
+    layered = opened[1:]
+    assert len(layered) == 1 + len(users)
+    assert sum(not e.closed for e in layered) == MAX_LAYERED  # the older ones were closed
     team.close()
     assert all(engine.closed for engine in opened)

@@ -164,6 +164,20 @@ def test_replay_scores_a_small_stream(
     assert "Memory Recall@1" in text and "cross-user leaks" in text
 
 
+def test_an_ask_that_is_not_about_memory_says_why_it_is_not_answered(
+    tmp_path: Path, linker: StatementLinker
+) -> None:
+    ask = {**STREAM[5], "text": "Which drugs treat asthma?"}
+    ask.pop("expect")
+    stream = _write(tmp_path / "g.replay.jsonl", [STREAM[0], ask])
+    out = tmp_path / "out.jsonl"
+    settings = Settings(home=tmp_path / "home", trace_exporter="none")
+    run_replay(stream, settings, open_memory=plain_memory(linker), out_path=out)
+    (line,) = [json.loads(x) for x in out.read_text().splitlines()]
+    assert line["status"] == "NOT_ANSWERED" and line["stop_reason"] == "not-a-memory-question"
+    assert "answers from memory alone" in line["text"] and "--tui" in line["text"]
+
+
 def test_malformed_lines_are_reported_with_line_numbers(
     tmp_path: Path, linker: StatementLinker
 ) -> None:

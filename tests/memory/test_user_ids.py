@@ -122,6 +122,10 @@ def test_users_add_a_taken_id_and_users_remove_answer_in_one_sentence(
         f"Error: cannot register 'carol': another registered user has the same id "
         f"{pg_key('carol')!r}; choose another name"
     ]
+    bad = runner.invoke(cli, ["users", "add", "ca\x1brol", "--url", owner], env=env, obj={})
+    assert bad.exit_code == 1 and len(bad.output.strip().splitlines()) == 1, bad.output
+    assert "control characters" in bad.output and "`users add alice`" in bad.output
+    assert "--user" not in bad.output  # the name is an argument of `users add` here
     added = runner.invoke(cli, ["users", "add", "dave", "--url", owner], env=env, obj={})
     assert added.exit_code == 0 and added.output.startswith("hx_")
     settings = Settings(home=tmp_path, trace_exporter="none", database_url=pg_server.app_url)

@@ -4,7 +4,8 @@
 a cluster in a temporary directory (as the ``postgres`` user when running as root, since the
 server refuses root), starts it on a free 127.0.0.1 port, creates the schema owner
 ``helix_owner`` and the application role ``helix_app`` (neither a superuser) and migrates the
-``helix`` database. ``reset()`` empties every table between tests; ``stop()`` removes it all.
+``helix`` database. ``reset()`` empties every table between tests; ``halt()`` and ``start()``
+take it down and back up; ``stop()`` removes it all.
 """
 
 from __future__ import annotations
@@ -74,6 +75,18 @@ class PgServer:
         cmd = [str(self.bindir / "pg_ctl"), "-D", str(self.root / "data"), *args]
         subprocess.run(_as_server_user(cmd), check=True, capture_output=True, timeout=60)
 
+    def start(self) -> None:
+        """Start (or restart, after ``halt``) the server on its port."""
+        opts = (
+            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off "
+            "-c max_connections=200"
+        )
+        self.pg_ctl("start", "-w", "-t", "60", "-o", opts, "-l", str(self.root / "log"))
+
+    def halt(self) -> None:
+        """Stop the server at once, as a crash would (its files stay; ``start`` again)."""
+        self.pg_ctl("stop", "-m", "immediate")
+
     def reset(self) -> None:
         """Empty every table (a fresh memory for the next test)."""
         with psycopg.connect(self.owner_url, autocommit=True) as conn:
@@ -98,11 +111,7 @@ def start_server(bindir: Path) -> PgServer:
         capture_output=True,
         timeout=120,
     )
-    opts = (
-        f"-p {server.port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off "
-        "-c max_connections=200"
-    )
-    server.pg_ctl("start", "-w", "-t", "60", "-o", opts, "-l", str(root / "log"))
+    server.start()
     with psycopg.connect(server.admin_url, autocommit=True) as conn:
         conn.execute("CREATE ROLE helix_owner LOGIN")
         conn.execute("CREATE ROLE helix_app LOGIN")
