@@ -37,6 +37,7 @@ from helix_mcp.models import (
 )
 from helix_mcp.ports import EngineFactory, MemoryFactory
 from helix_mcp.walk import WalkError, parse_hops, walk
+from memory.origin import said_as
 from wiring.turn import SessionContext, TurnOutcome, take_turn
 
 MAX_LAYERED = 2
@@ -57,6 +58,7 @@ def fact_out(fact: FactPort) -> FactOut:
         source=fact.source,
         quality=fact.quality,
         detail=fact.detail,
+        said_by=said_as(fact.source),
     )
 
 

@@ -28,6 +28,7 @@ from memory.cache import AnswerCache, is_reviewed
 from memory.clock import Clock
 from memory.extract import Extracted, Extractor
 from memory.linking import StatementLinker
+from memory.origin import LOOKED_UP, confident_answers, kind_named
 from memory.relations import RelationCatalog, load_catalog
 from memory.results import NameOf
 from memory.router import Route, Router
@@ -177,7 +178,9 @@ class UserMemory:
         return self.cache.get(question, mode)
 
     def record(self, question: str, result: Result, session: str | None) -> None:
-        """Log the turn; keep reviewed KG triples in the vault and the answer in the cache."""
+        """Log the turn; keep the triples of a confidently reviewed graph answer in the vault
+        as looked-up facts (``memory.origin.confident_answers``: the quality gate) and the
+        answer in the cache."""
         self.episodic.add(
             session or DEFAULT_SESSION,
             question,
@@ -188,7 +191,9 @@ class UserMemory:
         )
         if not is_reviewed(result) or (result.answers and result.answers[0].source == "memory"):
             return
-        top = {a.id for a in result.answers[:3]}
+        top = confident_answers(
+            result, self.settings.looked_up_min_confidence, self.settings.vault_boost
+        )
         with self.vault.hold():
             for ev in result.evidence:
                 if (
@@ -198,7 +203,7 @@ class UserMemory:
                 ):
                     self.vault.add(
                         *ev.triple,
-                        source="reviewed",
+                        source=LOOKED_UP,
                         quality=1.0,
                         evidence=question,
                         session=session,
@@ -330,6 +335,9 @@ class UserMemory:
         A patient named by MRN is matched exactly: an MRN this user never stated finds nothing
         (never another patient whose MRN starts with the same digits)."""
         check_text(query)
+        kind = kind_named(query)
+        if kind is not None:  # "looked-up", "stated": every fact of that kind
+            return self.vault.of_source(kind, limit)
         with self.vault.hold():
             subjects = self.resolver.mentioned(query)
             if subjects:
@@ -343,7 +351,9 @@ class UserMemory:
         """Forget one fact (all its intervals) or a whole subject, everywhere it is kept.
 
         ``target`` is a ``Fact``, a triple, or a subject: an id ("patient:4471",
-        "Compound::DB00331", "note:crispr-screen") or a mention ("MRN 4471", "Ada Moreno").
+        "Compound::DB00331", "note:crispr-screen") or a mention ("MRN 4471", "Ada Moreno"),
+        or a kind of fact: "looked-up" (every fact the engine looked up) or "stated" (every
+        fact the user said; ``memory.origin.kind_named``).
         Returns the number of vault rows removed.
         """
         if isinstance(target, str):
@@ -353,8 +363,13 @@ class UserMemory:
         with self.vault.hold():
             if isinstance(target, Fact):
                 target = target.triple
-            if isinstance(target, tuple):
-                gone = self.vault.forget_facts([target])
+            kind = kind_named(target) if isinstance(target, str) else None
+            if isinstance(target, tuple) or kind is not None:
+                gone = (
+                    self.vault.forget_source(kind)
+                    if kind is not None
+                    else self.vault.forget_facts([target])  # type: ignore[list-item]
+                )
                 needles = [f"vault:{f.id}" for f in gone]
                 nodes: set[str] = set()
                 subject = None
