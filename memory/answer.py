@@ -227,9 +227,7 @@ class Answerer:
         patient_cue = self._best_score(question, PATIENT) >= _PATIENT_RELS_MIN
         note_cue = self._best_score(question, NOTE) > 0
         conversation = (
-            SubjectRef(
-                session_subject, subject_kind(session_subject), "", -1, -1, True, "episodic"
-            )
+            SubjectRef(session_subject, subject_kind(session_subject), "", -1, -1, True, "episodic")
             if session_subject
             else None
         )

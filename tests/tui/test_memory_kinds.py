@@ -37,8 +37,7 @@ def test_the_panel_shows_the_users_word_first_and_the_looked_up_apart(tmp_path: 
             ("Nilotinib", "type 2 diabetes", "looked up"),
         ]
         assert shown.summary == (
-            "alice: 1 current fact you said; 1 looked up by Helix "
-            "(/forget looked-up drops them)"
+            "alice: 1 current fact you said; 1 looked up by Helix (/forget looked-up drops them)"
         )
         assert forget_in(memory, "looked-up") == (True, "Forgot 1 fact looked up")
         assert [f.source for f in memory.facts()] == ["stated"]
