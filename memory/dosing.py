@@ -18,7 +18,7 @@ _NUMBER = r"\d+(?:[.,]\d+)?(?:\s*(?:-|–|to)\s*\d+(?:[.,]\d+)?)?"
 _UNIT = (
     r"(?:mg|mcg|µg|μg|ug|g|grams?|milligrams?|micrograms?|mL|ml|millilit(?:er|re)s?|"
     r"units?|IU|U|mmol|mEq|puffs?|tablets?|tabs?|capsules?|caps?|drops?|sprays?|patch(?:es)?)"
-    r"(?:\s*/\s*(?:kg|h|hr|hour|day|d|dose|m2))?"
+    r"(?:\s*/\s*(?:kg|h|hr|hour|min|minute|day|d|dose|m2))*"
 )
 _ROUTE = (
     r"(?:orally|by mouth|p\.?o\.?|iv|i\.v\.|intravenously|intravenous|sc|sq|s\.c\.|subcut|"
@@ -31,7 +31,9 @@ _FREQUENCY = (
     rf"(?:{_TIMES}\s+(?:a\s+|per\s+|each\s+)?(?:day|daily|week|weekly|month|monthly)"
     r"|every\s+(?:other\s+)?(?:\d+(?:\s*(?:-|to)\s*\d+)?\s+)?(?:hours?|hrs?|days?|weeks?|"
     r"morning|evening|night|day|week|month)"
-    r"|q\s?\d+\s?h|q\.?d\.?|b\.?i\.?d\.?|t\.?i\.?d\.?|q\.?i\.?d\.?|q\.?h\.?s\.?|o\.?d\.?|b\.?d\.?"
+    r"|q\s?\d+\s?[hdw]|q\.?d\.?|b\.?i\.?d\.?|t\.?i\.?d\.?|q\.?i\.?d\.?|q\.?h\.?s\.?|o\.?d\.?|b\.?d\.?"
+    r"|t\.?d\.?s\.?|q\.?d\.?s\.?|nocte|mane|o\.?m\.?|stat"
+    r"|every\s+\d+\s+months?"
     r"|daily|nightly|weekly|monthly|hourly|at bedtime|at night|in the (?:morning|evening)"
     r"|with (?:meals|breakfast|dinner)|as needed|prn|p\.r\.n\.)"
 )

@@ -65,12 +65,20 @@ class Extractor:
         self.linker = linker
         self._known_keys = frozenset(catalog.measurement_keys)
 
-    def extract(self, text: str, conversation: str | None = None) -> Extracted | None:
+    def extract(
+        self, text: str, conversation: str | None = None, *, carried: bool = False
+    ) -> Extracted | None:
         """The fact a statement states, or None when it states none we can store.
 
         ``conversation`` is the patient the conversation is about (the last one named): a
-        statement that names no patient but says "her", "his" or "my patient" is about it."""
+        statement that names no patient but says "her", "his" or "my patient" is about it.
+        With ``carried`` (a clause of a message that named the patient before it, or a
+        clinician's shorthand after naming one: "eGFR 38, BP 142/84") it is about it without
+        saying so, when the statement's clearest relation is a patient's and it names no
+        note."""
         patients = [r for r in self.resolver.patients(text) if r.id]
+        notes = self.resolver.notes(text)
+        implied = False
         if not patients and conversation is not None and conversation.startswith("patient:"):
             said = person_reference(text)
             if said is not None:
@@ -78,7 +86,9 @@ class Extractor:
                 patients = [
                     SubjectRef(conversation, PATIENT, text[start:end], start, end, True, "said")
                 ]
-        notes = self.resolver.notes(text)
+            elif carried and not notes:
+                patients = [SubjectRef(conversation, PATIENT, "", -1, -1, True, "carried")]
+                implied = True
         known = self._known_keys | {
             *self.resolver.vault.keys("lab_value"),
             *self.resolver.vault.keys("key_result"),
@@ -86,7 +96,10 @@ class Extractor:
         linked = link(self.linker, text)
         doses = _doses(text, linked)
         measurements = [m for m in find_measurements(text, known) if not _is_dose(text, m, doses)]
-        taken = [(r.start, r.end) for r in patients] + [(m.start, m.end) for m in measurements]
+        taken = [(r.start, r.end) for r in patients if r.start >= 0]
+        taken += [(m.start, m.end) for m in measurements]
+        # a dose's words are no entity ("mg" is no myasthenia gravis)
+        taken += [(d.start, d.end) for d in doses]
         taken += [(m.start(), m.end()) for m in _SOURCE.finditer(text)]
         entities = _non_overlapping(linked, taken)
         scored = sorted(
@@ -94,7 +107,8 @@ class Extractor:
                 (
                     spec.score(text, ask=False)
                     + _value_bonus(spec, measurements)
-                    + _dose_bonus(spec, doses),
+                    + _dose_bonus(spec, doses)
+                    + _kind_bonus(spec, entities, patients),
                     spec,
                 )
                 for spec in self.catalog.relations.values()
@@ -102,10 +116,12 @@ class Extractor:
             key=lambda t: -t[0],
         )
         top = scored[0][0] if scored else 0.0
+        if implied and (not scored or scored[0][1].subject != PATIENT):
+            return None  # a patient is carried only into a statement about a patient
         for score, spec in scored:
             if score <= 0 or score < top - _MARGIN:
                 return None  # the statement's clearest relation could not be built
-            fact = self._build(spec, text, patients, notes, entities, measurements)
+            fact = self._build(spec, text, patients, notes, entities, measurements, doses)
             if fact is not None:
                 return replace(fact, score=score)
         return None
@@ -118,11 +134,14 @@ class Extractor:
         notes: list[SubjectRef],
         entities: list[LinkedEntity],
         measurements: list[Measurement],
+        doses: list[Dose],
     ) -> Extracted | None:
         subject = self._subject(spec, patients, notes, entities)
         if subject is None:
             return None
         values = self._values(spec, text, entities, measurements, subject)
+        if not values and _gives_drug(spec):
+            values = _unlinked_drugs(text, doses, entities)
         if not values:
             return None
         sup = self.catalog.supersede
@@ -135,7 +154,8 @@ class Extractor:
         value = new[0]
         switched = bool(sup.switch_re.search(text))
         supersedes = (subject.id, spec.name, old[0].id) if old else None
-        dose = dose_of(text, value.start, value.end) if _gives_drug(spec) else None
+        dose = dose_of(text, value.start, _name_end(text, value.start, value.end))
+        dose = dose if _gives_drug(spec) else None
         return Extracted(
             subject.id,
             spec.name,
@@ -249,11 +269,85 @@ def _gives_drug(spec: RelationSpec) -> bool:
 
 
 def _doses(text: str, entities: list[LinkedEntity]) -> list[Dose]:
-    """The dose written after each drug the statement names ("apixaban 5 mg twice daily")."""
+    """The dose written after each drug the statement names ("apixaban 5 mg twice daily"),
+    and after each word the linker did not know that a dose follows ("empagliflozin 10 mg
+    od", "lantus 18 units at night": a drug the graph lacks, ``_unlinked_drugs``)."""
     found = [
-        dose_of(text, e.start, e.end) for e in entities if e.kind == "Compound" and e.start >= 0
+        dose_of(text, e.start, _name_end(text, e.start, e.end))
+        for e in entities
+        if e.kind == "Compound" and e.start >= 0
     ]
-    return [d for d in found if d is not None]
+    found += [d for _, d in _dosed_words(text, entities)]
+    kept: list[Dose] = []
+    for d in sorted((d for d in found if d is not None), key=lambda d: d.start):
+        if not any(d.start < k.end and k.start < d.end for k in kept):
+            kept.append(d)
+    return kept
+
+
+_NAME_END = re.compile(r"[\s\d.,]+$")
+_DOSED_WORD = re.compile(r"(?<![\w-])(?P<w>[A-Za-z][A-Za-z-]{3,})(?=\s*\d)")
+_NOT_A_DRUG = frozenset(
+    {
+        "dose",
+        "doses",
+        "dosing",
+        "level",
+        "levels",
+        "rate",
+        "total",
+        "than",
+        "over",
+        "under",
+        "about",
+        "around",
+        "from",
+        "down",
+        "up",
+        "at",
+        "with",
+        "increasing",
+        "reducing",
+        "increased",
+        "reduced",
+        "decreased",
+        "titrating",
+        "weight",
+        "given",
+    }
+)
+
+
+def _name_end(text: str, start: int, end: int) -> int:
+    """Where a drug mention's name ends: a mention the linker stretched over the number after
+    it ("amlodipine 5" of "amlodipine 5 mg") ends before that number."""
+    trimmed = _NAME_END.sub("", text[start:end])
+    return start + len(trimmed) if trimmed else end
+
+
+def _dosed_words(text: str, entities: list[LinkedEntity]) -> list[tuple[tuple[int, int], Dose]]:
+    """Words no entity covers that a dose with an amount follows: (word span, dose)."""
+    out = []
+    for m in _DOSED_WORD.finditer(text):
+        start, end = m.span("w")
+        if m.group("w").lower() in _NOT_A_DRUG or any(
+            e.start < end and start < e.end for e in entities if e.start >= 0
+        ):
+            continue
+        dose = dose_after(text, end)
+        if dose is not None and dose.amount is not None:
+            out.append(((start, end), dose))
+    return out
+
+
+def _unlinked_drugs(text: str, doses: list[Dose], entities: list[LinkedEntity]) -> list[_Value]:
+    """A drug the graph does not know, kept as written when a dose follows it
+    ("empagliflozin 10 mg od"): a word no entity covers, right before a dose's amount."""
+    return [
+        _Value(text[a:b].lower(), text[a:b], a, b)
+        for (a, b), dose in _dosed_words(text, entities)
+        if any(d.start == dose.start for d in doses)
+    ]
 
 
 def _is_dose(text: str, m: Measurement, doses: list[Dose]) -> bool:
@@ -264,6 +358,21 @@ def _is_dose(text: str, m: Measurement, doses: list[Dose]) -> bool:
     key_end = m.start + len(m.key)
     dose = dose_after(text, key_end)
     return dose is not None and dose.amount is not None and dose.end >= m.end
+
+
+def _kind_bonus(
+    spec: RelationSpec, entities: list[LinkedEntity], patients: list[SubjectRef]
+) -> float:
+    """A statement about a patient that names only things of one relation's object kind is
+    itself a cue for that relation when its values accumulate ("MRN 5170: T2DM + CKD 3b"
+    states diagnoses); a drug needs its own cue or a dose ("had a rough week on metformin"
+    says no more than that)."""
+    kinds = {e.kind for e in entities}
+    if not patients or not kinds or spec.subject != PATIENT or spec.literal_object:
+        return 0.0
+    if spec.functional != "none":
+        return 0.0
+    return 1.0 if kinds <= spec.object_kinds else 0.0
 
 
 def _dose_bonus(spec: RelationSpec, doses: list[Dose]) -> float:

@@ -25,6 +25,7 @@ from engine.util.text import has_lone_surrogate
 from memory.answer import Answerer
 from memory.asks import AskScorer
 from memory.cache import AnswerCache, is_reviewed
+from memory.clauses import clauses
 from memory.clock import Clock
 from memory.extract import Extracted, Extractor
 from memory.linking import StatementLinker
@@ -220,11 +221,14 @@ class UserMemory:
         return noted.facts[0] if noted.facts else None
 
     def state_each(self, text: str, session: str | None = None) -> Noted:
-        """Capture the fact of each sentence of a statement, under the patient its sentence
+        """Capture the facts of each sentence of a statement, under the patient its sentence
         names ("Patient MRN A was started on X today. Patient MRN B is allergic to Y." is two
         facts); a sentence that names none is about the conversation's patient when it says
-        so ("her", "my patient"). When no sentence alone states a fact, the whole text is read
-        at once (a fact spread over two sentences)."""
+        so ("her", "my patient") or, in a clinician's shorthand, when what it states is a
+        patient's ("eGFR 38, BP 142/84" after naming one). A sentence that packs several facts
+        ("on metformin 500 mg bid, started empagliflozin 10 mg od") gives one per clause
+        (``memory.clauses``). When no sentence alone states a fact, the whole text is read at
+        once (a fact spread over two sentences)."""
         check_text(text, session)
         if is_question(text):
             return Noted((), ())
@@ -232,27 +236,59 @@ class UserMemory:
         with self.vault.hold():
             if len(parts) > 1:
                 found = [(part, self._state_one(part, session)) for part in parts]
-                facts = tuple(f for _, f in found if f is not None)
+                facts = tuple(f for _, each in found for f in each)
                 if facts:
-                    return Noted(facts, tuple(p for p, f in found if f is None))
-            fact = self._state_one(text, session, log_miss=len(parts) <= 1)
-            return Noted((fact,), ()) if fact is not None else Noted((), (text,))
+                    return Noted(facts, tuple(p for p, each in found if not each))
+            facts = self._state_one(text, session, log_miss=len(parts) <= 1)
+            return Noted(facts, ()) if facts else Noted((), (text,))
 
-    def _state_one(self, text: str, session: str | None, *, log_miss: bool = True) -> Fact | None:
-        """Store the fact of one statement; a statement without one is logged (with the
-        patient it names) when ``log_miss``, and not again when its sentences already were."""
+    def _state_one(
+        self, text: str, session: str | None, *, log_miss: bool = True
+    ) -> tuple[Fact, ...]:
+        """Store the facts of one sentence: its clauses' when they state more than one (or the
+        sentence as a whole states none), else the sentence's; a sentence without one is
+        logged (with the patient it names) when ``log_miss``, and not again when its sentences
+        already were."""
         with self.vault.hold():
             conversation = self.episodic.last_subject(session or DEFAULT_SESSION)
-            found = self.extractor.extract(text, conversation)
-            if found is None:
+            found = self.extractor.extract(text, conversation, carried=True)
+            pieces = self._clause_facts(text, conversation)
+            if len(pieces) < 2 and found is not None:
+                pieces = [(text, found)]
+            if not pieces:
                 self.vault.learn_aliases(self.resolver.introductions(text))
                 if log_miss:
                     named = [r.id for r in self.resolver.patients(text) if r.id]
                     self._log_statement(text, session, None, named[0] if named else None)
-                return None
-            rules = self.router.rules.temporal
-            when = stated_instant(text, self.clock.now(), rules.as_of, rules.as_of_days)
-            return self._store(found, text, session, when)
+                return ()
+            said = self._stated_instant(text)
+            stored = [
+                self._store(fact, text, session, self._stated_instant(part) or said)
+                for part, fact in pieces
+            ]
+            return tuple(f for f in stored if f is not None)
+
+    def _clause_facts(self, sentence: str, conversation: str | None) -> list[tuple[str, Extracted]]:
+        """The fact of each clause of ``sentence`` that states one, each about the patient its
+        clause names, else the one named before it in the sentence, else ``conversation``'s;
+        empty for a sentence of one clause."""
+        parts = clauses(sentence)
+        if len(parts) < 2:
+            return []
+        out: list[tuple[str, Extracted]] = []
+        patient = conversation
+        for part in parts:
+            named = [r.id for r in self.resolver.patients(part) if r.id]
+            patient = named[0] if named else patient
+            fact = self.extractor.extract(part, patient, carried=True)
+            if fact is not None and all(fact.triple != f.triple for _, f in out):
+                out.append((part, fact))
+        return out
+
+    def _stated_instant(self, text: str) -> datetime | None:
+        """When ``text`` says its fact held (``memory.stated``), on this memory's clock."""
+        rules = self.router.rules.temporal
+        return stated_instant(text, self.clock.now(), rules.as_of, rules.as_of_days)
 
     def store_fact(
         self,
