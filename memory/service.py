@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -34,7 +34,7 @@ from memory.relations import RelationCatalog, load_catalog
 from memory.results import NameOf
 from memory.router import Route, Router
 from memory.sqlite import compact_sqlite
-from memory.stated import stated_instant
+from memory.stated import stated_instant, unresolved_time
 from memory.store.backend import TurnLog, delete_user, open_stores
 from memory.subjects import Linker, Resolver, link
 from memory.vault import VAULT_FILE, Fact, StoreOutcome, Vault
@@ -263,10 +263,23 @@ class UserMemory:
                 return ()
             said = self._stated_instant(text)
             stored = [
-                self._store(fact, text, session, self._stated_instant(part) or said)
+                self._store(self._as_said(fact, part, text), text, session, when)
                 for part, fact in pieces
+                for when in [self._stated_instant(part) or said]
             ]
             return tuple(f for f in stored if f is not None)
+
+    def _as_said(self, fact: Extracted, part: str, sentence: str) -> Extracted:
+        """``fact`` with a time its statement gives but no day can be read from ("last
+        winter") kept as said in its detail, so answers show it as the user put it."""
+        now = self.clock.now()
+        if self._stated_instant(part) or self._stated_instant(sentence):
+            return fact
+        vague = unresolved_time(part, now) or unresolved_time(sentence, now)
+        if vague is None:
+            return fact
+        said = f"(when: '{vague}', as said)"
+        return replace(fact, detail=f"{fact.detail} {said}" if fact.detail else said)
 
     def _clause_facts(self, sentence: str, conversation: str | None) -> list[tuple[str, Extracted]]:
         """The fact of each clause of ``sentence`` that states one, each about the patient its
