@@ -66,16 +66,17 @@ class Extractor:
         self._known_keys = frozenset(catalog.measurement_keys)
 
     def extract(
-        self, text: str, conversation: str | None = None, *, carried: bool = False
+        self, text: str, conversation: str | None = None, *, carried: str | None = None
     ) -> Extracted | None:
         """The fact a statement states, or None when it states none we can store.
 
         ``conversation`` is the patient the conversation is about (the last one named): a
         statement that names no patient but says "her", "his" or "my patient" is about it.
-        With ``carried`` (a clause of a message that named the patient before it, or a
-        clinician's shorthand after naming one: "eGFR 38, BP 142/84") it is about it without
-        saying so, when the statement's clearest relation is a patient's and it names no
-        note."""
+        With ``carried`` it is about it without saying so, when the statement's clearest
+        relation is a patient's and it names no note: "clause" for a clause of a sentence that
+        named the patient before it ("MRN 5170 — T2DM + CKD 3b"), "conversation" for a
+        clinician's shorthand after naming one ("eGFR 38, BP 142/84"); only a clause's patient
+        makes a lone diagnosis a diagnosis (``_kind_bonus``)."""
         patients = [r for r in self.resolver.patients(text) if r.id]
         notes = self.resolver.notes(text)
         implied = False
@@ -87,7 +88,7 @@ class Extractor:
                     SubjectRef(conversation, PATIENT, text[start:end], start, end, True, "said")
                 ]
             elif carried and not notes:
-                patients = [SubjectRef(conversation, PATIENT, "", -1, -1, True, "carried")]
+                patients = [SubjectRef(conversation, PATIENT, "", -1, -1, True, carried)]
                 implied = True
         known = self._known_keys | {
             *self.resolver.vault.keys("lab_value"),
@@ -108,7 +109,7 @@ class Extractor:
                     spec.score(text, ask=False)
                     + _value_bonus(spec, measurements)
                     + _dose_bonus(spec, doses)
-                    + _kind_bonus(spec, entities, patients),
+                    + _kind_bonus(spec, entities, [p for p in patients if p.via != "conversation"]),
                     spec,
                 )
                 for spec in self.catalog.relations.values()
@@ -117,7 +118,7 @@ class Extractor:
         )
         top = scored[0][0] if scored else 0.0
         if implied and (not scored or scored[0][1].subject != PATIENT):
-            return None  # a patient is carried only into a statement about a patient
+            patients = []  # a patient is carried only into a statement about a patient
         for score, spec in scored:
             if score <= 0 or score < top - _MARGIN:
                 return None  # the statement's clearest relation could not be built

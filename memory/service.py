@@ -251,7 +251,7 @@ class UserMemory:
         already were."""
         with self.vault.hold():
             conversation = self.episodic.last_subject(session or DEFAULT_SESSION)
-            found = self.extractor.extract(text, conversation, carried=True)
+            found = self.extractor.extract(text, conversation, carried="conversation")
             pieces = self._clause_facts(text, conversation)
             if len(pieces) < 2 and found is not None:
                 pieces = [(text, found)]
@@ -289,11 +289,12 @@ class UserMemory:
         if len(parts) < 2:
             return []
         out: list[tuple[str, Extracted]] = []
-        patient = conversation
+        patient, how = conversation, "conversation"
         for part in parts:
             named = [r.id for r in self.resolver.patients(part) if r.id]
-            patient = named[0] if named else patient
-            fact = self.extractor.extract(part, patient, carried=True)
+            if named:
+                patient, how = named[0], "clause"
+            fact = self.extractor.extract(part, patient, carried=how)
             if fact is not None and all(fact.triple != f.triple for _, f in out):
                 out.append((part, fact))
         return out
