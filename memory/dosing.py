@@ -44,8 +44,10 @@ _PHRASE = re.compile(
     rf"(?P<freq2>\s+{_FREQUENCY}(?!\w))?",
     re.IGNORECASE,
 )
-_LEAD = re.compile(r"^(?:\s*,)?\s+(?:at\s+(?=\d))?")
-"""What may stand between a drug and its dose: spaces, one comma, "at" before a number."""
+_LEAD = re.compile(r"^(?:\s*,)?\s+(?:(?:at|(?:up |down )?to)\s+(?=\d))?")
+"""What may stand between a drug and its dose: spaces, one comma, "at" or "to" before a
+number ("reducing zopiclone to 3.75 mg": the dose it now holds)."""
+_TO = re.compile(r"\b(?:up |down )?to\s+(?=\d)", re.IGNORECASE)
 _BEFORE = re.compile(rf"(?P<amount>{_NUMBER}\s*{_UNIT})\s+(?:of\s+)?$", re.IGNORECASE)
 """A dose written before the drug ("20 units of insulin glargine")."""
 
@@ -95,3 +97,23 @@ def dose_of(text: str, start: int, end: int) -> Dose | None:
     if after.amount:
         return after
     return Dose(f"{before.text} {after.text}", before.start, after.end, before.amount)
+
+
+def dose_changed_to(text: str) -> Dose | None:
+    """The dose a change names without its drug ("going up to 100 mg from today", "down to
+    16 units"): the first dose with an amount after "to"; None when there is none."""
+    for m in _TO.finditer(text):
+        dose = _PHRASE.match(text, m.end())
+        if dose is not None and dose.group("amount"):
+            phrase = dose.group(0)
+            return Dose(phrase, m.end(), m.end() + len(phrase), dose.group("amount"))
+    return None
+
+
+_AMOUNT = re.compile(rf"(?<![\w.]){_NUMBER}\s*{_UNIT}(?![\w/])", re.IGNORECASE)
+
+
+def amount_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` writes an amount of a drug ("100 mg", "0.1 units/kg/hr"), whatever
+    stands before it: its unit is never the name of a thing ("mg")."""
+    return [m.span() for m in _AMOUNT.finditer(text)]

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, replace
 
 from engine.result import LinkedEntity, Triple
-from memory.dosing import Dose, dose_after, dose_of
+from memory.dosing import Dose, amount_spans, dose_after, dose_of
 from memory.literals import Measurement, find_allergen, find_measurements
 from memory.patients import person_reference
 from memory.relations import RelationCatalog, RelationSpec
@@ -100,7 +100,7 @@ class Extractor:
         taken = [(r.start, r.end) for r in patients if r.start >= 0]
         taken += [(m.start, m.end) for m in measurements]
         # a dose's words are no entity ("mg" is no myasthenia gravis)
-        taken += [(d.start, d.end) for d in doses]
+        taken += [(d.start, d.end) for d in doses] + amount_spans(text)
         taken += [(m.start(), m.end()) for m in _SOURCE.finditer(text)]
         entities = _non_overlapping(linked, taken)
         scored = sorted(
@@ -287,7 +287,7 @@ def _doses(text: str, entities: list[LinkedEntity]) -> list[Dose]:
 
 
 _NAME_END = re.compile(r"[\s\d.,]+$")
-_DOSED_WORD = re.compile(r"(?<![\w-])(?P<w>[A-Za-z][A-Za-z-]{3,})(?=\s*\d)")
+_DOSED_WORD = re.compile(r"(?<![\w-])(?P<w>[A-Za-z][A-Za-z-]{3,})(?=\s*(?:(?:up |down )?to\s+)?\d)")
 _NOT_A_DRUG = frozenset(
     {
         "dose",
@@ -315,6 +315,25 @@ _NOT_A_DRUG = frozenset(
         "titrating",
         "weight",
         "given",
+        "going",
+        "went",
+        "gone",
+        "dropped",
+        "dropping",
+        "increase",
+        "reduce",
+        "bumped",
+        "titrated",
+        "weaned",
+        "changed",
+        "raised",
+        "lowered",
+        "cut",
+        "back",
+        "only",
+        "then",
+        "still",
+        "now",
     }
 )
 
@@ -408,4 +427,9 @@ def _is_old(text: str, value: _Value, before: re.Pattern[str], after: re.Pattern
         return False
     head = text[max(0, value.start - 40) : value.start]
     tail = text[value.end : value.end + 30]
+    if _TO_DOSE.match(tail):
+        return False  # "dropped the lantus to 16 units": a new dose, not a drug stopped
     return bool(before.search(head) or after.search(tail))
+
+
+_TO_DOSE = re.compile(r"\s+(?:up |down )?to\s+\d", re.IGNORECASE)

@@ -18,7 +18,11 @@ _UNIT = (
     r"|\s?(?:x\s?10\^\d+/[A-Za-zµμ]+|cells/[A-Za-zµμ]+|[A-Za-zµμ]+/[A-Za-zµμ0-9^]+"
     r"|mmHg|kg|lbs?|[nuµμmp]M|mg|ng|pg|g|cm|mm|bpm|IU|U|mEq|ms|sec)(?![A-Za-z]))?"
 )
-_VALUE = re.compile(rf"(?<![\w#(/.\-])(?P<num>{_NUMBER})(?P<unit>{_UNIT})(?=[\s.,;:)!?]|$)")
+_VALUE = re.compile(
+    rf"(?<![\w#(/.\-])(?P<num>{_NUMBER})(?P<unit>{_UNIT})(?=[\s.,;:)!?]|$)"
+    # a count of time ("3 days ago", "x3d"), a ratio ("1:10") or an age ("14yo") is no value
+    r"(?!\s*(?:days?|weeks?|months?|years?|hours?|hrs?|mins?|minutes?|times|yo|y/o)\b|:\d)"
+)
 _KEY_TOKEN = re.compile(r"^(?:[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*|\d+-\d+)$")
 _STOP = frozenset(
     {
@@ -26,6 +30,10 @@ _STOP = frozenset(
         "an",
         "and",
         "bed",
+        "day",
+        "week",
+        "cycle",
+        "home",
         "bay",
         "room",
         "ward",

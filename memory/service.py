@@ -8,6 +8,7 @@ the same transaction. Nothing here is shared between users.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -27,6 +28,7 @@ from memory.asks import AskScorer
 from memory.cache import AnswerCache, is_reviewed
 from memory.clauses import clauses
 from memory.clock import Clock
+from memory.dosing import dose_changed_to
 from memory.extract import Extracted, Extractor
 from memory.linking import StatementLinker
 from memory.origin import LOOKED_UP, confident_answers, kind_named
@@ -232,7 +234,7 @@ class UserMemory:
         check_text(text, session)
         if is_question(text):
             return Noted((), ())
-        parts = [p for p in sentences(text) if p.strip()]
+        parts = _rejoined([p for p in sentences(text) if p.strip()])
         with self.vault.hold():
             if len(parts) > 1:
                 found = [(part, self._state_one(part, session)) for part in parts]
@@ -294,8 +296,10 @@ class UserMemory:
             named = [r.id for r in self.resolver.patients(part) if r.id]
             if named:
                 patient, how = named[0], "clause"
-            fact = self.extractor.extract(part, patient, carried=how)
-            if fact is not None and all(fact.triple != f.triple for _, f in out):
+            fact = self.extractor.extract(part, patient, carried=how) or _redosed(part, out)
+            if fact is not None and all(
+                (fact.triple, fact.detail) != (f.triple, f.detail) for _, f in out
+            ):
                 out.append((part, fact))
         return out
 
@@ -468,6 +472,31 @@ class UserMemory:
             if r.id and r.known
         ]
         return refs[0].id if refs else None
+
+
+_ENDS_WITH_INITIAL = re.compile(r"(?:^|[\s(.])[A-Z]\.$")
+
+
+def _rejoined(parts: list[str]) -> list[str]:
+    """Sentences with a split after a patient's initials undone ("J.M. (MRN 9043) on ..." is
+    one sentence, not "J.M." and the rest)."""
+    out: list[str] = []
+    for part in parts:
+        if out and _ENDS_WITH_INITIAL.search(out[-1].rstrip()):
+            out[-1] = f"{out[-1].rstrip()} {part.lstrip()}"
+        else:
+            out.append(part)
+    return out
+
+
+def _redosed(clause: str, before: list[tuple[str, Extracted]]) -> Extracted | None:
+    """A clause that changes the dose of the drug the clause before it named, without naming
+    it ("on sertraline 50 mg od, going up to 100 mg from today"): that drug at the new dose."""
+    drug = before[-1][1] if before else None
+    dose = dose_changed_to(clause)
+    if drug is None or dose is None or drug.detail is None or drug.rel != "takes":
+        return None
+    return replace(drug, detail=dose.text, supersedes=None, supersede_current=False)
 
 
 def _graph_name(name_of: NameOf, node: str) -> str | None:
