@@ -45,5 +45,13 @@ def clauses(sentence: str) -> list[str]:
         parts.append(sentence[start:a])
         start = b
     parts.append(sentence[start:])
-    out = [_CONNECTIVE.sub("", p.strip(" \t.;,")) for p in parts]
-    return [p for p in out if p]
+    out: list[str] = []
+    for part in (_CONNECTIVE.sub("", p.strip(" \t.;,")) for p in parts):
+        if part and out and _ONLY_A_PERSON.match(out[-1]):
+            out[-1] = f"{out[-1]} {part}"  # "she also gets hives": the person is the subject
+        elif part:
+            out.append(part)
+    return out
+
+
+_ONLY_A_PERSON = re.compile(r"^(?:she|he|they|(?:my|the|this) (?:patient|pt))$", re.IGNORECASE)

@@ -103,13 +103,17 @@ class Extractor:
         taken += [(d.start, d.end) for d in doses] + amount_spans(text)
         taken += [(m.start(), m.end()) for m in _SOURCE.finditer(text)]
         entities = _non_overlapping(linked, taken)
+        # what a statement names says its relation only when no word of its own says one
+        cued = any(spec.score(text, ask=False) > 0 for spec in self.catalog.relations.values())
+        strong = [p for p in patients if p.via != "conversation"]
         scored = sorted(
             (
                 (
                     spec.score(text, ask=False)
                     + _value_bonus(spec, measurements)
                     + _dose_bonus(spec, doses)
-                    + _kind_bonus(spec, entities, [p for p in patients if p.via != "conversation"]),
+                    + _harm_bonus(spec, text, entities)
+                    + (0.0 if cued else _kind_bonus(spec, entities, strong)),
                     spec,
                 )
                 for spec in self.catalog.relations.values()
@@ -143,6 +147,9 @@ class Extractor:
         values = self._values(spec, text, entities, measurements, subject)
         if not values and _gives_drug(spec):
             values = _unlinked_drugs(text, doses, entities)
+        if not values and _harm_bonus(spec, text, entities):
+            # a symptom tied to a drug is the side effect it had ("hallucinations with X")
+            values = [_Value(h.id, h.name, h.start, h.end) for h, _ in _harms(text, entities)]
         if not values:
             return None
         sup = self.catalog.supersede
@@ -165,7 +172,11 @@ class Extractor:
             value.name,
             supersedes,
             switched and not old and spec.functional == "explicit",
-            detail=dose.text if dose is not None and value.start >= 0 else None,
+            detail=(
+                dose.text
+                if dose is not None and value.start >= 0
+                else _harm_cause(spec, text, value, entities)
+            ),
         )
 
     def _subject(
@@ -393,6 +404,50 @@ def _kind_bonus(
     if spec.functional != "none":
         return 0.0
     return 1.0 if kinds <= spec.object_kinds else 0.0
+
+
+_HARM_KINDS = frozenset({"Side Effect", "Symptom"})
+_CAUSED_BY = re.compile(
+    r"^[\s,]+(?:\w+\s+){0,3}?(?:on|with|from|after|since starting|due to|caused by|"
+    r"attributed to|secondary to)\s+(?:the\s+|his\s+|her\s+|their\s+)?$",
+    re.IGNORECASE,
+)
+"""What stands between a harm and the drug that caused it ("irritability on keppra",
+"hallucinations with ropinirole", "rash after starting amoxicillin")."""
+
+
+def _harms(text: str, entities: list[LinkedEntity]) -> list[tuple[LinkedEntity, LinkedEntity]]:
+    """(harm, drug) pairs: a side effect or symptom the statement ties to a drug named after
+    it."""
+    harms = [e for e in entities if e.kind in _HARM_KINDS and e.start >= 0]
+    drugs = [e for e in entities if e.kind == "Compound" and e.start >= 0]
+    return [
+        (h, d)
+        for h in harms
+        for d in drugs
+        if d.start >= h.end and _CAUSED_BY.match(text[h.end : d.start])
+    ]
+
+
+def _harm_bonus(spec: RelationSpec, text: str, entities: list[LinkedEntity]) -> float:
+    """A harm tied to a drug ("irritability on keppra") is itself a cue that the patient had
+    that side effect, not that they take the drug."""
+    if "Side Effect" not in spec.object_kinds or spec.subject != PATIENT:
+        return 0.0
+    return 2.0 if _harms(text, entities) else 0.0
+
+
+def _harm_cause(
+    spec: RelationSpec, text: str, value: _Value, entities: list[LinkedEntity]
+) -> str | None:
+    """The drug a side effect is tied to, kept with it ("with Ropinirole")."""
+    if "Side Effect" not in spec.object_kinds:
+        return None
+    for harm, drug in _harms(text, entities):
+        if harm.start < value.end and value.start < harm.end:
+            link = text[harm.end : drug.start].strip(" ,").split()[-1]
+            return f"{link} {drug.name}"
+    return None
 
 
 def _dose_bonus(spec: RelationSpec, doses: list[Dose]) -> float:

@@ -281,8 +281,30 @@ _ALLERGEN = [
     r"\badd (?P<x>[^.,;:!?()]+?) to (?:[^.]*?)allerg",
     r"\bflag (?:an? )?(?P<x>[^.,;:!?()]+?) allerg",
     r"\ballerg(?:y|ies)(?: noted| recorded| documented)?(?: for [^:]+)?:\s*(?P<x>[^.,;!?()]+)",
-    r"(?P<x>\b[a-z][a-z -]{1,40}?) allergy\b",
+    r"(?P<x>\b(?!"
+    + "|".join(
+        (
+            "documented",
+            "known",
+            "noted",
+            "recorded",
+            "confirmed",
+            "reported",
+            "severe",
+            "mild",
+            "new",
+            "possible",
+            "suspected",
+            "no",
+            "any",
+            "an",
+            "the",
+        )
+    )
+    + r")\b[a-z][a-z -]{1,40}?) allergy\b",
 ]
+"""The last: "<allergen> allergy", where the word before "allergy" is no kind of allergy
+record ("documented allergy" names no allergen)."""
 _ALLERGEN_RE = [re.compile(p, re.IGNORECASE) for p in _ALLERGEN]
 _TRAIL = re.compile(
     r"\s+(?:in the past|before|previously|documented|noted|recorded|today)\b.*$", re.IGNORECASE

@@ -120,6 +120,11 @@ def answered(
     status = "current" if top.current else f"until {top.t_end:%Y-%m-%d %H:%M UTC}"
     when = "" if parsed.temporal.kind == Temporal.CURRENT else f" ({parsed.temporal.kind})"
     said = [f.evidence for f in rows]
+    if parsed.temporal.kind == Temporal.CURRENT and len(answers) > 1:
+        # several values hold now (her medications): each is said, newest first, so a
+        # question about all of them ("what is she on for her BP?") is answered whole
+        value = "; ".join(_with_detail(a.name, f) for a, f in zip(answers, chosen, strict=False))
+        since = min(f.t_start for f in chosen[: len(answers)]).strftime("%Y-%m-%d %H:%M UTC")
     return Result(
         question=question,
         status=Status.ANSWERED,
