@@ -10,10 +10,12 @@ other questions (``Vault.verified``).
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.result import Result, Status
 
-STATED = "stated"
-LOOKED_UP = "reviewed"
+STATED: Final = "stated"
+LOOKED_UP: Final = "reviewed"
 
 SAID_AS = {STATED: "you said", LOOKED_UP: "looked up"}
 """How each kind is named to the user."""

@@ -132,7 +132,9 @@ def find_mrns(text: str) -> list[MrnMention]:
     for m in _BARE.finditer(text):
         if any(a <= m.start() < b for a, b in taken):
             continue
-        found.append(MrnMention(m.group("mrn"), m.start(), m.end(), False))
+        # a number with a possessive is someone's ("55210's lithium level")
+        owned = text[m.end() : m.end() + 2] in ("'s", "’s")
+        found.append(MrnMention(m.group("mrn"), m.start(), m.end(), owned))
     return sorted(found, key=lambda f: (not f.strong, f.start))
 
 
