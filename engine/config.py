@@ -136,6 +136,11 @@ class Settings(BaseSettings):
     vault_boost: float = 1.15
     """Score multiplier for answers backed by a quality-1 vault fact."""
 
+    looked_up_min_confidence: float = 0.5
+    """The quality gate of looked-up facts: a graph answer's triples are kept in memory (as
+    facts the engine looked up, never as the user's word) only when the Reviewer accepted it
+    and the answer's calibrated score, before any memory boost, reaches this."""
+
     vault_max_facts: int = 50_000
     """LRU cap of the per-user vault; valid current facts are never pruned."""
 

@@ -59,6 +59,9 @@ class FactOut(BaseModel):
     quality: float | None = None
     detail: str | None = None
     """How the value holds as stated (a dose: "5 mg twice daily")."""
+    said_by: str | None = None
+    """Whose word it is: "you said" (the user stated it) or "looked up" (the engine found it
+    in the graph for one of the user's questions)."""
 
 
 class MemoryStoreOut(BaseModel):

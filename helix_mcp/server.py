@@ -271,7 +271,9 @@ def _add_memory_tools(registry: StrictTools, current: Current) -> None:
         title="Search memory",
         description="Facts in this user's memory about a patient, note or entity mentioned in "
         "the query ('MRN 4471', 'Ada Moreno'), or matching its words; current and past "
-        "(superseded) facts, with their time intervals.",
+        "(superseded) facts, with their time intervals. Each fact says whose word it is "
+        "(said_by: 'you said' or 'looked up'); the query 'looked-up' or 'stated' lists every "
+        "fact of that kind. An MRN matches exactly: an MRN never stated finds nothing.",
         annotations=READ_ONLY,
     )
     async def memory_search(
@@ -283,7 +285,9 @@ def _add_memory_tools(registry: StrictTools, current: Current) -> None:
     @registry.tool(
         title="Forget",
         description="Remove from this user's memory either everything about a subject "
-        "('patient:4471', 'MRN 4471', 'note:crispr-screen') or one fact given as subj/rel/obj. "
+        "('patient:4471', 'MRN 4471', 'note:crispr-screen'), one fact given as subj/rel/obj, "
+        "or one kind of fact: 'looked-up' (what Helix looked up for earlier questions) or "
+        "'stated' (everything the user said). "
         "Also purges it from cached answers and conversation logs.",
         annotations=ToolAnnotations(destructive_hint=True, idempotent_hint=True),
     )

@@ -38,6 +38,7 @@ from helix_mcp.models import (
 )
 from helix_mcp.ports import EngineFactory, MemoryFactory
 from helix_mcp.walk import WalkError, parse_hops, walk
+from memory.origin import said_as
 from wiring.turn import SessionContext, take_turn
 
 
@@ -55,6 +56,7 @@ def fact_out(fact: FactPort) -> FactOut:
         source=fact.source,
         quality=fact.quality,
         detail=fact.detail,
+        said_by=said_as(fact.source),
     )
 
 

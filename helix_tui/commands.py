@@ -35,7 +35,12 @@ COMMANDS: tuple[SlashCommand, ...] = (
     ),
     SlashCommand("history", "history", "Search all your sessions; open or re-ask a turn", "[TEXT]"),
     SlashCommand("copy", "copy", "Copy the selected answer, path or evidence row"),
-    SlashCommand("forget", "forget", "Forget memory facts about a subject (asks first)", "SUBJECT"),
+    SlashCommand(
+        "forget",
+        "forget",
+        "Forget facts about a subject, or every fact `looked-up` or `stated` (asks first)",
+        "SUBJECT",
+    ),
     SlashCommand("memory", "memory", "Show the facts your memory holds"),
     SlashCommand("trace", "trace", "Step timings of the last answer"),
     SlashCommand("mode", "mode", "Set the retrieval mode", "hybrid|graph|dense"),

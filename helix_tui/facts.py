@@ -9,7 +9,18 @@ from typing import Any
 
 from helix_tui.relations import short_id, verb
 
-_FIELDS = ("subj", "rel", "obj", "t_start", "t_end", "quality", "subj_name", "obj_name", "source")
+_FIELDS = (
+    "subj",
+    "rel",
+    "obj",
+    "t_start",
+    "t_end",
+    "quality",
+    "subj_name",
+    "obj_name",
+    "source",
+    "detail",
+)
 
 
 @dataclass(frozen=True)
@@ -24,6 +35,8 @@ class FactView:
     obj_name: str | None = None
     source: str | None = None
     """Where the fact came from: 'stated' by the user, 'reviewed' KG evidence, ..."""
+    detail: str | None = None
+    """How the value holds as stated (a dose: "5 mg twice daily")."""
     raw: object = field(default=None, compare=False, repr=False)
     """The row as the memory returned it (handed back to ``UserMemory.forget``)."""
 
@@ -50,6 +63,7 @@ class FactView:
             subj_name=_text(values.get("subj_name")),
             obj_name=_text(values.get("obj_name")),
             source=_text(values.get("source")),
+            detail=_text(values.get("detail")),
             raw=row,
         )
 
@@ -107,5 +121,6 @@ def _note(item: object) -> str:
     view = FactView.of(item)
     if view.rel:
         subj = view.subj_name or short_id(view.subj)
-        return f"{subj} {verb(view.rel)} {view.obj_name or short_id(view.obj)}"
+        obj = view.obj_name or short_id(view.obj)
+        return f"{subj} {verb(view.rel)} {obj}" + (f" {view.detail}" if view.detail else "")
     return str(item)

@@ -10,6 +10,7 @@ from engine.ports import EnginePort, UserMemoryPort
 from helix_tui.facts import FactView, day
 from helix_tui.relations import short_id, verb
 from helix_tui.turns import Memories
+from memory.origin import LOOKED_UP, kind_named, said_as
 
 
 def memory_facts(
@@ -53,23 +54,29 @@ def memory_table(facts: list[FactView], names: dict[str, str], user: str) -> Mem
     def label(node_id: str) -> str:
         return known.get(node_id) or short_id(node_id)
 
-    ordered = [f for f in facts if f.current] + [f for f in facts if not f.current]
+    said = [f for f in facts if f.source != LOOKED_UP]
+    looked = [f for f in facts if f.source == LOOKED_UP]
+    # what the user said first (current, then superseded), then what the engine looked up
+    ordered = [f for f in said if f.current] + [f for f in said if not f.current]
+    ordered += [f for f in looked if f.current] + [f for f in looked if not f.current]
     rows = [
         FactRow(
             f.current,
             label(f.subj),
             verb(f.rel),
-            label(f.obj),
+            label(f.obj) + (f" {f.detail}" if f.detail else ""),
             day(f.t_start),
             day(f.t_end),
-            f.source or "",
+            said_as(f.source),
         )
         for f in ordered
     ]
-    current = sum(f.current for f in ordered)
-    summary = f"{user}: {current} current fact{'s' * (current != 1)}"
-    if len(ordered) > current:
-        summary += f", {len(ordered) - current} superseded"
+    current = sum(f.current for f in said)
+    summary = f"{user}: {current} current fact{'s' * (current != 1)} you said"
+    if len(said) > current:
+        summary += f", {len(said) - current} superseded"
+    if looked:
+        summary += f"; {len(looked)} looked up by Helix (/forget looked-up drops them)"
     if not ordered:
         summary = f"{user}: no facts yet. State one, e.g. “Patient MRN 4471 takes metformin.”"
     return MemoryTable(ordered, rows, summary)
@@ -92,8 +99,12 @@ def forget_text(target: str | FactView) -> str:
 
 def forgot(target: str | FactView, outcome: object) -> str:
     what = forget_text(target)
+    kind = kind_named(target) if isinstance(target, str) else None
     if isinstance(outcome, int) and not isinstance(outcome, bool):
-        return f"Forgot {outcome} fact{'s' * (outcome != 1)} about {what}"
+        plural = "s" * (outcome != 1)
+        if kind is not None:
+            return f"Forgot {outcome} fact{plural} {said_as(kind)}"
+        return f"Forgot {outcome} fact{plural} about {what}"
     return f"Forgot {what}"
 
 

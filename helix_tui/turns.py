@@ -120,6 +120,8 @@ def noted_result(text: str, notes: list[str], unread: Sequence[str] = ()) -> Res
             intent="statement",
         )
     said = "Noted: " + "; ".join(notes)
+    if len(notes) > 1:
+        said = f"Noted {len(notes)} facts: " + "; ".join(notes)
     if unread:
         total = len(notes) + len(unread)
         missed = "; ".join(f"'{u.strip()}'" for u in unread)

@@ -27,6 +27,7 @@ from memory import choose, timeline
 from memory.asks import AskReading, AskScorer, mask
 from memory.dates import date_spans
 from memory.literals import Measurement, find_measurements, mentioned_keys
+from memory.origin import STATED
 from memory.patients import PERSON
 from memory.relations import RelationCatalog, RelationSpec
 from memory.results import NameOf, Parsed, answered, not_answered, summary, swap, who
@@ -35,6 +36,10 @@ from memory.subjects import NOTE, PATIENT, Resolver, SubjectRef, subject_kind
 from memory.vault import Fact, Vault
 
 _PATIENT_RELS_MIN = 1.0
+NO_PATIENT_YET = (
+    "No patient has been named in this conversation yet; say which one "
+    "(e.g. 'what meds is MRN 4471 on?')."
+)
 
 
 class Answerer:
@@ -88,9 +93,17 @@ class Answerer:
             if not subject.known or not subject.id:
                 miss = miss or subject
                 continue
-            history = (
-                self.vault.about_object(subject.id) if reverse else self.vault.history(subject.id)
-            )
+            # memory answers with what the user said; what the engine looked up is the
+            # graph's to answer (``memory.origin``)
+            history = [
+                f
+                for f in (
+                    self.vault.about_object(subject.id)
+                    if reverse
+                    else self.vault.history(subject.id)
+                )
+                if f.source == STATED
+            ]
             own = subject.kind in (PATIENT, NOTE) or route.rule == "own-notes"
             # a graph entity this user has notes on ("which disease did we find NADSYN1
             # marks?", "HTR1E tracks which disease again?"): the notes answer when a stored
@@ -108,7 +121,10 @@ class Answerer:
             spec = picked.spec
             if picked.missing is not None and not reverse and own:
                 label = picked.missing.label or picked.missing.name
-                return not_answered(question, f"I have no {label} recorded for {who(subject)}.")
+                said = [f.evidence for f in history]
+                return not_answered(
+                    question, f"I have no {label} recorded for {who(subject, said)}."
+                )
             if spec is None and not reverse and history and self._summary_ok(text, subject, route):
                 return summary(
                     question,
@@ -163,6 +179,14 @@ class Answerer:
             return answered(question, parsed, chosen, rows, self.name_of)
         if miss is not None:
             return self._not_answered(question, miss, "nothing stored for that")
+        if (
+            not patients
+            and not (session_subject or "").startswith("patient:")
+            and PERSON.search(text)
+            and self._best_score(text, PATIENT) >= _PATIENT_RELS_MIN
+        ):
+            # "what meds is my patient on?" with no patient named in this conversation
+            return not_answered(question, NO_PATIENT_YET)
         return None
 
     def _read(
@@ -202,6 +226,21 @@ class Answerer:
         """Possible subjects, best first; unknown ones make a NOT_ANSWERED if nothing fits."""
         patient_cue = self._best_score(question, PATIENT) >= _PATIENT_RELS_MIN
         note_cue = self._best_score(question, NOTE) > 0
+        conversation = (
+            SubjectRef(session_subject, subject_kind(session_subject), "", -1, -1, True, "episodic")
+            if session_subject
+            else None
+        )
+        if (
+            conversation is not None
+            and conversation.kind == PATIENT
+            and not patients
+            and PERSON.search(question)
+        ):
+            # "what dose of apixaban is he on?": the person is the conversation's patient, and
+            # the drug named is the value asked about, not the subject
+            yield conversation, False
+            return
         for ref in patients:
             if (
                 ref.known
@@ -216,23 +255,14 @@ class Answerer:
             yield ref, False
             yield ref, True
         if (
-            session_subject
+            conversation is not None
             and not patients
             and not notes
             # a pronoun with nothing named stands for the session's last subject, whichever
             # rule routed the question ("and which one does it lower, in my notes?")
-            and (
-                route.rule == "follow-up"
-                or (not entities and PRONOUN.search(question))
-                or (session_subject.startswith("patient:") and PERSON.search(question))
-            )
+            and (route.rule == "follow-up" or (not entities and PRONOUN.search(question)))
         ):
-            yield (
-                SubjectRef(
-                    session_subject, subject_kind(session_subject), "", -1, -1, True, "episodic"
-                ),
-                False,
-            )
+            yield conversation, False
         if route.rule == "own-notes":
             for ref in self.resolver.entities(entities[:1]):
                 yield replace(ref, known=False), False
@@ -355,9 +385,7 @@ class Answerer:
         return timeline.select(rows, t.kind, anchor=is_anchor, fallback=t.fallback, instant=t.as_of)
 
     def _not_answered(self, question: str, subject: SubjectRef, why: str) -> Result:
-        return not_answered(
-            question, f"I have nothing in your memory for {subject.mention or subject.id} ({why})."
-        )
+        return not_answered(question, f"I have nothing in your memory for {who(subject)} ({why}).")
 
 
 _WORD_AND_NEXT = re.compile(r"\b([A-Za-z]+)\b(?=(-[A-Za-z]|\s+([A-Za-z]+)\b)?)")

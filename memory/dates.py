@@ -45,6 +45,60 @@ _WEEKDAY = re.compile(
 such day up to today, as a clinician means it of a value or a question about one."""
 
 
+_MONTH_ALONE = re.compile(
+    r"\b(?:since|in|from|during|early|mid|late|end of|start of|beginning of)\s+"
+    rf"(?:early\s+|mid\s+|late\s+)?(?P<d>{_MONTH})\b\.?(?!\s*\d)",
+    re.IGNORECASE,
+)
+"""A month named alone after a word that places it ("since January", "in jan"): its first
+day, in the latest such month up to today."""
+
+_COUNT = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "a couple of": 2,
+    "a few": 3,
+    "several": 3,
+}
+_SPAN_DAYS = {"day": 1, "week": 7, "fortnight": 14, "month": 30, "year": 365}
+_AGO = re.compile(
+    r"\b(?P<n>\d+|"
+    + "|".join(sorted(map(re.escape, _COUNT), key=len, reverse=True))
+    + r")\s+(?P<unit>day|week|fortnight|month|year)s?\s+(?:ago|back|before)\b",
+    re.IGNORECASE,
+)
+_FIXED_DAYS = {"the day before yesterday": 2, "last night": 1, "overnight": 0}
+
+
+def days_ago(text: str, phrases: dict[str, float] | None = None) -> float | None:
+    """How many days back ``text`` says ("3 days ago", "three days ago", "two weeks ago",
+    "last night", and the caller's ``phrases`` such as "last week": 7); None when it says
+    none. A possessive ("yesterday's seminar") names a source, not a time."""
+    lowered = text.lower()
+    fixed = {**_FIXED_DAYS, **(phrases or {})}
+    for phrase, days in sorted(fixed.items(), key=lambda p: -len(p[0])):
+        if re.search(rf"\b{re.escape(phrase)}\b(?!'s)", lowered):
+            return float(days)
+    m = _AGO.search(lowered)
+    if m is None:
+        return None
+    n = m.group("n")
+    count = int(n) if n.isdigit() else _COUNT[n]
+    return float(count * _SPAN_DAYS[m.group("unit")])
+
+
 @dataclass(frozen=True)
 class DateMention:
     start: int
@@ -74,6 +128,13 @@ def find_dates(text: str, now: datetime) -> list[DateMention]:
         day = read_date(text[start:end], now)
         if day is not None:
             found.append(DateMention(start, end, text[start:end], day))
+    for m in _MONTH_ALONE.finditer(text):
+        start, end = m.span("d")
+        if any(d.start < end and start < d.end for d in found):
+            continue
+        month = read_date(f"1 {m.group('d')}", now)
+        if month is not None:
+            found.append(DateMention(start, end, m.group("d"), month))
     for m in _WEEKDAY.finditer(text):
         start, end = m.span("d")
         if not any(d.start < end and start < d.end for d in found):

@@ -18,7 +18,7 @@ _NUMBER = r"\d+(?:[.,]\d+)?(?:\s*(?:-|–|to)\s*\d+(?:[.,]\d+)?)?"
 _UNIT = (
     r"(?:mg|mcg|µg|μg|ug|g|grams?|milligrams?|micrograms?|mL|ml|millilit(?:er|re)s?|"
     r"units?|IU|U|mmol|mEq|puffs?|tablets?|tabs?|capsules?|caps?|drops?|sprays?|patch(?:es)?)"
-    r"(?:\s*/\s*(?:kg|h|hr|hour|day|d|dose|m2))?"
+    r"(?:\s*/\s*(?:kg|h|hr|hour|min|minute|day|d|dose|m2))*"
 )
 _ROUTE = (
     r"(?:orally|by mouth|p\.?o\.?|iv|i\.v\.|intravenously|intravenous|sc|sq|s\.c\.|subcut|"
@@ -31,7 +31,9 @@ _FREQUENCY = (
     rf"(?:{_TIMES}\s+(?:a\s+|per\s+|each\s+)?(?:day|daily|week|weekly|month|monthly)"
     r"|every\s+(?:other\s+)?(?:\d+(?:\s*(?:-|to)\s*\d+)?\s+)?(?:hours?|hrs?|days?|weeks?|"
     r"morning|evening|night|day|week|month)"
-    r"|q\s?\d+\s?h|q\.?d\.?|b\.?i\.?d\.?|t\.?i\.?d\.?|q\.?i\.?d\.?|q\.?h\.?s\.?|o\.?d\.?|b\.?d\.?"
+    r"|q\s?\d+\s?[hdw]|q\.?d\.?|b\.?i\.?d\.?|t\.?i\.?d\.?|q\.?i\.?d\.?|q\.?h\.?s\.?|o\.?d\.?|b\.?d\.?"
+    r"|t\.?d\.?s\.?|q\.?d\.?s\.?|nocte|mane|o\.?m\.?|stat"
+    r"|every\s+\d+\s+months?"
     r"|daily|nightly|weekly|monthly|hourly|at bedtime|at night|in the (?:morning|evening)"
     r"|with (?:meals|breakfast|dinner)|as needed|prn|p\.r\.n\.)"
 )
@@ -42,8 +44,10 @@ _PHRASE = re.compile(
     rf"(?P<freq2>\s+{_FREQUENCY}(?!\w))?",
     re.IGNORECASE,
 )
-_LEAD = re.compile(r"^(?:\s*,)?\s+(?:at\s+(?=\d))?")
-"""What may stand between a drug and its dose: spaces, one comma, "at" before a number."""
+_LEAD = re.compile(r"^(?:\s*,)?\s+(?:(?:at|(?:up |down )?to)\s+(?=\d))?")
+"""What may stand between a drug and its dose: spaces, one comma, "at" or "to" before a
+number ("reducing zopiclone to 3.75 mg": the dose it now holds)."""
+_TO = re.compile(r"\b(?:up |down )?to\s+(?=\d)", re.IGNORECASE)
 _BEFORE = re.compile(rf"(?P<amount>{_NUMBER}\s*{_UNIT})\s+(?:of\s+)?$", re.IGNORECASE)
 """A dose written before the drug ("20 units of insulin glargine")."""
 
@@ -93,3 +97,23 @@ def dose_of(text: str, start: int, end: int) -> Dose | None:
     if after.amount:
         return after
     return Dose(f"{before.text} {after.text}", before.start, after.end, before.amount)
+
+
+def dose_changed_to(text: str) -> Dose | None:
+    """The dose a change names without its drug ("going up to 100 mg from today", "down to
+    16 units"): the first dose with an amount after "to"; None when there is none."""
+    for m in _TO.finditer(text):
+        dose = _PHRASE.match(text, m.end())
+        if dose is not None and dose.group("amount"):
+            phrase = dose.group(0)
+            return Dose(phrase, m.end(), m.end() + len(phrase), dose.group("amount"))
+    return None
+
+
+_AMOUNT = re.compile(rf"(?<![\w.]){_NUMBER}\s*{_UNIT}(?![\w/])", re.IGNORECASE)
+
+
+def amount_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` writes an amount of a drug ("100 mg", "0.1 units/kg/hr"), whatever
+    stands before it: its unit is never the name of a thing ("mg")."""
+    return [m.span() for m in _AMOUNT.finditer(text)]

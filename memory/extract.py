@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, replace
 
 from engine.result import LinkedEntity, Triple
-from memory.dosing import Dose, dose_after, dose_of
+from memory.dosing import Dose, amount_spans, dose_after, dose_of
 from memory.literals import Measurement, find_allergen, find_measurements
 from memory.patients import person_reference
 from memory.relations import RelationCatalog, RelationSpec
@@ -65,12 +65,21 @@ class Extractor:
         self.linker = linker
         self._known_keys = frozenset(catalog.measurement_keys)
 
-    def extract(self, text: str, conversation: str | None = None) -> Extracted | None:
+    def extract(
+        self, text: str, conversation: str | None = None, *, carried: str | None = None
+    ) -> Extracted | None:
         """The fact a statement states, or None when it states none we can store.
 
         ``conversation`` is the patient the conversation is about (the last one named): a
-        statement that names no patient but says "her", "his" or "my patient" is about it."""
+        statement that names no patient but says "her", "his" or "my patient" is about it.
+        With ``carried`` it is about it without saying so, when the statement's clearest
+        relation is a patient's and it names no note: "clause" for a clause of a sentence that
+        named the patient before it ("MRN 5170 — T2DM + CKD 3b"), "conversation" for a
+        clinician's shorthand after naming one ("eGFR 38, BP 142/84"); only a clause's patient
+        makes a lone diagnosis a diagnosis (``_kind_bonus``)."""
         patients = [r for r in self.resolver.patients(text) if r.id]
+        notes = self.resolver.notes(text)
+        implied = False
         if not patients and conversation is not None and conversation.startswith("patient:"):
             said = person_reference(text)
             if said is not None:
@@ -78,7 +87,9 @@ class Extractor:
                 patients = [
                     SubjectRef(conversation, PATIENT, text[start:end], start, end, True, "said")
                 ]
-        notes = self.resolver.notes(text)
+            elif carried and not notes:
+                patients = [SubjectRef(conversation, PATIENT, "", -1, -1, True, carried)]
+                implied = True
         known = self._known_keys | {
             *self.resolver.vault.keys("lab_value"),
             *self.resolver.vault.keys("key_result"),
@@ -86,15 +97,23 @@ class Extractor:
         linked = link(self.linker, text)
         doses = _doses(text, linked)
         measurements = [m for m in find_measurements(text, known) if not _is_dose(text, m, doses)]
-        taken = [(r.start, r.end) for r in patients] + [(m.start, m.end) for m in measurements]
+        taken = [(r.start, r.end) for r in patients if r.start >= 0]
+        taken += [(m.start, m.end) for m in measurements]
+        # a dose's words are no entity ("mg" is no myasthenia gravis)
+        taken += [(d.start, d.end) for d in doses] + amount_spans(text)
         taken += [(m.start(), m.end()) for m in _SOURCE.finditer(text)]
         entities = _non_overlapping(linked, taken)
+        # what a statement names says its relation only when no word of its own says one
+        cued = any(spec.score(text, ask=False) > 0 for spec in self.catalog.relations.values())
+        strong = [p for p in patients if p.via != "conversation"]
         scored = sorted(
             (
                 (
                     spec.score(text, ask=False)
                     + _value_bonus(spec, measurements)
-                    + _dose_bonus(spec, doses),
+                    + _dose_bonus(spec, doses)
+                    + _harm_bonus(spec, text, entities)
+                    + (0.0 if cued else _kind_bonus(spec, entities, strong)),
                     spec,
                 )
                 for spec in self.catalog.relations.values()
@@ -102,10 +121,12 @@ class Extractor:
             key=lambda t: -t[0],
         )
         top = scored[0][0] if scored else 0.0
+        if implied and (not scored or scored[0][1].subject != PATIENT):
+            patients = []  # a patient is carried only into a statement about a patient
         for score, spec in scored:
             if score <= 0 or score < top - _MARGIN:
                 return None  # the statement's clearest relation could not be built
-            fact = self._build(spec, text, patients, notes, entities, measurements)
+            fact = self._build(spec, text, patients, notes, entities, measurements, doses)
             if fact is not None:
                 return replace(fact, score=score)
         return None
@@ -118,11 +139,17 @@ class Extractor:
         notes: list[SubjectRef],
         entities: list[LinkedEntity],
         measurements: list[Measurement],
+        doses: list[Dose],
     ) -> Extracted | None:
         subject = self._subject(spec, patients, notes, entities)
         if subject is None:
             return None
         values = self._values(spec, text, entities, measurements, subject)
+        if not values and _gives_drug(spec):
+            values = _unlinked_drugs(text, doses, entities)
+        if not values and _harm_bonus(spec, text, entities):
+            # a symptom tied to a drug is the side effect it had ("hallucinations with X")
+            values = [_Value(h.id, h.name, h.start, h.end) for h, _ in _harms(text, entities)]
         if not values:
             return None
         sup = self.catalog.supersede
@@ -135,7 +162,8 @@ class Extractor:
         value = new[0]
         switched = bool(sup.switch_re.search(text))
         supersedes = (subject.id, spec.name, old[0].id) if old else None
-        dose = dose_of(text, value.start, value.end) if _gives_drug(spec) else None
+        dose = dose_of(text, value.start, _name_end(text, value.start, value.end))
+        dose = dose if _gives_drug(spec) else None
         return Extracted(
             subject.id,
             spec.name,
@@ -144,7 +172,11 @@ class Extractor:
             value.name,
             supersedes,
             switched and not old and spec.functional == "explicit",
-            detail=dose.text if dose is not None and value.start >= 0 else None,
+            detail=(
+                dose.text
+                if dose is not None and value.start >= 0
+                else _harm_cause(spec, text, value, entities)
+            ),
         )
 
     def _subject(
@@ -249,11 +281,104 @@ def _gives_drug(spec: RelationSpec) -> bool:
 
 
 def _doses(text: str, entities: list[LinkedEntity]) -> list[Dose]:
-    """The dose written after each drug the statement names ("apixaban 5 mg twice daily")."""
+    """The dose written after each drug the statement names ("apixaban 5 mg twice daily"),
+    and after each word the linker did not know that a dose follows ("empagliflozin 10 mg
+    od", "lantus 18 units at night": a drug the graph lacks, ``_unlinked_drugs``)."""
     found = [
-        dose_of(text, e.start, e.end) for e in entities if e.kind == "Compound" and e.start >= 0
+        dose_of(text, e.start, _name_end(text, e.start, e.end))
+        for e in entities
+        if e.kind == "Compound" and e.start >= 0
     ]
-    return [d for d in found if d is not None]
+    found += [d for _, d in _dosed_words(text, entities)]
+    kept: list[Dose] = []
+    for d in sorted((d for d in found if d is not None), key=lambda d: d.start):
+        if not any(d.start < k.end and k.start < d.end for k in kept):
+            kept.append(d)
+    return kept
+
+
+_NAME_END = re.compile(r"[\s\d.,]+$")
+_DOSED_WORD = re.compile(r"(?<![\w-])(?P<w>[A-Za-z][A-Za-z-]{3,})(?=\s*(?:(?:up |down )?to\s+)?\d)")
+_NOT_A_DRUG = frozenset(
+    {
+        "dose",
+        "doses",
+        "dosing",
+        "level",
+        "levels",
+        "rate",
+        "total",
+        "than",
+        "over",
+        "under",
+        "about",
+        "around",
+        "from",
+        "down",
+        "up",
+        "at",
+        "with",
+        "increasing",
+        "reducing",
+        "increased",
+        "reduced",
+        "decreased",
+        "titrating",
+        "weight",
+        "given",
+        "going",
+        "went",
+        "gone",
+        "dropped",
+        "dropping",
+        "increase",
+        "reduce",
+        "bumped",
+        "titrated",
+        "weaned",
+        "changed",
+        "raised",
+        "lowered",
+        "cut",
+        "back",
+        "only",
+        "then",
+        "still",
+        "now",
+    }
+)
+
+
+def _name_end(text: str, start: int, end: int) -> int:
+    """Where a drug mention's name ends: a mention the linker stretched over the number after
+    it ("amlodipine 5" of "amlodipine 5 mg") ends before that number."""
+    trimmed = _NAME_END.sub("", text[start:end])
+    return start + len(trimmed) if trimmed else end
+
+
+def _dosed_words(text: str, entities: list[LinkedEntity]) -> list[tuple[tuple[int, int], Dose]]:
+    """Words no entity covers that a dose with an amount follows: (word span, dose)."""
+    out = []
+    for m in _DOSED_WORD.finditer(text):
+        start, end = m.span("w")
+        if m.group("w").lower() in _NOT_A_DRUG or any(
+            e.start < end and start < e.end for e in entities if e.start >= 0
+        ):
+            continue
+        dose = dose_after(text, end)
+        if dose is not None and dose.amount is not None:
+            out.append(((start, end), dose))
+    return out
+
+
+def _unlinked_drugs(text: str, doses: list[Dose], entities: list[LinkedEntity]) -> list[_Value]:
+    """A drug the graph does not know, kept as written when a dose follows it
+    ("empagliflozin 10 mg od"): a word no entity covers, right before a dose's amount."""
+    return [
+        _Value(text[a:b].lower(), text[a:b], a, b)
+        for (a, b), dose in _dosed_words(text, entities)
+        if any(d.start == dose.start for d in doses)
+    ]
 
 
 def _is_dose(text: str, m: Measurement, doses: list[Dose]) -> bool:
@@ -264,6 +389,65 @@ def _is_dose(text: str, m: Measurement, doses: list[Dose]) -> bool:
     key_end = m.start + len(m.key)
     dose = dose_after(text, key_end)
     return dose is not None and dose.amount is not None and dose.end >= m.end
+
+
+def _kind_bonus(
+    spec: RelationSpec, entities: list[LinkedEntity], patients: list[SubjectRef]
+) -> float:
+    """A statement about a patient that names only things of one relation's object kind is
+    itself a cue for that relation when its values accumulate ("MRN 5170: T2DM + CKD 3b"
+    states diagnoses); a drug needs its own cue or a dose ("had a rough week on metformin"
+    says no more than that)."""
+    kinds = {e.kind for e in entities}
+    if not patients or not kinds or spec.subject != PATIENT or spec.literal_object:
+        return 0.0
+    if spec.functional != "none":
+        return 0.0
+    return 1.0 if kinds <= spec.object_kinds else 0.0
+
+
+_HARM_KINDS = frozenset({"Side Effect", "Symptom"})
+_CAUSED_BY = re.compile(
+    r"^[\s,]+(?:\w+\s+){0,3}?(?:on|with|from|after|since starting|due to|caused by|"
+    r"attributed to|secondary to)\s+(?:the\s+|his\s+|her\s+|their\s+)?$",
+    re.IGNORECASE,
+)
+"""What stands between a harm and the drug that caused it ("irritability on keppra",
+"hallucinations with ropinirole", "rash after starting amoxicillin")."""
+
+
+def _harms(text: str, entities: list[LinkedEntity]) -> list[tuple[LinkedEntity, LinkedEntity]]:
+    """(harm, drug) pairs: a side effect or symptom the statement ties to a drug named after
+    it."""
+    harms = [e for e in entities if e.kind in _HARM_KINDS and e.start >= 0]
+    drugs = [e for e in entities if e.kind == "Compound" and e.start >= 0]
+    return [
+        (h, d)
+        for h in harms
+        for d in drugs
+        if d.start >= h.end and _CAUSED_BY.match(text[h.end : d.start])
+    ]
+
+
+def _harm_bonus(spec: RelationSpec, text: str, entities: list[LinkedEntity]) -> float:
+    """A harm tied to a drug ("irritability on keppra") is itself a cue that the patient had
+    that side effect, not that they take the drug."""
+    if "Side Effect" not in spec.object_kinds or spec.subject != PATIENT:
+        return 0.0
+    return 2.0 if _harms(text, entities) else 0.0
+
+
+def _harm_cause(
+    spec: RelationSpec, text: str, value: _Value, entities: list[LinkedEntity]
+) -> str | None:
+    """The drug a side effect is tied to, kept with it ("with Ropinirole")."""
+    if "Side Effect" not in spec.object_kinds:
+        return None
+    for harm, drug in _harms(text, entities):
+        if harm.start < value.end and value.start < harm.end:
+            link = text[harm.end : drug.start].strip(" ,").split()[-1]
+            return f"{link} {drug.name}"
+    return None
 
 
 def _dose_bonus(spec: RelationSpec, doses: list[Dose]) -> float:
@@ -298,4 +482,9 @@ def _is_old(text: str, value: _Value, before: re.Pattern[str], after: re.Pattern
         return False
     head = text[max(0, value.start - 40) : value.start]
     tail = text[value.end : value.end + 30]
+    if _TO_DOSE.match(tail):
+        return False  # "dropped the lantus to 16 units": a new dose, not a drug stopped
     return bool(before.search(head) or after.search(tail))
+
+
+_TO_DOSE = re.compile(r"\s+(?:up |down )?to\s+\d", re.IGNORECASE)

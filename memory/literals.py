@@ -18,13 +18,26 @@ _UNIT = (
     r"|\s?(?:x\s?10\^\d+/[A-Za-zµμ]+|cells/[A-Za-zµμ]+|[A-Za-zµμ]+/[A-Za-zµμ0-9^]+"
     r"|mmHg|kg|lbs?|[nuµμmp]M|mg|ng|pg|g|cm|mm|bpm|IU|U|mEq|ms|sec)(?![A-Za-z]))?"
 )
-_VALUE = re.compile(rf"(?<![\w#(/.\-])(?P<num>{_NUMBER})(?P<unit>{_UNIT})(?=[\s.,;:)!?]|$)")
+_VALUE = re.compile(
+    rf"(?<![\w#(/.\-])(?P<num>{_NUMBER})(?P<unit>{_UNIT})(?=[\s.,;:)!?]|$)"
+    # a count of time ("3 days ago", "x3d"), a ratio ("1:10") or an age ("14yo") is no value
+    r"(?!\s*(?:days?|weeks?|months?|years?|hours?|hrs?|mins?|minutes?|times|yo|y/o)\b|:\d)"
+)
 _KEY_TOKEN = re.compile(r"^(?:[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*|\d+-\d+)$")
 _STOP = frozenset(
     {
         "a",
         "an",
         "and",
+        "bed",
+        "day",
+        "week",
+        "cycle",
+        "home",
+        "bay",
+        "room",
+        "ward",
+        "cubicle",
         "are",
         "as",
         "at",
@@ -268,8 +281,30 @@ _ALLERGEN = [
     r"\badd (?P<x>[^.,;:!?()]+?) to (?:[^.]*?)allerg",
     r"\bflag (?:an? )?(?P<x>[^.,;:!?()]+?) allerg",
     r"\ballerg(?:y|ies)(?: noted| recorded| documented)?(?: for [^:]+)?:\s*(?P<x>[^.,;!?()]+)",
-    r"(?P<x>\b[a-z][a-z -]{1,40}?) allergy\b",
+    r"(?P<x>\b(?!"
+    + "|".join(
+        (
+            "documented",
+            "known",
+            "noted",
+            "recorded",
+            "confirmed",
+            "reported",
+            "severe",
+            "mild",
+            "new",
+            "possible",
+            "suspected",
+            "no",
+            "any",
+            "an",
+            "the",
+        )
+    )
+    + r")\b[a-z][a-z -]{1,40}?) allergy\b",
 ]
+"""The last: "<allergen> allergy", where the word before "allergy" is no kind of allergy
+record ("documented allergy" names no allergen)."""
 _ALLERGEN_RE = [re.compile(p, re.IGNORECASE) for p in _ALLERGEN]
 _TRAIL = re.compile(
     r"\s+(?:in the past|before|previously|documented|noted|recorded|today)\b.*$", re.IGNORECASE

@@ -15,7 +15,9 @@ from memory.literals import find_measurements
 _UP = "A-ZÀ-ÖØ-Þ"
 _LOW = "a-zß-öø-ÿ"
 _WORD = rf"[{_UP}](?:'[{_UP}])?[{_LOW}]+(?:[{_UP}][{_LOW}]+)?(?:-[{_UP}]?[{_LOW}]+)?(?![{_LOW}])"
-NAME = rf"(?P<name>{_WORD} (?:[{_UP}]\. )?{_WORD})"
+_INITIALS = rf"(?<![\w.])[{_UP}]\.\s?[{_UP}]\.(?:\s?[{_UP}]\.)?(?!\w)"
+"""A patient named by initials, as clinicians write them ("J.M.", "A. R.")."""
+NAME = rf"(?P<name>{_WORD} (?:[{_UP}]\. )?{_WORD}|{_INITIALS})"
 _INITIAL = re.compile(rf" [{_UP}]\. ")
 TITLE = rf"\b(?P<title>Mr|Mrs|Ms|Miss|Mx)\.? (?P<surname>{_WORD})"
 _PREFIX = r"(?:MRN[:#]?\s*|pt\.?\s+|patient\s+|#)"
@@ -31,6 +33,7 @@ _INTROS = [
     re.compile(rf"{NAME},? \({_PREFIX}?{_MRN_DIGITS}\)", re.UNICODE),
     re.compile(rf"{NAME}, {_PREFIX}?{_MRN_DIGITS}\b", re.UNICODE),
     re.compile(rf"{_PREFIX}?{_MRN_DIGITS} \({NAME}\)", re.UNICODE),
+    re.compile(rf"{NAME}\s+{_PREFIX}{_MRN_DIGITS}\b", re.UNICODE),  # "A.R. MRN 47119"
 ]
 _NAME_RE = re.compile(NAME)
 _TITLE_RE = re.compile(TITLE)
@@ -129,7 +132,9 @@ def find_mrns(text: str) -> list[MrnMention]:
     for m in _BARE.finditer(text):
         if any(a <= m.start() < b for a, b in taken):
             continue
-        found.append(MrnMention(m.group("mrn"), m.start(), m.end(), False))
+        # a number with a possessive is someone's ("55210's lithium level")
+        owned = text[m.end() : m.end() + 2] in ("'s", "’s")
+        found.append(MrnMention(m.group("mrn"), m.start(), m.end(), owned))
     return sorted(found, key=lambda f: (not f.strong, f.start))
 
 

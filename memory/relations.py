@@ -88,8 +88,16 @@ class RelationSpec(BaseModel):
         return any(c.pattern.search(text) for c in self.detail)
 
     def score(self, text: str, *, ask: bool) -> float:
-        """Sum of the weights of the cues found in ``text``."""
-        return sum(c.w for c in (self.ask if ask else self.say) if c.pattern.search(text))
+        """Sum of the weights of the cues found in ``text``; a question that asks how a value
+        holds ("how often", "what rate") asks about the relation too, so its ``detail`` cues
+        count as well (a word an ask cue reads already counts once)."""
+        total = sum(c.w for c in (self.ask if ask else self.say) if c.pattern.search(text))
+        if ask:
+            for cue in self.detail:
+                m = cue.pattern.search(text)
+                if m is not None and not any(a.pattern.search(m.group()) for a in self.ask):
+                    total += cue.w
+        return total
 
 
 class SupersedeSpec(BaseModel):

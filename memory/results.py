@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from engine.result import Answer, Evidence, LinkedEntity, Result, Status
+from memory.origin import STATED, said_as
+from memory.patients import find_mrns
 from memory.relations import RelationSpec
 from memory.router import Temporal, TemporalIntent
 from memory.subjects import SubjectRef, subject_kind
@@ -28,12 +30,28 @@ def swap(f: Fact) -> Fact:
     return replace(f, obj=f.subj, obj_name=f.subj_name)
 
 
-def display(node: str, stored: str | None, name_of: NameOf | None) -> str:
-    """The name to show for ``node``: the stored one, else the graph's, else the value."""
+def display(
+    node: str, stored: str | None, name_of: NameOf | None, said: Iterable[str | None] = ()
+) -> str:
+    """The name to show for ``node``: the stored one, else the graph's, else, for a patient,
+    how the user named it in ``said`` (``named_as``), else the value."""
     if stored and stored != node:
         return stored
+    if node.startswith("patient:"):
+        return named_as(node, said)
     found = name_of(node) if name_of is not None and "::" in node else None
     return found or node
+
+
+def named_as(patient: str, said: Iterable[str | None]) -> str:
+    """How the user named ``patient`` ("patient:5170") in the first of ``said`` that names it
+    with a prefix ("pt 5170", "MRN 5170"); "MRN 5170" when none does. Never the raw id."""
+    mrn = patient.removeprefix("patient:")
+    for text in said:
+        for m in find_mrns(text or ""):
+            if m.strong and m.mrn == mrn:
+                return " ".join((text or "")[m.start : m.end].split())
+    return f"MRN {mrn}"
 
 
 def _with_detail(name: str, f: Fact) -> str:
@@ -52,8 +70,12 @@ def not_answered(question: str, text: str) -> Result:
     )
 
 
-def who(subject: SubjectRef) -> str:
-    return subject.name or subject.mention or subject.id
+def who(subject: SubjectRef, said: Iterable[str | None] = ()) -> str:
+    """The subject as the user named it: its name, the mention in the question, else (a
+    patient of the conversation, named earlier) how ``said`` names it; never a raw id."""
+    if subject.name or subject.mention:
+        return subject.name or subject.mention
+    return named_as(subject.id, said) if subject.id.startswith("patient:") else subject.id
 
 
 def _evidence(f: Fact, score: float) -> Evidence:
@@ -79,7 +101,7 @@ def answered(
         answers.append(
             Answer(
                 id=obj,
-                name=display(obj, name, name_of),
+                name=display(obj, name, name_of, [f.evidence]),
                 score=score,
                 kind=subject_kind(obj),
                 source="memory",
@@ -97,6 +119,12 @@ def answered(
     since = top.t_start.strftime("%Y-%m-%d %H:%M UTC")
     status = "current" if top.current else f"until {top.t_end:%Y-%m-%d %H:%M UTC}"
     when = "" if parsed.temporal.kind == Temporal.CURRENT else f" ({parsed.temporal.kind})"
+    said = [f.evidence for f in rows]
+    if parsed.temporal.kind == Temporal.CURRENT and len(answers) > 1:
+        # several values hold now (her medications): each is said, newest first, so a
+        # question about all of them ("what is she on for her BP?") is answered whole
+        value = "; ".join(_with_detail(a.name, f) for a, f in zip(answers, chosen, strict=False))
+        since = min(f.t_start for f in chosen[: len(answers)]).strftime("%Y-%m-%d %H:%M UTC")
     return Result(
         question=question,
         status=Status.ANSWERED,
@@ -105,8 +133,8 @@ def answered(
         mode="memory",
         intent=f"memory:{parsed.spec.name}:{parsed.temporal.kind}",
         stop_reason="memory",
-        text=f"{who(subject)} — {parsed.spec.label or parsed.spec.name}{when}: {value} "
-        f"(from {since}, {status}).",
+        text=f"{who(subject, said)} — {parsed.spec.label or parsed.spec.name}{when}: {value} "
+        f"(from {since}, {status}; {said_as(top.source)}).",
     )
 
 
@@ -122,7 +150,7 @@ def summary(
     answers, evidence, lines = [], [], []
     for rank, f in enumerate(facts[:10]):
         score = round(1.0 / (1 + rank), 4)
-        name = display(f.obj, f.obj_name, name_of)
+        name = display(f.obj, f.obj_name, name_of, [f.evidence])
         answers.append(
             Answer(id=f.obj, name=name, score=score, kind=subject_kind(f.obj), source="memory")
         )
@@ -136,5 +164,7 @@ def summary(
         mode="memory",
         intent="memory:summary:current",
         stop_reason="memory",
-        text=f"{who(subject)} — " + "; ".join(lines) + ".",
+        text=f"{who(subject, [f.evidence for f in facts])} — "
+        + "; ".join(lines)
+        + f" ({said_as(STATED)}).",
     )

@@ -18,7 +18,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel
 
-from memory.dates import end_of_day, find_dates, start_of_day
+from memory.dates import days_ago, end_of_day, find_dates, start_of_day
 
 DEFAULT_RULES = Path(__file__).with_name("rules.yaml")
 STORES = frozenset({"episodic", "vault", "kg", "dense"})
@@ -221,9 +221,8 @@ def _only_date(text: str, now: datetime) -> date | None:
 
 
 def _as_of_days(question: str, rules: TemporalRules) -> float | None:
-    lowered = question.lower()
-    for phrase, days in rules.as_of.items():
-        if re.search(rf"\b{re.escape(phrase)}\b", lowered):
-            return days
-    m = re.search(rules.as_of_days, lowered)
+    days = days_ago(question, dict(rules.as_of))
+    if days is not None:
+        return days
+    m = re.search(rules.as_of_days, question.lower())
     return float(m.group("n")) if m else None

@@ -8,9 +8,10 @@ the same transaction. Nothing here is shared between users.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -25,14 +26,17 @@ from engine.util.text import has_lone_surrogate
 from memory.answer import Answerer
 from memory.asks import AskScorer
 from memory.cache import AnswerCache, is_reviewed
+from memory.clauses import clauses
 from memory.clock import Clock
+from memory.dosing import dose_changed_to
 from memory.extract import Extracted, Extractor
 from memory.linking import StatementLinker
+from memory.origin import LOOKED_UP, confident_answers, kind_named
 from memory.relations import RelationCatalog, load_catalog
 from memory.results import NameOf
 from memory.router import Route, Router
 from memory.sqlite import compact_sqlite
-from memory.stated import stated_instant
+from memory.stated import stated_instant, unresolved_time
 from memory.store.backend import TurnLog, delete_user, open_stores
 from memory.subjects import Linker, Resolver, link
 from memory.vault import VAULT_FILE, Fact, StoreOutcome, Vault
@@ -177,7 +181,9 @@ class UserMemory:
         return self.cache.get(question, mode)
 
     def record(self, question: str, result: Result, session: str | None) -> None:
-        """Log the turn; keep reviewed KG triples in the vault and the answer in the cache."""
+        """Log the turn; keep the triples of a confidently reviewed graph answer in the vault
+        as looked-up facts (``memory.origin.confident_answers``: the quality gate) and the
+        answer in the cache."""
         self.episodic.add(
             session or DEFAULT_SESSION,
             question,
@@ -188,7 +194,9 @@ class UserMemory:
         )
         if not is_reviewed(result) or (result.answers and result.answers[0].source == "memory"):
             return
-        top = {a.id for a in result.answers[:3]}
+        top = confident_answers(
+            result, self.settings.looked_up_min_confidence, self.settings.vault_boost
+        )
         with self.vault.hold():
             for ev in result.evidence:
                 if (
@@ -198,7 +206,7 @@ class UserMemory:
                 ):
                     self.vault.add(
                         *ev.triple,
-                        source="reviewed",
+                        source=LOOKED_UP,
                         quality=1.0,
                         evidence=question,
                         session=session,
@@ -215,39 +223,90 @@ class UserMemory:
         return noted.facts[0] if noted.facts else None
 
     def state_each(self, text: str, session: str | None = None) -> Noted:
-        """Capture the fact of each sentence of a statement, under the patient its sentence
+        """Capture the facts of each sentence of a statement, under the patient its sentence
         names ("Patient MRN A was started on X today. Patient MRN B is allergic to Y." is two
         facts); a sentence that names none is about the conversation's patient when it says
-        so ("her", "my patient"). When no sentence alone states a fact, the whole text is read
-        at once (a fact spread over two sentences)."""
+        so ("her", "my patient") or, in a clinician's shorthand, when what it states is a
+        patient's ("eGFR 38, BP 142/84" after naming one). A sentence that packs several facts
+        ("on metformin 500 mg bid, started empagliflozin 10 mg od") gives one per clause
+        (``memory.clauses``). When no sentence alone states a fact, the whole text is read at
+        once (a fact spread over two sentences)."""
         check_text(text, session)
         if is_question(text):
             return Noted((), ())
-        parts = [p for p in sentences(text) if p.strip()]
+        parts = _rejoined([p for p in sentences(text) if p.strip()])
         with self.vault.hold():
             if len(parts) > 1:
                 found = [(part, self._state_one(part, session)) for part in parts]
-                facts = tuple(f for _, f in found if f is not None)
+                facts = tuple(f for _, each in found for f in each)
                 if facts:
-                    return Noted(facts, tuple(p for p, f in found if f is None))
-            fact = self._state_one(text, session, log_miss=len(parts) <= 1)
-            return Noted((fact,), ()) if fact is not None else Noted((), (text,))
+                    return Noted(facts, tuple(p for p, each in found if not each))
+            facts = self._state_one(text, session, log_miss=len(parts) <= 1)
+            return Noted(facts, ()) if facts else Noted((), (text,))
 
-    def _state_one(self, text: str, session: str | None, *, log_miss: bool = True) -> Fact | None:
-        """Store the fact of one statement; a statement without one is logged (with the
-        patient it names) when ``log_miss``, and not again when its sentences already were."""
+    def _state_one(
+        self, text: str, session: str | None, *, log_miss: bool = True
+    ) -> tuple[Fact, ...]:
+        """Store the facts of one sentence: its clauses' when they state more than one (or the
+        sentence as a whole states none), else the sentence's; a sentence without one is
+        logged (with the patient it names) when ``log_miss``, and not again when its sentences
+        already were."""
         with self.vault.hold():
             conversation = self.episodic.last_subject(session or DEFAULT_SESSION)
-            found = self.extractor.extract(text, conversation)
-            if found is None:
+            found = self.extractor.extract(text, conversation, carried="conversation")
+            pieces = self._clause_facts(text, conversation)
+            if len(pieces) < 2 and found is not None:
+                pieces = [(text, found)]
+            if not pieces:
                 self.vault.learn_aliases(self.resolver.introductions(text))
                 if log_miss:
                     named = [r.id for r in self.resolver.patients(text) if r.id]
                     self._log_statement(text, session, None, named[0] if named else None)
-                return None
-            rules = self.router.rules.temporal
-            when = stated_instant(text, self.clock.now(), rules.as_of, rules.as_of_days)
-            return self._store(found, text, session, when)
+                return ()
+            said = self._stated_instant(text)
+            stored = [
+                self._store(self._as_said(fact, part, text), text, session, when)
+                for part, fact in pieces
+                for when in [self._stated_instant(part) or said]
+            ]
+            return tuple(f for f in stored if f is not None)
+
+    def _as_said(self, fact: Extracted, part: str, sentence: str) -> Extracted:
+        """``fact`` with a time its statement gives but no day can be read from ("last
+        winter") kept as said in its detail, so answers show it as the user put it."""
+        now = self.clock.now()
+        if self._stated_instant(part) or self._stated_instant(sentence):
+            return fact
+        vague = unresolved_time(part, now) or unresolved_time(sentence, now)
+        if vague is None:
+            return fact
+        said = f"(when: '{vague}', as said)"
+        return replace(fact, detail=f"{fact.detail} {said}" if fact.detail else said)
+
+    def _clause_facts(self, sentence: str, conversation: str | None) -> list[tuple[str, Extracted]]:
+        """The fact of each clause of ``sentence`` that states one, each about the patient its
+        clause names, else the one named before it in the sentence, else ``conversation``'s;
+        empty for a sentence of one clause."""
+        parts = clauses(sentence)
+        if len(parts) < 2:
+            return []
+        out: list[tuple[str, Extracted]] = []
+        patient, how = conversation, "conversation"
+        for part in parts:
+            named = [r.id for r in self.resolver.patients(part) if r.id]
+            if named:
+                patient, how = named[0], "clause"
+            fact = self.extractor.extract(part, patient, carried=how) or _redosed(part, out)
+            if fact is not None and all(
+                (fact.triple, fact.detail) != (f.triple, f.detail) for _, f in out
+            ):
+                out.append((part, fact))
+        return out
+
+    def _stated_instant(self, text: str) -> datetime | None:
+        """When ``text`` says its fact held (``memory.stated``), on this memory's clock."""
+        rules = self.router.rules.temporal
+        return stated_instant(text, self.clock.now(), rules.as_of, rules.as_of_days)
 
     def store_fact(
         self,
@@ -330,6 +389,9 @@ class UserMemory:
         A patient named by MRN is matched exactly: an MRN this user never stated finds nothing
         (never another patient whose MRN starts with the same digits)."""
         check_text(query)
+        kind = kind_named(query)
+        if kind is not None:  # "looked-up", "stated": every fact of that kind
+            return self.vault.of_source(kind, limit)
         with self.vault.hold():
             subjects = self.resolver.mentioned(query)
             if subjects:
@@ -343,7 +405,9 @@ class UserMemory:
         """Forget one fact (all its intervals) or a whole subject, everywhere it is kept.
 
         ``target`` is a ``Fact``, a triple, or a subject: an id ("patient:4471",
-        "Compound::DB00331", "note:crispr-screen") or a mention ("MRN 4471", "Ada Moreno").
+        "Compound::DB00331", "note:crispr-screen") or a mention ("MRN 4471", "Ada Moreno"),
+        or a kind of fact: "looked-up" (every fact the engine looked up) or "stated" (every
+        fact the user said; ``memory.origin.kind_named``).
         Returns the number of vault rows removed.
         """
         if isinstance(target, str):
@@ -353,8 +417,13 @@ class UserMemory:
         with self.vault.hold():
             if isinstance(target, Fact):
                 target = target.triple
-            if isinstance(target, tuple):
-                gone = self.vault.forget_facts([target])
+            kind = kind_named(target) if isinstance(target, str) else None
+            if isinstance(target, tuple) or kind is not None:
+                gone = (
+                    self.vault.forget_source(kind)
+                    if kind is not None
+                    else self.vault.forget_facts([target])  # type: ignore[list-item]
+                )
                 needles = [f"vault:{f.id}" for f in gone]
                 nodes: set[str] = set()
                 subject = None
@@ -403,6 +472,31 @@ class UserMemory:
             if r.id and r.known
         ]
         return refs[0].id if refs else None
+
+
+_ENDS_WITH_INITIAL = re.compile(r"(?:^|[\s(.])[A-Z]\.$")
+
+
+def _rejoined(parts: list[str]) -> list[str]:
+    """Sentences with a split after a patient's initials undone ("J.M. (MRN 9043) on ..." is
+    one sentence, not "J.M." and the rest)."""
+    out: list[str] = []
+    for part in parts:
+        if out and _ENDS_WITH_INITIAL.search(out[-1].rstrip()):
+            out[-1] = f"{out[-1].rstrip()} {part.lstrip()}"
+        else:
+            out.append(part)
+    return out
+
+
+def _redosed(clause: str, before: list[tuple[str, Extracted]]) -> Extracted | None:
+    """A clause that changes the dose of the drug the clause before it named, without naming
+    it ("on sertraline 50 mg od, going up to 100 mg from today"): that drug at the new dose."""
+    drug = before[-1][1] if before else None
+    dose = dose_changed_to(clause)
+    if drug is None or dose is None or drug.detail is None or drug.rel != "takes":
+        return None
+    return replace(drug, detail=dose.text, supersedes=None, supersede_current=False)
 
 
 def _graph_name(name_of: NameOf, node: str) -> str | None:

@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping
 from datetime import UTC, datetime, time, timedelta
 
-from memory.dates import find_dates
+from memory.dates import date_spans, days_ago, find_dates, read_date
 
 _NOON = time(12)
 
@@ -30,11 +30,29 @@ def stated_instant(
     for mention in find_dates(text, now):
         if mention.day < now.date():
             return datetime.combine(mention.day, _NOON, tzinfo=UTC)
-    lowered = text.lower()
-    for phrase, days in sorted(as_of.items(), key=lambda p: -len(p[0])):
-        if re.search(rf"\b{re.escape(phrase)}\b(?!'s)", lowered):
-            return now - timedelta(days=days)
-    m = re.search(as_of_days, lowered)
-    if m is not None and int(m.group("n")) > 0:
-        return now - timedelta(days=int(m.group("n")))
+    days = days_ago(text, dict(as_of))
+    if days is None:
+        m = re.search(as_of_days, text.lower())
+        days = float(m.group("n")) if m is not None else None
+    if days is not None and days > 0:
+        return now - timedelta(days=days)
     return None
+
+
+_SEASON = r"(?:spring|summer|autumn|fall|winter|christmas|easter|new year|the holidays)"
+_VAGUE = re.compile(
+    rf"\b(?:(?:last|this|next|over the|in the|during the|before|after|around|since|at)\s+"
+    rf"{_SEASON}|at (?:the|his|her|their) last (?:visit|admission|appointment|clinic)"
+    r"|(?:a while|some time|ages) ago|recently|pre-?op|post-?op)\b",
+    re.IGNORECASE,
+)
+
+
+def unresolved_time(text: str, now: datetime) -> str | None:
+    """A time ``text`` says that no day can be read from ("last winter", "at her last
+    visit", "February 30"), as written; None when it says none or one that resolves."""
+    for start, end in date_spans(text):
+        if read_date(text[start:end], now) is None:
+            return text[start:end]
+    m = _VAGUE.search(text)
+    return m.group(0) if m else None

@@ -43,7 +43,7 @@ from engine.understand.followup import (
     plural,
     substitute,
 )
-from engine.understand.form import split_turn
+from engine.understand.form import sentences, split_turn
 from engine.understand.sets import asks_common
 from engine.util.faults import MemoryFault
 
@@ -314,6 +314,10 @@ def take_turn(
     unread: tuple[str, ...] = ()
     memory_error = unusable if memory is None else None
     asked = text
+    if split and choice is None and memory is not None and len(text) > max_chars:
+        refused = _too_long(text, max_chars)
+        if refused is not None:
+            return TurnOutcome(text, text, refused, context)
     if split and choice is None and len(text) <= max_chars and (memory or memory_error):
         statement, question = split_turn(text)
         try:
@@ -353,3 +357,24 @@ def take_turn(
         result.text = f"{reading.note}\n{result.text}" if result.text else reading.note
     after = SessionContext.of(asked, result) or context
     return TurnOutcome(text, asked, result, after, facts, unread, memory_error)
+
+
+def _too_long(text: str, max_chars: int) -> Result | None:
+    """A message of statements too long to take: refused whole, saying how many statements it
+    holds, so none is kept and none is silently dropped; None when it is no statement (the
+    engine refuses a long question in its own words)."""
+    statement, _ = split_turn(text)
+    count = len([s for s in sentences(statement) if s.strip()])
+    if count == 0:
+        return None
+    return Result(
+        question=text[:200],
+        status=Status.NOT_ANSWERED,
+        intent="statement",
+        stop_reason="too long",
+        text=(
+            f"Nothing was noted: the message holds {count} statement{'s' * (count != 1)} "
+            f"in {len(text):,} characters, over the {max_chars:,} a message may have; "
+            "send them in parts."
+        ),
+    )

@@ -108,7 +108,7 @@ class Printer:
         self.line(shown.summary, "bold")
         if not shown.rows:
             return
-        header = ("", "subject", "relation", "object", "since", "until", "from")
+        header = ("", "subject", "relation", "object", "since", "until", "whose word")
         table = _table(header)
         for row in shown.rows:
             cells = (row.subject, row.relation, row.object, row.since, row.until, row.source)

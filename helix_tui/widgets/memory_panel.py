@@ -18,9 +18,12 @@ COLUMNS = (
     ("object", "obj"),
     ("since", "since"),
     ("until", "until"),
-    ("from", "source"),
+    ("whose word", "source"),
 )
-HINT = "Del forgets the highlighted fact · /forget SUBJECT forgets all about it"
+HINT = (
+    "Del forgets the highlighted fact · /forget SUBJECT forgets all about it · "
+    "/forget looked-up drops what Helix looked up"
+)
 
 
 class MemoryPanel(Vertical):

@@ -280,6 +280,14 @@ class Vault(FactQueries):
             self._delete(conn, [f.id for f in gone])
         return gone
 
+    def forget_source(self, source: str) -> list[Fact]:
+        """Delete every fact of one kind (``stated`` by the user, ``reviewed``: looked up)."""
+        self._reads.clear()
+        with self._tx() as conn:
+            gone = self._rows(conn, "source = ?", [source])
+            self._delete(conn, [f.id for f in gone])
+        return gone
+
     def forget_subject(self, subject: str) -> list[Fact]:
         """Delete every fact about (or pointing at) ``subject`` and every alias of it."""
         self._reads.clear()

@@ -38,6 +38,17 @@ class FactQueries(AliasIndex):
         with self.hold() as conn:
             return self._rows(conn, where, [], order="t_start, id")
 
+    def of_source(self, source: str, limit: int = 50) -> list[Fact]:
+        """Facts of one kind (``stated``, ``reviewed``), current first, newest first."""
+        with self.hold() as conn:
+            return self._rows(
+                conn,
+                "source = ?",
+                [source],
+                order="t_end IS NOT NULL, t_start DESC, id",
+                limit=limit,
+            )
+
     def subjects(self, prefix: str = "") -> list[str]:
         def load(conn: Executor) -> list[str]:
             rows = conn.execute(

@@ -64,7 +64,7 @@ def test_measurement_keys_and_mentions() -> None:
         ("Seeing pt 5170 (no name on file yet)", "5170", True),
         ("Seeing Victor Costa (6328) in clinic", "6328", False),
         ("The latanoprost is giving 8712 arthralgia.", "8712", False),
-        ("What was 7835's last HbA1c result?", "7835", False),
+        ("What was 7835's last HbA1c result?", "7835", True),  # a possessive: someone's
         ("CA 19-9 2091 U/mL for pt 5102 today.", "5102", True),
     ],
 )

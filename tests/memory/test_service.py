@@ -129,8 +129,10 @@ def test_follow_up_uses_the_sessions_last_subject(
     assert _top(memory.answer("And what was she on before that?", [], session="s1")) == (
         "Compound::DB00331"
     )
-    clock.advance(minutes=45)  # past the episodic TTL: no more context
-    assert memory.answer("And what was she on before that?", [], session="s1") is None
+    clock.advance(minutes=45)  # past the episodic TTL: no more context, so memory asks who
+    later = memory.answer("And what was she on before that?", [], session="s1")
+    assert later is not None and later.status == Status.NOT_ANSWERED
+    assert later.text.startswith("No patient has been named in this conversation")
 
 
 def _kg(triple: tuple[str, str, str], score: float) -> Result:

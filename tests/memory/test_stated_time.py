@@ -63,7 +63,10 @@ def test_the_stated_time_is_read_with_the_questions_time_words() -> None:
         return stated_instant(text, FRIDAY, rules.as_of, rules.as_of_days)
 
     assert at("her creatinine was 1.8 yesterday") == datetime(2026, 3, 5, 10, 0, tzinfo=UTC)
-    assert at("sodium 131 three days ago") is None  # a number in words is not read
+    assert at("sodium 131 three days ago") == datetime(2026, 3, 3, 10, 0, tzinfo=UTC)
+    assert at("sodium 131 two weeks ago") == datetime(2026, 2, 20, 10, 0, tzinfo=UTC)
+    assert at("on letrozole since January") == datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+    assert at("K 5.9 last Monday") == datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
     assert at("sodium 131 3 days ago") == datetime(2026, 3, 3, 10, 0, tzinfo=UTC)
     assert at("started on metformin on 2 March") == datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
     assert at("potassium 4.8 today") is None

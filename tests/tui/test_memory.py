@@ -62,11 +62,11 @@ async def test_memory_panel_lists_current_and_superseded(app: HelixApp) -> None:
         await settle(pilot)
         assert app.chat.query_one(TabbedContent).active == "memory-tab"
         assert rows(app) == [
-            ["●", "MRN 4471", "takes", "Sitagliptin", "2026-03-02", "", "stated"],
-            ["○", "MRN 4471", "takes", "Metformin", "2026-03-02", "2026-03-02", "stated"],
+            ["●", "MRN 4471", "takes", "Sitagliptin", "2026-03-02", "", "you said"],
+            ["○", "MRN 4471", "takes", "Metformin", "2026-03-02", "2026-03-02", "you said"],
         ]
         summary = str(app.chat.query_one(".memory-summary", Static).render())
-        assert summary == "alice: 1 current fact, 1 superseded"
+        assert summary == "alice: 1 current fact you said, 1 superseded"
 
 
 async def test_forget_command_and_delete_key(app: HelixApp, harness: Harness) -> None:
