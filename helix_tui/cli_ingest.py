@@ -87,6 +87,7 @@ def ingest(
         secs = report.seconds.get(step)
         err.print(f"  {step}: {what}" + (f" ({secs:.1f} s)" if secs is not None else ""))
     for name, layer in report.layers.items():
-        skipped = layer.get("skipped") or {}
-        for reason, n in skipped.items():  # type: ignore[attr-defined]
-            err.print(f"  {name}: skipped {n:,} ({reason})")
+        for verb in ("skipped", "merged"):
+            counts = layer.get(verb) or {}
+            for reason, n in counts.items():  # type: ignore[attr-defined]
+                err.print(f"  {name}: {verb} {n:,} ({reason})")

@@ -36,6 +36,8 @@ class LayerReport:
     """Rows left out, per reason."""
     remapped: Counter[str] = field(default_factory=Counter)
     """Rows kept through a second mapping (an obsolete id by name ...), per reason."""
+    merged: Counter[str] = field(default_factory=Counter)
+    """Ids of one thing folded into one node (a drug's duplicate DrugBank ids), per reason."""
     joined: int = 0
     """Nodes of the source that joined an existing node (same id or a cross-reference)."""
 
@@ -47,6 +49,7 @@ class LayerReport:
             "triples": dict(self.triples),
             "skipped": dict(self.skipped),
             "remapped": dict(self.remapped),
+            "merged": dict(self.merged),
         }
 
 

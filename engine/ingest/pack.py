@@ -5,7 +5,9 @@
 - DISEASES gene-disease associations (knowledge channel: 2022 filtered, 2015), as ``DaG`` with
   their channel and score; gene symbols mapped to Entrez through NCBI gene_info;
 - DrugCentral indications with a DOID (``CtD``) and drug targets with their action type
-  (``CbG``, detail ``inhibitor`` ...), DrugCentral drugs mapped to DrugBank ids;
+  (``CbG``, detail ``inhibitor`` ...), each DrugCentral drug as one graph drug through its
+  DrugBank ids, an inactive ingredient's borrowed indications left out
+  (``engine/ingest/drugcentral.py``);
 - the full pathway-gene table behind Hetionet's 5k GpPW sample;
 - cross-references (DO xrefs, MONDO exact matches) that later layers join through.
 
@@ -25,6 +27,7 @@ from pathlib import Path
 import duckdb
 
 from engine.graph.relations import LAYER_RELATIONS
+from engine.ingest import drugcentral
 from engine.ingest import kg as kgload
 from engine.ingest.layers import GeneInfo, LayerReport, TripleRow, add_nodes, add_triples
 from engine.ingest.sources import AliasSource, DataError
@@ -150,68 +153,6 @@ def diseases_jensen(
         yield f"Disease::{doid}", "DaG", f"Gene::{entrez}", source, p[4] or None, score
 
 
-def drugbank_ids(path: Path) -> dict[str, list[str]]:
-    """DrugCentral DRUG_ID -> DrugBank ids."""
-    out: dict[str, list[str]] = {}
-    for r in _tsv(path):
-        if r.get("ID_TYPE") == "DRUGBANK_ID" and r.get("IDENTIFIER"):
-            out.setdefault(r["DRUG_ID"], []).append(r["IDENTIFIER"])
-    return out
-
-
-def _drug_name(name: str) -> str:
-    return name[:1].upper() + name[1:] if name else name
-
-
-def drugcentral_indications(
-    path: Path, db: dict[str, list[str]], report: LayerReport
-) -> tuple[list[tuple[str, str, str]], list[TripleRow]]:
-    nodes: list[tuple[str, str, str]] = []
-    triples: list[TripleRow] = []
-    for r in _tsv(path):
-        doid = (r.get("DOID") or "").strip()
-        if not doid.startswith("DOID:"):
-            report.skipped["DrugCentral indication: no DOID"] += 1
-            continue
-        ids = db.get(r["DRUG_ID"], [])
-        if not ids:
-            report.skipped["DrugCentral indication: no DrugBank id"] += 1
-            continue
-        for dbid in ids:
-            nodes.append((f"Compound::{dbid}", _drug_name(r["DRUG_NAME"]), "Compound"))
-            triples.append(
-                (f"Compound::{dbid}", "CtD", f"Disease::{doid}", "DrugCentral", None, None)
-            )
-    return nodes, triples
-
-
-def drugcentral_targets(
-    path: Path, db: dict[str, list[str]], genes: GeneInfo, report: LayerReport
-) -> tuple[list[tuple[str, str, str]], list[TripleRow]]:
-    nodes: list[tuple[str, str, str]] = []
-    triples: list[TripleRow] = []
-    for r in _tsv(path):
-        if not (r.get("SWISSPROT") or "").endswith("_HUMAN"):
-            report.skipped["DrugCentral target: not human"] += 1
-            continue
-        ids = db.get(r["DRUG_ID"], [])
-        if not ids:
-            report.skipped["DrugCentral target: no DrugBank id"] += 1
-            continue
-        action = (r.get("ACTION_TYPE") or "").strip().lower() or None
-        for sym in (r.get("GENE") or "").split("|"):
-            entrez = genes.entrez(sym) if sym else None
-            if entrez is None:
-                report.skipped["DrugCentral target: symbol not in NCBI gene_info"] += 1
-                continue
-            for dbid in ids:
-                nodes.append((f"Compound::{dbid}", _drug_name(r["DRUG_NAME"]), "Compound"))
-                triples.append(
-                    (f"Compound::{dbid}", "CbG", f"Gene::{entrez}", "DrugCentral", action, None)
-                )
-    return nodes, triples
-
-
 def pathway_genes(
     path: Path, report: LayerReport
 ) -> tuple[list[tuple[str, str, str]], list[TripleRow]]:
@@ -241,6 +182,24 @@ def xrefs(do_xrefs: Path, mondo: Path | None) -> Iterator[tuple[str, str]]:
                     yield r["subject_id"], f"Disease::{r['object_id']}"
 
 
+def drug_map(
+    con: duckdb.DuckDBPyConnection, files: dict[str, Path], report: LayerReport
+) -> drugcentral.DrugMap:
+    """DrugCentral's drugs named by its indication and target tables, on the store's drugs."""
+    wanted = {
+        r["DRUG_ID"]
+        for role in ("drugcentral_indications", "drugcentral_targets")
+        for r in _tsv(_need(files, role))
+    }
+    graph = con.execute("SELECT id, name FROM nodes WHERE kind = 'Compound'").fetchall()
+    return drugcentral.DrugMap.read(
+        _need(files, "drugcentral_identifiers"),
+        wanted,
+        {str(i): str(n) for i, n in graph},
+        report,
+    )
+
+
 def load_pack(
     con: duckdb.DuckDBPyConnection, files: dict[str, Path], aliases: AliasSource
 ) -> LayerReport:
@@ -257,10 +216,20 @@ def load_pack(
     proteins = protein_genes([rows for rows, _ in channels], genes)
     for rows, source in channels:
         triples += diseases_jensen(rows, source, genes, proteins, terms, report)
-    db = drugbank_ids(_need(files, "drugcentral_identifiers"))
-    n, t = drugcentral_indications(_need(files, "drugcentral_indications"), db, report)
+    drugs = drug_map(con, files, report)
+    n, t = drugcentral.indications(
+        _need(files, "drugcentral_indications"),
+        drugs,
+        drugcentral.Inactive.read(
+            _need(files, "drugcentral_indications"),
+            _need(files, "drugcentral_targets"),
+            _need(files, "drugcentral_classes"),
+            drugs,
+        ),
+        report,
+    )
     nodes, triples = nodes + n, triples + t
-    n, t = drugcentral_targets(_need(files, "drugcentral_targets"), db, genes, report)
+    n, t = drugcentral.targets(_need(files, "drugcentral_targets"), drugs, genes, report)
     nodes, triples = nodes + n, triples + t
     n, t = pathway_genes(_need(files, "pathways"), report)
     nodes, triples = nodes + n, triples + t
@@ -270,7 +239,7 @@ def load_pack(
     add_triples(con, triples, LAYER, report)
     kgload.load_relations(con, PACK_RELATIONS, LAYER)
     kgload.load_aliases(con, aliases, layer=LAYER, primary_source=LAYER)
-    refs = sorted(set(xrefs(_need(files, "do_xrefs"), files.get("mondo_doid"))))
+    refs = sorted({*xrefs(_need(files, "do_xrefs"), files.get("mondo_doid")), *drugs.xrefs()})
     kgload.bulk_insert(con, "xrefs", [(c, n, LAYER) for c, n in refs])
     con.execute(
         "DELETE FROM xrefs WHERE layer = ? AND node_id NOT IN (SELECT id FROM nodes)", [LAYER]

@@ -90,6 +90,10 @@ def write_pack(data: Path) -> tuple[str, str]:
         "ACTION_TYPE\tSOURCE\tREFERENCE\n1\t\tseed\tInsulin\tHormone\tP01308\tINS\tINS_HUMAN\t"
         "INHIBITOR\tX\t\n"
     )
+    (dc / "pharm_class.tsv").write_text(
+        "DRUG_ID\tDRUG_NAME\tTYPE\tCLASS_SOURCE_ID\tCLASS\tSOURCE\n"
+        "1\tseed\tEPC\tN1\tSeed Blocker\tFDA\n"
+    )
     (x / "pathways/pathways.tsv").write_text(
         "identifier\tname\turl\tn_genes\tn_coding_genes\tsource\tlicense\tgenes\tcoding_genes\n"
         "PC7_99999\tZorb signaling\t\t1\t1\tpid\tCC0 1.0\t3630\t3630\n"

@@ -1,0 +1,171 @@
+"""DrugCentral's drugs become graph drugs one for one, and an inactive ingredient (a salt, a
+buffer) does not inherit the indications of the product it is part of. Tiny files in the
+export's own format."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.ingest.drugcentral import DrugMap, Inactive, indications, targets
+from engine.ingest.layers import GeneInfo, LayerReport
+
+IDENTIFIERS = [
+    # a steroid, its sodium phosphate salt form (DrugCentral lists the parent's DrugBank id)
+    # and the salt alone, which DrugBank keeps as two entries
+    ("10", "prednisolone", "DB00860"),
+    ("11", "prednisolone sodium phosphate", "DB00860"),
+    ("12", "sodium phosphate", "DB09449"),
+    ("12", "sodium phosphate", "DB09127"),
+    # aspirin lists salicylic acid's id beside its own; calcium carbonate buffers it
+    ("74", "acetylsalicylic acid", "DB00936"),
+    ("74", "acetylsalicylic acid", "DB00945"),
+    ("75", "salicylic acid", "DB00936"),
+    ("4239", "calcium carbonate", "DB06724"),
+    ("50", "famotidine", "DB00927"),
+    # one drug, two DrugBank entries
+    ("4927", "albiglutide", "DB09043"),
+    ("4927", "albiglutide", "DB05162"),
+    # the graph has one of the two; and two of theophylline's, one by its own name
+    ("4171", "eribulin", "DB04940"),
+    ("4171", "eribulin", "DB08871"),
+    ("2620", "theophylline", "DB01223"),
+    ("2620", "theophylline", "DB00277"),
+]
+INDICATIONS = [
+    ("10", "prednisolone", "Bronchial Asthma", "C0004096", "DOID:2841"),
+    ("10", "prednisolone", "Psoriasis", "C0033860", "DOID:8893"),
+    ("11", "prednisolone sodium phosphate", "Bronchial Asthma", "C0004096", "DOID:2841"),
+    ("12", "sodium phosphate", "Bronchial Asthma", "C0004096", "DOID:2841"),
+    ("12", "sodium phosphate", "Psoriasis", "C0033860", "DOID:8893"),
+    ("12", "sodium phosphate", "Hypophosphatemia", "C0085682", "DOID:0050439"),
+    ("12", "sodium phosphate", "Bowel Evacuation", "C0426639", ""),
+    ("74", "acetylsalicylic acid", "Myocardial Infarction", "C0027051", "DOID:5844"),
+    ("4239", "calcium carbonate", "Myocardial Infarction", "C0027051", "DOID:5844"),
+    ("4239", "calcium carbonate", "Gastroesophageal Reflux", "C0017168", "DOID:8534"),
+    ("50", "famotidine", "Gastroesophageal Reflux", "C0017168", "DOID:8534"),
+    ("4927", "albiglutide", "Type 2 Diabetes Mellitus", "C0011860", "DOID:9352"),
+    ("4171", "eribulin", "Breast Cancer", "C0006142", "DOID:1612"),
+    ("2620", "theophylline", "Bronchial Asthma", "C0004096", "DOID:2841"),
+]
+TARGETS = [
+    ("10", "prednisolone", "NR3C1", "NR3C1_HUMAN", "AGONIST"),
+    ("74", "acetylsalicylic acid", "PTGS1", "PGH1_HUMAN", "INHIBITOR"),
+    ("50", "famotidine", "HRH2", "HRH2_HUMAN", "ANTAGONIST"),
+    ("4927", "albiglutide", "GLP1R", "GLP1R_HUMAN", "AGONIST"),
+]
+CLASSES = [
+    ("10", "prednisolone", "EPC", "Corticosteroid"),
+    ("74", "acetylsalicylic acid", "PA", "Platelet Aggregation Inhibitors"),
+    ("50", "famotidine", "PA", "Gastrointestinal Agents"),
+    ("4239", "calcium carbonate", "PA", "Gastrointestinal Agents"),
+    ("4239", "calcium carbonate", "has role", "food firming agent"),
+    ("2620", "theophylline", "EPC", "Methylxanthine"),
+]
+GRAPH = {
+    "Compound::DB00860": "Prednisolone",
+    "Compound::DB00945": "Aspirin",
+    "Compound::DB00936": "Salicylic acid",
+    "Compound::DB08871": "Eribulin",
+    "Compound::DB00277": "Theophylline",
+    "Compound::DB01223": "Aminophylline",
+}
+
+
+def _write(path: Path, header: str, rows: list[str]) -> Path:
+    path.write_text(header + "\n" + "".join(r + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, Path]:
+    return {
+        "identifiers": _write(
+            tmp_path / "identifiers.tsv",
+            "DRUG_ID\tDRUG_NAME\tID_TYPE\tIDENTIFIER",
+            [f'{d}\t"{n}"\t"DRUGBANK_ID"\t"{x}"' for d, n, x in IDENTIFIERS]
+            + ['10\t"prednisolone"\t"UNII"\t"9PHQ9Y1OLM"'],
+        ),
+        "indications": _write(
+            tmp_path / "drug_indication.tsv",
+            "DRUG_ID\tDRUG_NAME\tINDICATION_FDB\tUMLS_CUI\tSNOMEDCT_CUI\tDOID",
+            [f"{d}\t{n}\t{i}\t{u}\t1\t{doid}" for d, n, i, u, doid in INDICATIONS],
+        ),
+        "targets": _write(
+            tmp_path / "drug_target.tsv",
+            "DRUG_ID\tCHEMBL_ID\tDRUG_NAME\tTARGET_NAME\tTARGET_FAMILY\tUNIPROT\tGENE\tSWISSPROT"
+            "\tACTION_TYPE\tSOURCE\tREFERENCE",
+            [f"{d}\t\t{n}\tt\tf\tP1\t{g}\t{sp}\t{a}\tX\t" for d, n, g, sp, a in TARGETS],
+        ),
+        "classes": _write(
+            tmp_path / "pharm_class.tsv",
+            "DRUG_ID\tDRUG_NAME\tTYPE\tCLASS_SOURCE_ID\tCLASS\tSOURCE",
+            [f"{d}\t{n}\t{t}\tX1\t{c}\tMeSH" for d, n, t, c in CLASSES],
+        ),
+    }
+
+
+def _build(files: dict[str, Path]) -> tuple[LayerReport, DrugMap, set[tuple[str, str, str]]]:
+    report = LayerReport("disease-pack")
+    wanted = {d for d, *_ in INDICATIONS} | {d for d, *_ in TARGETS}
+    drugs = DrugMap.read(files["identifiers"], wanted, GRAPH, report)
+    inactive = Inactive.read(files["indications"], files["targets"], files["classes"], drugs)
+    nodes, rows = indications(files["indications"], drugs, inactive, report)
+    genes = GeneInfo(
+        {"NR3C1": "2908", "PTGS1": "5742", "HRH2": "3274", "GLP1R": "2740"},
+        {"2908": "NR3C1", "5742": "PTGS1", "3274": "HRH2", "2740": "GLP1R"},
+    )
+    n2, t2 = targets(files["targets"], drugs, genes, report)
+    assert {n for n, _, kind in nodes + n2 if kind == "Compound"} == {s for s, *_ in rows + t2}
+    return report, drugs, {(s, r, o) for s, r, o, *_ in rows + t2}
+
+
+def test_a_salt_product_is_its_active_drug_and_the_salt_alone_keeps_only_its_own_use(
+    files: dict[str, Path],
+) -> None:
+    report, drugs, triples = _build(files)
+    steroid = "Compound::DB00860"
+    # the "... sodium phosphate" product states asthma of prednisolone, the graph's drug
+    assert drugs.node["11"] == steroid
+    assert (steroid, "CtD", "Disease::DOID:2841") in triples
+    # the salt alone: one graph drug for its two DrugBank entries; the steroid's asthma and
+    # psoriasis are not its own, hypophosphatemia (no drug with a mechanism states it) is
+    salt = drugs.node["12"]
+    assert salt == "Compound::DB09127" and drugs.merged[salt] == ["DB09449"]
+    assert {(s, o) for s, r, o in triples if s == salt} == {(salt, "Disease::DOID:0050439")}
+    assert drugs.names[salt] == "Sodium phosphate"
+    reason = next(k for k in report.skipped if "inactive ingredient" in k)
+    assert report.skipped[reason] == 3  # salt: asthma, psoriasis; buffer: infarction
+
+
+def test_a_combination_products_buffer_keeps_what_its_class_explains(
+    files: dict[str, Path],
+) -> None:
+    report, drugs, triples = _build(files)
+    buffer = drugs.node["4239"]
+    # calcium carbonate: reflux, which its gastrointestinal class's drugs treat, stays;
+    # myocardial infarction, aspirin's, goes
+    assert {o for s, _, o in triples if s == buffer} == {"Disease::DOID:8534"}
+    # aspirin's infarction is on aspirin, not on salicylic acid, whose id it lists too
+    assert ("Compound::DB00945", "CtD", "Disease::DOID:5844") in triples
+    assert not any(s == "Compound::DB00936" for s, *_ in triples)
+    assert report.skipped["DrugCentral: a DrugBank id other drugs list too, left to them"] == 1
+
+
+def test_duplicate_drugbank_entries_are_one_graph_drug(files: dict[str, Path]) -> None:
+    report, drugs, triples = _build(files)
+    albiglutide = drugs.node["4927"]
+    assert albiglutide == "Compound::DB05162"  # neither is in the graph: the lowest id
+    assert {s for s, *_ in triples if drugs.names.get(s) == "Albiglutide"} == {albiglutide}
+    assert (albiglutide, "CbG", "Gene::2740") in triples
+    # the graph's own drug wins; of two graph drugs, the one of the same name
+    assert drugs.node["4171"] == "Compound::DB08871"
+    assert drugs.node["2620"] == "Compound::DB00277"
+    assert sorted(drugs.xrefs()) == [
+        ("DRUGBANK:DB01223", "Compound::DB00277"),
+        ("DRUGBANK:DB04940", "Compound::DB08871"),
+        ("DRUGBANK:DB09043", "Compound::DB05162"),
+        ("DRUGBANK:DB09449", "Compound::DB09127"),
+    ]
+    assert report.merged["DrugCentral: a drug's other DrugBank ids, merged"] == 4
