@@ -270,6 +270,8 @@ class Answerer:
     def _summary_ok(self, question: str, subject: SubjectRef, route: Route) -> bool:
         """No relation asked for at all: "What do we know about MRN 4471?" gets everything
         current (for KG entities only when the question says it is about the user's notes)."""
+        if is_yes_no(question):
+            return False  # "does 6110 have an ICD?" asks about one thing, not for everything
         specs = self.catalog.for_subject(subject.kind)
         if any(s.score(question, ask=True) > 0 for s in specs) or any(
             self._key(question, s) is not None for s in specs

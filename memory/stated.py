@@ -52,7 +52,9 @@ def unresolved_time(text: str, now: datetime) -> str | None:
     """A time ``text`` says that no day can be read from ("last winter", "at her last
     visit", "February 30"), as written; None when it says none or one that resolves."""
     for start, end in date_spans(text):
-        if read_date(text[start:end], now) is None:
-            return text[start:end]
+        # a month named with a day that is none ("February 30"); a bare "49/51" is a dose
+        said = text[start:end]
+        if any(c.isalpha() for c in said) and read_date(said, now) is None:
+            return said
     m = _VAGUE.search(text)
     return m.group(0) if m else None
