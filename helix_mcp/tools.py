@@ -99,10 +99,12 @@ def _after_failed_write(
     try:
         current = memory.facts(include_superseded=False)
     except Exception:
-        return MemoryStoreOut(
-            stored=False,
-            message=f"not known whether it was stored ({reason}); run `helix-chat doctor`",
+        said = (  # a store's sentence carries its own fix
+            f"not known whether it was stored: {reason}"
+            if isinstance(exc, StoreFault)
+            else f"not known whether it was stored ({reason}); run `helix-chat doctor`"
         )
+        return MemoryStoreOut(stored=False, message=said)
     subj, rel, obj = triple
     found = [
         f

@@ -10,6 +10,7 @@ memory:
   it aside;
 - the disk is full, or the file's directory or disk is read-only: nothing new was kept, what
   is stored is intact (a vague "disk I/O error" is read against the disk and the directory);
+- the file may not be read and written by this user (its owner or mode);
 - anything else the file does (in use, cannot be opened): named with ``helix-chat doctor``.
 
 Errors of the caller's own (a wrong SQL statement, a constraint) are raised as they are.
@@ -17,6 +18,7 @@ Errors of the caller's own (a wrong SQL statement, a constraint) are raised as t
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -27,9 +29,17 @@ import duckdb
 
 from engine.util.faults import MemoryFault
 
-DAMAGED = ("corrupt", "checksum", "not a valid duckdb", "malformed", "not a database")
+DAMAGED = (
+    "corrupt",
+    "checksum",
+    "not a valid duckdb",
+    "malformed",
+    "not a database",
+    "could not read enough bytes",  # DuckDB's word for a file cut short
+)
 FULL = ("no space left", "database or disk is full")
 READ_ONLY = ("read-only file system", "readonly database")
+READ_ONLY_DISK = "its disk is mounted read-only"
 LOW_SPACE = 256 * 1024
 """Free bytes under which a vague write error is taken for a full disk."""
 
@@ -49,7 +59,7 @@ def blocked(folder: Path) -> str | None:
     except OSError:
         return None
     if st.f_flag & os.ST_RDONLY:
-        return "its disk is mounted read-only"
+        return READ_ONLY_DISK
     if st.f_bavail * st.f_frsize < LOW_SPACE:
         return "the disk is full"
     if not os.access(folder, os.W_OK):
@@ -57,14 +67,25 @@ def blocked(folder: Path) -> str | None:
     return None
 
 
+def _usable(path: Path) -> bool:
+    """Whether this process may read and write ``path`` (True when it does not exist)."""
+    return not path.exists() or os.access(path, os.R_OK | os.W_OK)
+
+
+DISK_ERRNOS = frozenset({errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM})
+"""Errors of the file system an ``OSError`` about the store's own files is said as."""
+
+
 def _ours(exc: BaseException) -> bool:
     """An error of the file rather than of the statement run on it."""
+    if isinstance(exc, OSError):
+        return exc.errno in DISK_ERRNOS
     if isinstance(exc, sqlite3.Error):
         return type(exc) in (sqlite3.OperationalError, sqlite3.DatabaseError)
     if isinstance(exc, duckdb.Error):
         lower = str(exc).lower()
         return isinstance(exc, duckdb.IOException) or any(
-            word in lower for word in (*DAMAGED, *FULL, *READ_ONLY)
+            word in lower for word in (*DAMAGED, *FULL, *READ_ONLY, "permission denied")
         )
     return False
 
@@ -76,12 +97,24 @@ def fault_of(path: Path, exc: BaseException) -> MemoryFault | None:
         return None
     text = _first_line(exc)
     lower = str(exc).lower()
+    if isinstance(exc, OSError):  # the driver's words for these, so one reading serves both
+        lower += {
+            errno.EROFS: " read-only file system",
+            errno.ENOSPC: " no space left",
+            errno.EDQUOT: " no space left",
+        }.get(exc.errno or 0, " permission denied")
     if any(word in lower for word in DAMAGED):
         return MemoryFault(
             f"your memory store {path} is damaged ({text}); run `helix-chat doctor --verify`, "
             "which says how to set it aside"
         )
     cause = None
+    mounted_ro = blocked(path.parent) == READ_ONLY_DISK
+    if not mounted_ro and ("permission denied" in lower or not _usable(path)):
+        return MemoryFault(
+            f"your memory store {path} cannot be opened: this user may not read and write it "
+            "(check its owner and mode); nothing in it is lost"
+        )
     if any(word in lower for word in FULL):
         cause = "the disk is full"
     elif any(word in lower for word in READ_ONLY):
@@ -99,14 +132,20 @@ def fault_of(path: Path, exc: BaseException) -> MemoryFault | None:
 
 
 @contextmanager
-def said_truly(path: Path) -> Iterator[None]:
-    """Errors of the store file at ``path`` in the block as a ``MemoryFault`` (``fault_of``)."""
+def said_truly(path: Path, *, os_errors: bool = False, unwritten: bool = False) -> Iterator[None]:
+    """Errors of the store file at ``path`` in the block as a ``MemoryFault`` (``fault_of``);
+    with ``os_errors``, also the file system's refusals (a block that only touches the store's
+    own files, such as taking its lock file); ``unwritten``: the block comes before any of the
+    caller's writes (opening the file), so its fault says nothing was written."""
     try:
         yield
-    except (sqlite3.Error, duckdb.Error) as exc:
+    except (sqlite3.Error, duckdb.Error, OSError) as exc:
+        if isinstance(exc, OSError) and not os_errors:
+            raise
         fault = fault_of(path, exc)
         if fault is None:
             raise
+        fault.unwritten = unwritten
         raise fault from exc
 
 

@@ -15,7 +15,8 @@ def open_sqlite(path: Path, clock: Clock, migrations: Migrations) -> sqlite3.Con
     """A WAL-mode autocommit connection with the schema migrated (shared by SQLite stores);
     a file that cannot be used is a ``MemoryFault`` naming it (``memory.faults``)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(path, isolation_level=None, timeout=30.0, check_same_thread=False)
+    with said_truly(path):
+        conn = sqlite3.connect(path, isolation_level=None, timeout=30.0, check_same_thread=False)
     try:
         with said_truly(path):
             set_wal(conn)

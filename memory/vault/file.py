@@ -104,19 +104,37 @@ class DuckVaultDB:
 
     @contextmanager
     def hold(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        with self._lock.acquire(timeout=self._timeout), said_truly(self.path):
+        # taking its lock file and opening it come before any work: nothing was written
+        with said_truly(self.path, os_errors=True, unwritten=True):
+            lock = self._lock.acquire(timeout=self._timeout)
+        with lock:
             if self._conn is None:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                self._conn = duckdb.connect(str(self.path))
-                migrate(self._conn, MIGRATIONS, iso(self._clock.now()))
-            self._depth += 1
+                self._conn = self._open()
+            with said_truly(self.path):
+                yield from self._held(self._conn)
+
+    def _open(self) -> duckdb.DuckDBPyConnection:
+        """The file, opened and migrated (its faults said; nothing of the caller's written)."""
+        with said_truly(self.path, os_errors=True, unwritten=True):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            conn = duckdb.connect(str(self.path))
             try:
-                yield self._conn
-            finally:
-                self._depth -= 1
-                if self._depth == 0:
-                    conn, self._conn = self._conn, None
-                    conn.close()
+                migrate(conn, MIGRATIONS, iso(self._clock.now()))
+            except BaseException:
+                conn.close()
+                raise
+        return conn
+
+    def _held(self, conn: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConnection]:
+        """``conn`` for one more nested block; closed when the outermost one ends."""
+        self._depth += 1
+        try:
+            yield conn
+        finally:
+            self._depth -= 1
+            if self._depth == 0:
+                self._conn = None
+                conn.close()
 
     @contextmanager
     def tx(self) -> Iterator[duckdb.DuckDBPyConnection]:
