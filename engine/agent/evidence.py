@@ -26,6 +26,9 @@ MAX_TRIPLE_EVIDENCE = 30
 """Distinct triples listed as evidence, those of the best answers' paths first."""
 SNIPPET_CHARS = 400
 """Length of the passage quoted by a literature answer."""
+GENERIC_SHARE = 0.05
+"""A name used by more than this share of the corpus's passages ("disease", "cancer": one in
+twelve) is no mention of a node when a passage uses it."""
 
 
 def fill_from_paths(
@@ -95,7 +98,9 @@ def by_evidence(answers: list[Answer], signals: Mapping[str, Signals]) -> list[A
 
 
 def dense_mentions(store: KGStore, nodes: list[str], hits: list[PassageHit]) -> dict[str, float]:
-    """Dense support for graph answers: the best passage score among passages naming them."""
+    """Dense support for graph answers: the best passage score among passages naming them. A
+    name that many of the corpus's passages use (``GENERIC_SHARE``: the Reactome pathway
+    called "Disease") is a word of the field there, not a mention of the node."""
     if not hits or not nodes:
         return {}
     texts = store.passages([h.id for h in hits])
@@ -104,7 +109,7 @@ def dense_mentions(store: KGStore, nodes: list[str], hits: list[PassageHit]) -> 
         body = (texts.get(h.id, ("", "", ""))[1] or "").lower()
         for n in nodes:
             name = store.name(n).lower()
-            if len(name) > 3 and name in body:
+            if len(name) > 3 and name in body and store.passage_share(name) <= GENERIC_SHARE:
                 out[n] = max(out.get(n, 0.0), h.dense)
     return out
 

@@ -25,6 +25,11 @@ DRUG_DISEASE = frozenset({"Compound", "Disease"})
 """The kinds of a claim or mechanism question's two ends: a yes/no question's mention keeps to
 them when it can."""
 
+NAMED_AFTER = {"Pathway": "Disease"}
+"""Kinds whose nodes are often named after another kind's (WikiPathways' 'Alzheimers Disease',
+'Bladder Cancer'): a mention of both means the named one unless the question fits the other
+better ('genes in the Bladder Cancer pathway')."""
+
 BestParse = Callable[[str, Mention], float | None]
 """The best lexicon parse score of the question from a kind for this mention (None: no
 metapath)."""
@@ -62,7 +67,7 @@ def resolve(
             return ids
     scores = sense_scores(store, m, f, best_parse)
     top = max(scores.values())
-    kept = [n for n in ids if scores[n] >= top - SENSE_MARGIN]
+    kept = named_after(store, [n for n in ids if scores[n] >= top - SENSE_MARGIN], scores)
     by_group: dict[tuple[str, ...], list[str]] = {}
     out: list[str] = []
     for n in kept:
@@ -77,6 +82,17 @@ def resolve(
             out.append(max(nodes, key=lambda n: (scores[n], -order.index(store.kind(n)))))
         else:
             out.extend(nodes)
+    return out
+
+
+def named_after(store: KGStore, ids: list[str], scores: dict[str, float]) -> list[str]:
+    """``ids`` without the nodes of a kind named after another (``NAMED_AFTER``) that fit the
+    question no better than a candidate of that other kind."""
+    out = ids
+    for kind, named in NAMED_AFTER.items():
+        rivals = [scores[n] for n in ids if store.kind(n) == named]
+        if rivals:
+            out = [n for n in out if store.kind(n) != kind or scores[n] > max(rivals)]
     return out
 
 

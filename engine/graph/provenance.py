@@ -3,7 +3,7 @@ an answer's edges costs no query."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 import duckdb
@@ -42,8 +42,17 @@ class Provenance:
         self.by_triple = by_triple
 
     @classmethod
-    def load(cls, con: duckdb.DuckDBPyConnection, layers: tuple[str, ...] | None) -> Provenance:
-        """Read from a store restricted to ``layers`` (None: a store built before layers)."""
+    def load(
+        cls,
+        con: duckdb.DuckDBPyConnection,
+        layers: tuple[str, ...] | None,
+        samples: Mapping[str, str] | None = None,
+    ) -> Provenance:
+        """Read from a store restricted to ``layers`` (None: a store built before layers).
+        ``samples``: relation -> a layer holding only a sample of it that another active layer
+        holds in full (Hetionet's 5,000 pathway edges, cut from the pathway table the disease
+        pack loads whole). The sample's statement of a triple the full layer states too is the
+        same data again, not a second source: it is left out."""
         found: dict[Triple, list[EdgeSource]] = {}
         if layers is None or layers == (BASE_LAYER,):
             return cls(found)
@@ -64,6 +73,10 @@ class Provenance:
                     None if score is None else float(score),
                 )
             )
+        for (_, r, _), stated in found.items():
+            sampler = (samples or {}).get(r)
+            if sampler is not None and any(e.layer != sampler for e in stated):
+                stated[:] = [e for e in stated if e.layer != sampler]
         return cls(found)
 
     def sources(

@@ -11,6 +11,7 @@ is read as one ``hetionet`` layer.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
@@ -107,7 +108,9 @@ class KGStore:
             x for x in self.built_layers if not layers or x in layers
         )
         self._restrict()
-        self.provenance = Provenance.load(self.con, self.layers if self.layered else None)
+        self.provenance = Provenance.load(
+            self.con, self.layers if self.layered else None, self._superseded_samples()
+        )
         rows = self.con.execute("SELECT id, name, kind FROM active_nodes ORDER BY id").fetchall()
         self.ids: list[str] = [r[0] for r in rows]
         self.names: list[str] = [r[1] for r in rows]
@@ -126,6 +129,7 @@ class KGStore:
         """Relations the active layers hold only a sample of (no other active layer adds to
         them), with how many edges are kept of how many."""
         self._documents = self._has_table("documents")
+        self._shares: dict[str, float] = {}
 
     def unreadable(self, exc: BaseException) -> StoreUnreadable:
         """``exc`` (a DuckDB error reading the file) as one sentence naming the file and fix."""
@@ -309,6 +313,20 @@ class KGStore:
         ).fetchall()
         return {str(rel): Sample(int(kept), int(total)) for rel, kept, total in rows}
 
+    def _superseded_samples(self) -> dict[str, str]:
+        """Relation -> the active layer holding a sample of it, for the sampled relations that
+        another active layer states too (the complement of ``sampled``)."""
+        if not self.layered or not self._has_table("sampled_relations"):
+            return {}
+        layers = list(self.layers)
+        rows = self.con.execute(
+            "SELECT s.rel, s.layer FROM sampled_relations s"
+            " WHERE list_contains(?, s.layer) AND EXISTS (SELECT 1 FROM triples t"
+            " WHERE t.rel = s.rel AND t.layer <> s.layer AND list_contains(?, t.layer))",
+            [layers, layers],
+        ).fetchall()
+        return {str(rel): str(layer) for rel, layer in rows}
+
     def _has_table(self, table: str) -> bool:
         row = self.con.execute(
             "SELECT count(*) FROM information_schema.tables WHERE table_name = ?", [table]
@@ -390,6 +408,19 @@ class KGStore:
             "SELECT id, title, text, corpus FROM passages WHERE list_contains(?, id)", [ids]
         ).fetchall()
         return {r[0]: (r[1], r[2], r[3]) for r in rows}
+
+    def passage_share(self, name: str) -> float:
+        """The share of the corpus's passages that use ``name`` as a whole word or phrase, any
+        case (cached): near 0 for a specific name, large for a word of the field ('disease')."""
+        key = name.lower()
+        if key not in self._shares:
+            row = self.con.execute(
+                "SELECT avg(CASE WHEN regexp_matches(lower(text), ?) THEN 1 ELSE 0 END)"
+                " FROM passages",
+                [rf"(^|[^a-z0-9]){re.escape(key)}($|[^a-z0-9])"],
+            ).fetchone()
+            self._shares[key] = float(row[0]) if row and row[0] is not None else 0.0
+        return self._shares[key]
 
     def document(self, doc: str) -> tuple[str, str] | None:
         """(title, conclusion) of an article of the passage corpus; None when the store holds

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from engine.graph.store import KGStore
+from engine.ingest.nearest import BROADER
 from engine.understand.lexicon import FUNCTION_WORDS, KIND_WORDS, is_cue_word
 from engine.understand.spans import SpanMatcher
 from engine.util.text import alias_key, normalize
@@ -97,10 +98,24 @@ def tokenize(text: str) -> list[Token]:
     return out
 
 
+def own_names(
+    rows: list[tuple[str, str, str, str, bool]],
+) -> list[tuple[str, str, str, str, bool]]:
+    """Alias rows without a broader disease standing in for a term (``nearest.py``) when
+    another active disease holds the name itself: 'heart attack' stood for coronary artery
+    disease while the graph lacked the Disease Ontology's myocardial infarction; with the
+    disease pack it is a node (and a subtype without edges is answered for its parent)."""
+    holders: dict[str, set[str]] = defaultdict(set)
+    for key, node, _, source, _ in rows:
+        if source != BROADER and node.startswith("Disease::"):
+            holders[key].add(node)
+    return [r for r in rows if r[3] != BROADER or not holders.get(r[0], set()) - {r[1]}]
+
+
 class AliasIndex:
     def __init__(self, store: KGStore) -> None:
         self.by_key: dict[str, list[Candidate]] = defaultdict(list)
-        rows = store.alias_rows()  # the aliases of the store's active layers
+        rows = own_names(store.alias_rows())  # the aliases of the store's active layers
         for key, node_id, alias, source, primary in rows:
             self.by_key[key].append(Candidate(node_id, alias, source, bool(primary)))
         for key, cand in eponyms(rows):
