@@ -10,7 +10,6 @@ from engine.ports import EnginePort, UserMemoryPort
 from helix_tui.facts import FactView, day
 from helix_tui.relations import short_id, verb
 from helix_tui.turns import Memories
-from memory.origin import LOOKED_UP, kind_named, said_as
 
 
 def memory_facts(
@@ -47,6 +46,8 @@ class MemoryTable:
 
 def memory_table(facts: list[FactView], names: dict[str, str], user: str) -> MemoryTable:
     """``facts`` as rows named by the graph (``names``) or by the names memory learned."""
+    from memory.origin import LOOKED_UP, said_as  # memory loads when a table is shown
+
     learned = {f.subj: f.subj_name for f in facts if f.subj_name}
     learned |= {f.obj: f.obj_name for f in facts if f.obj_name}
     known = learned | names
@@ -98,6 +99,8 @@ def forget_text(target: str | FactView) -> str:
 
 
 def forgot(target: str | FactView, outcome: object) -> str:
+    from memory.origin import kind_named, said_as  # memory loads when something is forgotten
+
     what = forget_text(target)
     kind = kind_named(target) if isinstance(target, str) else None
     if isinstance(outcome, int) and not isinstance(outcome, bool):
