@@ -54,8 +54,11 @@ def test_lower_case_initials_that_are_an_everyday_word_are_not_a_disease(helix: 
     assert initials("type 2 diabetes mellitus") == "t2dm"
     assert initials("Alzheimer's disease") == "ad"
     assert initials("asthma") is None
-    r = helix.ask("what drugs treat pd")  # two lower-case letters: no abbreviation
-    assert all(e.id != "Disease::DOID:14330" for e in r.linked)
+    # two lower-case letters are initials only where a name is asked for
+    framed = helix.link("what drugs treat pd")
+    assert any(e.id == "Disease::DOID:14330" for e in framed)
+    bare = helix.link("is pd contagious")
+    assert all(e.id != "Disease::DOID:14330" for e in bare)
 
 
 def test_a_statement_that_denies_a_recorded_edge_is_contradicted(helix: Any) -> None:
