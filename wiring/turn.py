@@ -135,11 +135,7 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
     if placed is not None and context.answer_names:
         start, end, index = placed
         if -len(context.answer_names) <= index < len(context.answer_names):
-            name = context.answer_names[index]
-            asked = substitute(text, start, end, name)
-            return Reading(
-                asked, f"Reading '{text[start:end]}' as {name}.", (context.answers[index],)
-            )
+            return _answer_at(text, start, end, context, index)
     if not named:
         if (group := _answer_group(engine, text, context)) is not None:
             return group
@@ -219,10 +215,14 @@ def _top_answer(engine: EnginePort, text: str, context: SessionContext) -> Readi
     found = described(text, kind)
     if found is None:
         return None
-    start, end = found
-    name = context.answer_names[0]
+    return _answer_at(text, *found, context, 0)
+
+
+def _answer_at(text: str, start: int, end: int, context: SessionContext, index: int) -> Reading:
+    """``text`` with ``[start, end)`` read as the last list's answer at ``index``."""
+    name = context.answer_names[index]
     asked = substitute(text, start, end, name)
-    return Reading(asked, f"Reading '{text[start:end]}' as {name}.", context.answers[:1])
+    return Reading(asked, f"Reading '{text[start:end]}' as {name}.", (context.answers[index],))
 
 
 FIT_MARGIN = 1.0

@@ -3,7 +3,7 @@ phrasing tables that headline a graph answer ("Compounds that treat X")."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence, Set
 
 import prompts
 from engine.graph.metapaths import Metapath
@@ -156,10 +156,10 @@ def none_among(what: str, names: Sequence[str]) -> str:
     return f"**{what}**: none of {', '.join(names)} in the graph."
 
 
-def among_note(text: str, members: Sequence[LinkedEntity], held: Mapping[str, int]) -> str:
-    """A "which of ..." answer, with the listed things the graph does not record said after
-    its first line."""
-    missing = [e.name for e in members if e.id not in held]
+def among_note(text: str, members: Sequence[LinkedEntity], answered: Set[str]) -> str:
+    """A "which of ..." answer, with the listed things the graph does not record (none of the
+    ``answered`` ids) said after its first line."""
+    missing = [e.name for e in members if e.id not in answered]
     if not missing:
         return text
     head, _, rest = text.partition("\n")

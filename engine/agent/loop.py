@@ -309,7 +309,6 @@ class AgentLoop:
         dist = self._predict(plan, result, dist, steps, llm)
         if plan.set_op == AMONG:
             walk = kept_to(self._walk(plan, dist, steps), plan.members, store.ids)
-            plan.set_held = {store.ids[p.end]: 1 for p in walk.paths}
             if not walk.paths:
                 return self._none_among(plan, result, hits)
         elif plan.set_op is not None:
@@ -482,7 +481,9 @@ class AgentLoop:
             else:
                 result.text = explainer.kg_answer(store, result.answers, result.paths, what)
             if plan.set_op == AMONG:
-                result.text = explainer.among_note(result.text, plan.members, plan.set_held)
+                result.text = explainer.among_note(
+                    result.text, plan.members, {a.id for a in result.answers}
+                )
             rels = dict.fromkeys(t[1] for p in result.paths for t in p)
             if sampled := [(r, store.sampled[r]) for r in rels if r in store.sampled]:
                 result.text = f"{result.text}\n\n{explainer.sampled_note(sampled)}"
