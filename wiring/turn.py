@@ -318,12 +318,15 @@ def take_turn(
         refused = _too_long(text, max_chars)
         if refused is not None:
             return TurnOutcome(text, text, refused, context)
-    if split and choice is None and len(text) <= max_chars and (memory or memory_error):
+    offered = memory is not None or memory_error is not None
+    if split and choice is None and len(text) <= max_chars and offered:
         statement, question = split_turn(text)
         try:
             if memory is None and statement:
                 raise MemoryFault(memory_error or "")
-            each = memory.state_each(statement, session) if memory and statement else None
+            each = (
+                memory.state_each(statement, session) if memory is not None and statement else None
+            )
         except MemoryFault as exc:
             if not question:
                 raise  # a statement only: that it was not noted is the whole answer

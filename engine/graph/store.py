@@ -134,6 +134,11 @@ class KGStore:
     def unreadable(self, exc: BaseException) -> StoreUnreadable:
         """``exc`` (a DuckDB error reading the file) as one sentence naming the file and fix."""
         reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]
+        if "permission denied" in reason.lower():  # the file is whole: rebuilding is no fix
+            return StoreUnreadable(
+                f"the graph store {self.path} cannot be read: this user may not read it "
+                "(check its owner and mode)"
+            )
         return StoreUnreadable(
             f"the graph store {self.path} cannot be read ({reason}); rebuild it with"
             " `helix-chat ingest --force`"

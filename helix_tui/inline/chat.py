@@ -108,7 +108,10 @@ class InlineChat:
             self.printer.line(str(exc), "yellow")
             return
         if typed.command is not None:
-            actions.run(self, *typed.command)
+            try:
+                actions.run(self, *typed.command)
+            except StoreFault as exc:  # a store the command reads: said, the chat goes on
+                self.printer.error(str(exc))
         elif typed.pick is not None and self.clarifying is not None:
             pending, self.clarifying = self.clarifying, None
             self.printer.line(picked_line(typed.pick, typed.pick.id), "bold")
@@ -131,7 +134,10 @@ class InlineChat:
         engine = self.engine()
         if engine is None:
             return
+        said = self.sessions.problem
         session = self.sessions.ensure(question)
+        if self.sessions.problem is not None and self.sessions.problem != said:
+            self.printer.error(f"Not saved: {self.sessions.problem}")
         request = AskRequest(question, self.sessions.user, session.id, self.mode, choice)
         token, events, notes = CancelToken(), list[StepEvent](), list[str]()
 

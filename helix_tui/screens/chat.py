@@ -12,6 +12,7 @@ from textual.binding import Binding, BindingType
 
 from engine.config import Mode
 from engine.events import StepEvent
+from engine.util.faults import StoreFault
 from helix_tui import commands
 from helix_tui.messages import Notice
 from helix_tui.present import trace_markdown
@@ -125,7 +126,13 @@ class ChatScreen(ChatTools):
         self.notify("New session.")
 
     def action_sessions(self) -> None:
-        screen = SessionsScreen(self.sessions.store, self.sessions.user, self.sessions.session_id)
+        try:
+            store = self.sessions.store
+            store.list()  # a store that cannot be used is said here, not in the screen
+        except StoreFault as exc:
+            self.notify(f"Sessions unavailable: {exc}", severity="error")
+            return
+        screen = SessionsScreen(store, self.sessions.user, self.sessions.session_id)
         self.app.push_screen(screen, self._on_sessions_closed)
 
     async def _on_sessions_closed(self, choice: SessionChoice | None) -> None:

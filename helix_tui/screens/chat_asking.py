@@ -112,7 +112,10 @@ class ChatAsking(ChatBase):
         ``ask`` event only goes to the engine.
         """
         await self._abandon("Cancelled: a new question was asked.")
+        said = self.sessions.problem
         session = self.sessions.ensure(question)
+        if self.sessions.problem is not None and self.sessions.problem != said:
+            self.notify(f"Not saved: {self.sessions.problem}", severity="error", timeout=30)
         self._ask_ids += 1
         player = self.options.replay
         request = AskRequest(

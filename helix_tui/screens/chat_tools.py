@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from textual import work
 
 from engine.ports import EnginePort
+from engine.util.faults import StoreFault
 from helix_tui import present
 from helix_tui.backend import Cancelled
 from helix_tui.export import (
@@ -114,14 +115,15 @@ class ChatTools(ChatAsking):
         self.app.push_screen(ConfirmScreen(f"{target} exists. Replace it?"), answered)
 
     def _write_export(self, session_id: str, fmt: ExportFormat | str | None, path: str) -> None:
-        store, what = self.sessions.store, ""
+        what = ""
         try:
+            store = self.sessions.store
             written = export_session(store, session_id, path, fmt)
             if export_target(session_id, path, fmt)[1].graph:
                 from helix_tui.export_graph import last_graph_turn  # NetworkX only when used
 
                 what = f"the subgraph of turn {last_graph_turn(store, session_id)[0]} "
-        except (OSError, ExportError, KeyError) as exc:
+        except (OSError, ExportError, KeyError, StoreFault) as exc:
             self.notify(f"Export failed: {exc}", severity="error")
             return
         self.notify(f"Exported {what}to {written}")
@@ -174,7 +176,11 @@ class ChatTools(ChatAsking):
 
     # ----------------------------------------------------------------- history
     def action_history(self, query: str = "") -> None:
-        store, engine = self.sessions.store, self.engine
+        try:
+            store, engine = self.sessions.store, self.engine
+        except StoreFault as exc:
+            self.notify(f"History unavailable: {exc}", severity="error")
+            return
 
         def search(text: str) -> list[HistoryHit]:
             job = partial(_search, store, text, engine)

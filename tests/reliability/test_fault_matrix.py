@@ -156,13 +156,26 @@ def table() -> Iterator[None]:
         print("\n".join(ROWS))
 
 
+@pytest.fixture(scope="module")
+def filled(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data home whose user has facts, turns and a cache (copied by each test)."""
+    home = tmp_path_factory.mktemp("filled") / "home"
+    _fill(home)
+    return home
+
+
+def _home(filled: Path, where: Path) -> Path:
+    home = where / "home"
+    shutil.copytree(filled, home)
+    return home
+
+
 @pytest.mark.parametrize("store", ["vault.duckdb", "episodic.sqlite", "cache.sqlite"])
 @pytest.mark.parametrize("fault", ["truncate", "overwrite", "delete", "unreadable"])
 def test_a_fault_in_one_store_is_said_and_loses_nothing_else(
-    tmp_path: Path, store: str, fault: str
+    filled: Path, tmp_path: Path, store: str, fault: str
 ) -> None:
-    home = tmp_path / "home"
-    _fill(home)
+    home = _home(filled, tmp_path)
     where = Settings(home=home).user_dir(USER)
     before = _rows(home)
     path = where / store
@@ -205,9 +218,10 @@ def _fill_disk(disk: Path, leave: int) -> Path:
     return filler
 
 
-def test_a_full_disk_is_said_and_every_store_keeps_what_it_held(small_disk: Path) -> None:
-    home = small_disk / "home"
-    _fill(home)
+def test_a_full_disk_is_said_and_every_store_keeps_what_it_held(
+    filled: Path, small_disk: Path
+) -> None:
+    home = _home(filled, small_disk)
     before = _rows(home)
     filler = _fill_disk(small_disk, 0)
     replies = _calls(home, PROBE)
@@ -221,10 +235,9 @@ def test_a_full_disk_is_said_and_every_store_keeps_what_it_held(small_disk: Path
 
 
 def test_a_read_only_user_directory_is_said_and_every_store_keeps_what_it_held(
-    small_disk: Path,
+    filled: Path, small_disk: Path
 ) -> None:
-    home = small_disk / "home"
-    _fill(home)
+    home = _home(filled, small_disk)
     before = _rows(home)
     subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
     try:

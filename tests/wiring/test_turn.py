@@ -204,3 +204,55 @@ def test_every_statement_is_noted_and_what_could_not_be_read_is_said(
     said = noted_result(text, ["one", "two"], turn.unread).text
     assert said == f"Noted 2 of 3: one; two. Could not read: '{NOTHING}'"
     assert engine.calls == []
+
+
+class Unreadable:
+    """A user's memory whose store fails when read, as a damaged file does (the files
+    themselves are broken in ``tests/reliability``); everything else is the real memory's."""
+
+    def __init__(self, memory: UserMemory) -> None:
+        self._memory = memory
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._memory, name)
+
+    def _fail(self, *args: object, **kwargs: object) -> None:
+        from engine.util.faults import MemoryFault
+
+        raise MemoryFault("your memory store /x/episodic.sqlite is damaged (malformed); run …")
+
+    state_each = answer = _fail
+
+
+def test_a_memory_that_fails_in_the_turn_leaves_the_question_answered_from_the_graph(
+    engine: FakeEngine, memory: UserMemory
+) -> None:
+    from engine.util.faults import MemoryFault
+
+    failing = Unreadable(memory)
+    with pytest.raises(MemoryFault, match="is damaged"):
+        take_turn(engine, failing, STATED, session="s1")  # type: ignore[arg-type]
+    assert engine.calls == []  # a statement alone: nothing to ask
+    mixed = take_turn(engine, failing, f"{STATED} {ASKED}", session="s1")  # type: ignore[arg-type]
+    asked = take_turn(engine, failing, ASKED, session="s1")  # type: ignore[arg-type]
+    for turn in (mixed, asked):
+        assert turn.result is not None and turn.result.status is Status.ANSWERED
+        assert turn.noted is None and "memory" in turn.result.degraded
+        assert turn.memory_error is not None and "is damaged" in turn.memory_error
+    assert [c["memory"] is None for c in engine.calls] == [True, False, True]
+
+
+def test_a_memory_that_could_not_be_opened_refuses_a_statement_and_answers_a_question(
+    engine: FakeEngine,
+) -> None:
+    from engine.util.faults import MemoryFault
+
+    why = "your memory store /x/vault.duckdb cannot be written: the disk is full"
+    with pytest.raises(MemoryFault, match="the disk is full"):
+        take_turn(engine, None, STATED, unusable=why)
+    asked = take_turn(engine, None, ASKED, unusable=why)
+    assert asked.result is not None and asked.result.status is Status.ANSWERED
+    assert asked.memory_error == why and "memory" in asked.result.degraded
+    plain = take_turn(engine, None, ASKED)  # no memory, and none expected: nothing to say
+    assert plain.memory_error is None and plain.result is not None
+    assert "memory" not in plain.result.degraded
