@@ -32,11 +32,12 @@ PASSIVE = {
 """A relation's verb read backwards, for the hops of a longer chain."""
 
 
-def describe_metapath(mp: Metapath, seed: str) -> str:
-    """'Compounds that treat X', 'Diseases that X treats', or the hops of a longer chain."""
+def describe_metapath(mp: Metapath, seed: str, many: bool = False) -> str:
+    """'Compounds that treat X', 'Diseases that X treats', or the hops of a longer chain;
+    ``many``: the seed names several things ('Genes that both X and Y bind')."""
     dst = PLURAL[mp.dst].listed.capitalize() if mp.dst in PLURAL else mp.dst
     if len(mp) == 1:
-        return use_phrase(mp.uses[0], seed, dst)
+        return use_phrase(mp.uses[0], seed, dst, many)
     hops = []
     for u in mp.uses:
         v = u.verb
@@ -50,15 +51,17 @@ def headline(
     top: Metapath | None,
     target: str | None,
     note: str | None = None,
+    many: bool = False,
 ) -> str:
     """What a graph answer lists: mechanistic paths to ``target``, everything linked to the
     seed (an overview, or no reading), or the most probable reading ``top`` in words, with
-    the plan's ``note`` after it when it has one."""
+    the plan's ``note`` after it when it has one; ``many``: the seed names several things
+    that each hold."""
     if intent == "mechanism":
         return f"{seed} may act on {target} through"
     if intent == "overview" or top is None:
         return f"What the graph links to {seed}"
-    what = describe_metapath(top, seed)
+    what = describe_metapath(top, seed, many)
     return f"{what} ({note})" if note else what
 
 

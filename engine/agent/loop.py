@@ -44,7 +44,7 @@ from engine.ranking.answers import apply_boosts, rank_paths
 from engine.ranking.presets import MODES, Fusion, RetrievalPreset
 from engine.result import Answer, Evidence, Result, Status, Triple
 from engine.understand.negation import denies_between
-from engine.understand.sets import AMONG, ANY, says
+from engine.understand.sets import AMONG, ANY, BOTH, says
 from engine.util.text import question_problem
 
 log = logging.getLogger(__name__)
@@ -361,7 +361,9 @@ class AgentLoop:
         assert plan.set_op is not None
         top = plan.dist[0][0] if plan.dist else None
         names = [e.name for e in plan.members]
-        what = explainer.headline(plan.intent, says(plan.set_op, names), top, None)
+        what = explainer.headline(
+            plan.intent, says(plan.set_op, names), top, None, many=plan.set_op == BOTH
+        )
         result.stop_reason = "no answer holds for the set"
         note = explainer.none_in_set(what, [e.name for e in plan.members], plan.set_counts)
         return self._literature(result, hits, note)
@@ -472,6 +474,7 @@ class AgentLoop:
                 plan.dist[0][0] if plan.dist else None,
                 plan.targets[0].name if plan.intent == "mechanism" else None,
                 plan.note,
+                many=plan.set_op == BOTH,
             )
             if groups is not None:
                 seed = plan.seeds[0]

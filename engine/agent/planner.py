@@ -60,7 +60,7 @@ from engine.understand.reading import (
 )
 from engine.understand.scope import ScopeReader
 from engine.understand.semantic import SemanticScorer, masked
-from engine.understand.sets import AMONG, BUT_NOT, list_operation, listed
+from engine.understand.sets import AMONG, BUT_NOT, asks_common, list_operation, listed
 from engine.understand.spelling import Speller
 
 MIN_PARSE_SCORE = -1.5
@@ -364,6 +364,7 @@ class Planner:
             and claim_form
             and (focused(words) or claim_sure)
             and (f.cues or (claim_read and self._related(ents)))
+            and not _shared(plan.question, ents)
         ):
             # a yes/no question the bank reads as a claim about two things the graph can
             # relate is one, whatever verb it uses ("Would X engage Y?")
@@ -658,6 +659,18 @@ def asks_mechanism(words: Wording, meaning: Meaning | None) -> bool:
     f = words.features
     return f.mechanism or (
         meaning is not None and (not f.yes_no or f.declarative) and meaning.mechanism >= SEM_ACCEPT
+    )
+
+
+def _shared(question: str, ents: Sequence[LinkedEntity]) -> bool:
+    """Two things of one kind written as a list in a question of what they have in common
+    ("do carbamazepine and lamotrigine share any targets"): a set question about both, not
+    a claim about an edge between them."""
+    first, second = sorted(ents[:2], key=lambda e: e.start)
+    return (
+        first.kind == second.kind
+        and listed(question, [(first.start, first.end), (second.start, second.end)])
+        and asks_common(question)
     )
 
 

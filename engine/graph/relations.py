@@ -367,10 +367,11 @@ def triple_text(triple: Sequence[str], name: Callable[[str], str]) -> str:
 _THIRD_PERSON = re.compile(r"^[a-z]+[^s]s$")
 
 
-def use_phrase(use: DirectedRel, seed: str, dst: str) -> str:
+def use_phrase(use: DirectedRel, seed: str, dst: str, many: bool = False) -> str:
     """What a one-hop question asks, for an answer's summary: 'Compounds that treat X',
     'Genes that X inhibits', 'Mode of inheritance of X' (a KGX predicate read from its
-    words), 'Genotypes that are model of X'."""
+    words), 'Genotypes that are model of X'. ``many``: the seed is several things ('both X
+    and Y'), the subject of a plural verb."""
     undirected = use.rel in UNDIRECTED
     if dst == use.dst:  # a kind the caller has no plural for (a KGX kind)
         dst = dst[:-1] + "ies" if dst.endswith("y") else dst + "s"
@@ -388,7 +389,7 @@ def use_phrase(use: DirectedRel, seed: str, dst: str) -> str:
     if known or use.detail:
         if use.inverse or undirected:
             return f"{dst} that {verb.removesuffix('s')} {seed}"
-        return f"{dst} that {seed} {verb}"
+        return f"{dst} that {seed} {verb.removesuffix('s') if many else verb}"
     first, _, rest = verb.partition(" ")
     if first == "has" and rest:
         return f"{dst} that have {rest} {seed}" if use.inverse else f"{rest.capitalize()} of {seed}"

@@ -153,3 +153,44 @@ def test_which_of_listed_drugs_treat_a_disease_keeps_the_list_and_says_the_rest(
     assert r.status is Status.ANSWERED, r.text
     assert {a.name for a in r.answers} == {treating[0], treating[1]}
     assert f"Not recorded for: {other[0]}." in r.text
+
+
+def test_two_drugs_asked_whether_they_share_targets_is_a_set_question_not_a_claim(
+    helix: Any,
+) -> None:
+    con = helix.c.store.con
+    pair = con.execute(
+        "SELECT a.name, b.name FROM triples x JOIN triples y ON x.obj = y.obj "
+        "JOIN nodes a ON a.id = x.subj JOIN nodes b ON b.id = y.subj "
+        "WHERE x.rel = 'CbG' AND y.rel = 'CbG' AND x.subj < y.subj "
+        "AND a.name NOT LIKE '% %' AND b.name NOT LIKE '% %' ORDER BY a.name, b.name LIMIT 1"
+    ).fetchone()
+    assert pair is not None, "the slice has two drugs binding one gene"
+    a, b = pair
+    both = _answers(helix, f"targets shared by {a} and {b}")
+    assert both
+    r = helix.ask(f"do {a.lower()} and {b.lower()} share any targets")
+    assert r.intent != "claim"
+    assert r.status is Status.ANSWERED, r.text
+    assert {x.id for x in r.answers} == both
+    assert f"both {a} and {b} bind" in r.text  # a plural subject, a plural verb
+
+
+def test_only_a_question_of_what_two_names_share_leaves_the_claim() -> None:
+    from types import SimpleNamespace
+
+    from engine.agent.planner import _shared
+
+    def ents(text: str, *names: str) -> list[Any]:
+        return [
+            SimpleNamespace(kind="Compound", start=s, end=e) for s, e in _spans(text, list(names))
+        ]
+
+    q = "do carbamazepine and lamotrigine share any targets"
+    assert _shared(q, ents(q, "carbamazepine", "lamotrigine"))
+    q = "do carbamazepine and lamotrigine have targets in common"
+    assert _shared(q, ents(q, "carbamazepine", "lamotrigine"))
+    q = "does carbamazepine resemble lamotrigine"
+    assert not _shared(q, ents(q, "carbamazepine", "lamotrigine"))
+    q = "are carbamazepine and lamotrigine similar"
+    assert not _shared(q, ents(q, "carbamazepine", "lamotrigine"))
