@@ -21,6 +21,7 @@ from engine.providers.embedder.base import Embedder
 from engine.understand.bank import is_relation_word
 from engine.understand.lexicon import KIND_WORDS, is_cue_word, is_structural, verb_like
 from engine.understand.mentions import (
+    INITIALISM,
     TOKEN,
     AliasIndex,
     Candidate,
@@ -186,6 +187,14 @@ ARTICLES = frozenset({"a", "an", "the"})
 """Lower-case articles: a gene alias that opens with one ("a beta" of SUCLA2) is a phrase."""
 
 
+LISTING = frozenset({"and", "or", "vs", "versus", ",", "&", "/"})
+"""Words that list names side by side ("lupus and ra", "ms vs als")."""
+
+
+def _names_disease(m: Mention) -> bool:
+    return any(c.node_id.startswith("Disease::") for c in m.candidates)
+
+
 class Linker:
     def __init__(
         self,
@@ -214,15 +223,23 @@ class Linker:
         """Tells wording from names among unlinked words (None: any word may be a name)."""
 
     # --- exact ---------------------------------------------------------------------------
-    def _exact(self, tokens: list[Token]) -> list[Mention]:
+    def _exact(
+        self, tokens: list[Token]
+    ) -> tuple[list[Mention], list[tuple[int, list[Candidate]]]]:
+        """The exact mentions, and the one-word spans whose only readings were a disease's
+        initials that the word as written does not allow on its own."""
         found: list[Mention] = []
+        initials: list[tuple[int, list[Candidate]]] = []
         for span in self.aliases.matcher.spans([t.norm for t in tokens]):
             i, j = span.first, span.last
             if all(is_structural(t.norm) for t in tokens[i : j + 1]):
                 continue
             cands = self.aliases.get(span.key)
             if i == j:
+                every = cands
                 cands = self._plausible(cands, tokens, i)
+                if not cands and any(c.source == INITIALISM for c in every):
+                    initials.append((i, every))
             elif tokens[i].text in ARTICLES:
                 # "a beta blocker": the article of an English phrase, not the "A" of a symbol
                 cands = [c for c in cands if not c.node_id.startswith("Gene::")]
@@ -231,7 +248,33 @@ class Linker:
             found.append(
                 Mention(self._text(tokens, i, j), tokens[i].start, tokens[j].end, i, j, cands)
             )
-        return found + self._hyphenated(tokens, found)
+        return found + self._hyphenated(tokens, found), initials
+
+    def _listed_initials(
+        self,
+        tokens: list[Token],
+        initials: list[tuple[int, list[Candidate]]],
+        found: list[Mention],
+    ) -> list[Mention]:
+        """Two lower-case letters listed beside a disease's name are that disease's kin's
+        initials ("genes shared by lupus and ra", "ms or als"), as where a name is asked
+        for; elsewhere two letters are too often a word to be read so."""
+        ends = {m.last_token for m in found if _names_disease(m)}
+        starts = {m.first_token for m in found if _names_disease(m)}
+        out = []
+        for i, cands in initials:
+            before = i >= 2 and tokens[i - 1].norm in LISTING and i - 2 in ends
+            after = i + 2 < len(tokens) and tokens[i + 1].norm in LISTING and i + 2 in starts
+            if not (before or after):
+                continue
+            kept = [
+                c
+                for c in self.aliases.plausible(cands, tokens[i], i, framed=True)
+                if c.source == INITIALISM
+            ]
+            if kept:
+                out.append(Mention(tokens[i].text, tokens[i].start, tokens[i].end, i, i, kept))
+        return out
 
     def _hyphenated(self, tokens: list[Token], found: list[Mention]) -> list[Mention]:
         """Symbols typed with a hyphen between their letters and their number ("COX-1",
@@ -387,7 +430,8 @@ class Linker:
         than answering about the shorter name. Statements keep every exact mention.
         """
         tokens = tokenize(text)
-        mentions = self._resolve(self._exact(tokens))
+        exact, initials = self._exact(tokens)
+        mentions = self._resolve(exact)
         if any(not abbreviation_only(m) for m in mentions):
             mentions = [m for m in mentions if not abbreviation_only(m)]
         unlinked: list[str] = []
@@ -459,6 +503,10 @@ class Linker:
                 mentions.extend(weak)
             elif not wording:
                 unlinked.append(phrase)
+        for m in self._listed_initials(tokens, initials, mentions):
+            if not any(o.first_token <= m.first_token <= o.last_token for o in mentions):
+                mentions.append(m)
+                unlinked = [u for u in unlinked if u != m.text]
         mentions.sort(key=lambda m: m.first_token)
         if whole_names:
             mentions = relation_wording(mentions, self.relation_words, tokens)

@@ -111,3 +111,26 @@ def test_a_framed_pair_of_letters_links_its_disease_on_the_real_slice(helix) -> 
     }
     assert linked <= {c.node_id for c in aliases.get(key)} and linked
     assert not helix.link(f"is {key} ok")
+
+
+def test_two_letters_listed_beside_a_disease_are_its_kin_s_initials(helix) -> None:  # type: ignore[no-untyped-def]
+    from engine.understand.mentions import initials
+
+    aliases = helix.c.planner.linker.aliases
+    rows = helix.c.store.con.execute(
+        "SELECT id, name FROM nodes WHERE kind = 'Disease' ORDER BY name"
+    ).fetchall()
+    pairs = [
+        (nid, k)
+        for nid, n in rows
+        if (k := initials(n)) is not None
+        and len(k) == 2
+        and aliases.get(k)
+        and all(c.source == INITIALISM for c in aliases.get(k))
+    ]
+    assert pairs, "the slice has a disease known by two initials alone"
+    nid, key = pairs[0]
+    other = next(n for i, n in rows if i != nid and " " not in n and len(n) > 4)
+    assert nid not in {e.id for e in helix.link(f"what about {key}")}
+    for text in (f"genes shared by {other} and {key}", f"{key} or {other}: which genes"):
+        assert nid in {e.id for e in helix.link(text)}, text
