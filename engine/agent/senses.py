@@ -30,6 +30,11 @@ NAMED_AFTER = {"Pathway": "Disease"}
 'Bladder Cancer'): a mention of both means the named one unless the question fits the other
 better ('genes in the Bladder Cancer pathway')."""
 
+CENTRAL_RATIO = 10
+"""A sense the graph holds this many times more facts about than each other sense of its kind
+is the one meant ("lupus": systemic lupus erythematosus, not the rarely linked lupus
+erythematosus; "crohns": Crohn's disease, not ileitis); closer senses are asked about."""
+
 BestParse = Callable[[str, Mention], float | None]
 """The best lexicon parse score of the question from a kind for this mention (None: no
 metapath)."""
@@ -82,7 +87,34 @@ def resolve(
             out.append(max(nodes, key=lambda n: (scores[n], -order.index(store.kind(n)))))
         else:
             out.extend(nodes)
-    return out
+    return central(store, m, out)
+
+
+def held(store: KGStore, node_id: str) -> int:
+    """How many facts the graph holds about a node: its edges along every relation."""
+    i = store.index[node_id]
+    kind = store.kind(node_id)
+    return sum(store.degree(i, u) for u in store.uses() if u.src == kind)
+
+
+def central(store: KGStore, m: Mention, ids: list[str]) -> list[str]:
+    """``ids`` with the senses of one kind narrowed to the one the graph holds far more facts
+    about (``CENTRAL_RATIO``), when there is one; others unchanged. A sense whose own name
+    the mention is ("HTT" of huntingtin) is never dropped for one it is only a synonym of."""
+    named = {c.node_id for c in m.candidates if c.primary}
+    by_kind: dict[str, list[str]] = {}
+    for n in ids:
+        by_kind.setdefault(store.kind(n), []).append(n)
+    drop: set[str] = set()
+    for nodes in by_kind.values():
+        if len(nodes) < 2:
+            continue
+        facts = sorted(((held(store, n), n) for n in nodes), reverse=True)
+        if facts[0][0] >= CENTRAL_RATIO * max(facts[1][0], 1) and (
+            facts[0][1] in named or not named & set(nodes)
+        ):
+            drop |= {n for _, n in facts[1:]}
+    return [n for n in ids if n not in drop]
 
 
 def named_after(store: KGStore, ids: list[str], scores: dict[str, float]) -> list[str]:

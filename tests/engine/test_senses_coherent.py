@@ -49,3 +49,50 @@ def test_senses_of_different_kinds_are_left_to_the_parse() -> None:
     store: Any = Store({frozenset(("Compound::X", "Gene::4548"))})
     got = coherent(store, [(mention("x", "Compound::X"), ["Compound::X"]), (ms, ms.node_ids)])
     assert got[1][1] == ["Disease::DOID:2377", "Gene::4548"]
+
+
+class Graph:
+    """Kinds and fact counts of a handful of nodes (``senses.held`` reads degrees)."""
+
+    def __init__(self, facts: dict[str, int]) -> None:
+        self.ids = list(facts)
+        self.index = {n: i for i, n in enumerate(self.ids)}
+        self.facts = facts
+
+    def kind(self, node_id: str) -> str:
+        return node_id.split("::", 1)[0]
+
+    def uses(self) -> list[Any]:
+        from types import SimpleNamespace
+
+        return [SimpleNamespace(src="Disease"), SimpleNamespace(src="Gene")]
+
+    def degree(self, i: int, use: Any) -> int:
+        n = self.ids[i]
+        return self.facts[n] if self.kind(n) == use.src else 0
+
+
+def test_a_sense_the_graph_holds_far_more_about_is_the_one_meant() -> None:
+    from engine.agent.senses import central
+
+    sle, le, ileitis = "Disease::DOID:9074", "Disease::DOID:8857", "Disease::DOID:0060189"
+    store: Any = Graph({sle: 317, le: 27, ileitis: 20})
+    assert central(store, mention("lupus", sle, le), [sle, le]) == [sle]
+    # senses of like weight are still asked about
+    assert central(store, mention("x", le, ileitis), [le, ileitis]) == [le, ileitis]
+
+
+def test_a_name_of_its_own_is_not_dropped_for_a_busier_synonym() -> None:
+    from engine.agent.senses import central
+
+    htt, sert = "Gene::3064", "Gene::6532"
+    store: Any = Graph({htt: 20, sert: 400})
+    m = Mention(
+        "HTT",
+        0,
+        3,
+        0,
+        0,
+        [Candidate(htt, "HTT", "hetionet", True), Candidate(sert, "HTT", "synonym", False)],
+    )
+    assert central(store, m, [htt, sert]) == [htt, sert]
