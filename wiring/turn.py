@@ -25,6 +25,7 @@ asthma?") is the last question asked of it. What was read so is said first in th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
@@ -39,11 +40,13 @@ from engine.understand.followup import (
     bare_request,
     described,
     elliptical,
+    group_word,
     ordinal,
     plural,
     substitute,
 )
 from engine.understand.form import sentences, split_turn
+from engine.understand.negation import opens_negation
 from engine.understand.sets import asks_common
 from engine.util.faults import MemoryFault
 
@@ -162,10 +165,44 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
         new = same[0] if same else new
     if len(named) != 1 or new.kind != old.kind or new.id == old.id:
         return None
+    if (narrowed := _narrowed(engine, text, context, new)) is not None:
+        return narrowed
     if not elliptical(text, spans):
         return None
     asked = substitute(context.question, old.start, old.end, new.name)
     return Reading(asked, f"Reading this as: {asked}")
+
+
+def _narrowed(
+    engine: EnginePort, text: str, context: SessionContext, new: LinkedEntity
+) -> Reading | None:
+    """The last answers narrowed by a new name of the last subject's kind ("which of those
+    are also used for hypertension" after the drugs for COPD; "any of them linked to ftd"
+    after the genes of ALS): the last question asked of both names, or of the old but not
+    the new one when the follow-up denies it ("which of them are not used in X")."""
+    kind = engine.node_kind(context.answers[0]) if context.answers else None
+    if kind is None or kind == new.kind or group_word(text, kind) is None:
+        return None
+    old = context.subject
+    both = (
+        f"{old.name} but not {new.name}"
+        if any(opens_negation(w) for w in _words(text))
+        else f"both {old.name} and {new.name}"
+    )
+    start, end = old.start, old.end
+    last = context.question
+    # the last question was itself narrowed ("... both X and Y"): narrowed again from X
+    if start >= 5 and last[start - 5 : start].lower() == "both ":
+        start -= 5
+    at = last.lower().find(new.name.lower(), end)
+    if at >= 0:
+        end = at + len(new.name)
+    asked = substitute(last, start, end, both)
+    return Reading(asked, f"Reading this as: {asked}", (old.id, new.id))
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower() for w in re.findall(r"[^\W_]+", text)]
 
 
 def _bare_relation(engine: EnginePort, text: str, context: SessionContext) -> Reading | None:

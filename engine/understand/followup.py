@@ -140,6 +140,23 @@ def plural(text: str, kind: str) -> tuple[int, int, bool, bool] | None:
     return None
 
 
+ONES = re.compile(
+    r"\b(?:which|what|any|all|some|none|how many)\s+(?:of\s+)?(?:ones|them|those|these)\b",
+    re.IGNORECASE,
+)
+"""Some of the last answers picked out ("which ones", "any of those", "which of them")."""
+
+
+def group_word(text: str, kind: str) -> tuple[int, int] | None:
+    """Where ``text`` speaks of the last answers of ``kind`` as a group ("which of those",
+    "any of them", "those genes"), as ``(start, end)``; None when it does not."""
+    m = ONES.search(text)
+    if m is not None:
+        return m.start(), m.end()
+    found = plural(text, kind)
+    return (found[0], found[1]) if found is not None else None
+
+
 def _followed_by_noun(text: str, at: int) -> bool:
     """A word that is no function word follows ``at`` ("those patients": a determiner of
     something else, not a pronoun)."""

@@ -163,3 +163,28 @@ def test_a_drug_s_mechanism_of_action_alone_is_what_it_binds(helix: Any) -> None
         result = helix.ask(question)
         assert result.status == Status.ANSWERED, question
         assert result.answers and {a.id for a in result.answers} <= _bound(helix, [DONEPEZIL])
+
+
+def test_the_last_answers_narrowed_by_a_new_name_of_the_subject_s_kind(helix: Any) -> None:
+    epilepsy, migraine = "Disease::DOID:1826", "Disease::DOID:6364"
+    first = take_turn(helix, None, "which drugs treat epilepsy syndrome")
+    assert first.result is not None and first.result.answers
+
+    def drugs(disease: str) -> set[str]:
+        return {t[0] for rel in ("CtD", "CpD") for t in helix.triples(disease, rel, 500)}
+
+    also = take_turn(
+        helix, None, "which of those are also used for migraine?", context=first.context
+    )
+    assert also.asked == "which drugs treat both epilepsy syndrome and migraine"
+    assert also.result is not None and also.result.status == Status.ANSWERED
+    got = {a.id for a in also.result.answers}
+    assert got and got <= drugs(epilepsy) & drugs(migraine)
+
+    without = take_turn(
+        helix, None, "and which of them are not used in migraine", context=also.context
+    )
+    assert without.asked == "which drugs treat epilepsy syndrome but not migraine"
+    assert without.result is not None
+    got = {a.id for a in without.result.answers}
+    assert got and not got & drugs(migraine)
