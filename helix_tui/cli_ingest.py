@@ -30,7 +30,8 @@ from helix_tui.cli_engine import err, ingest_or_fail, settings_for
     "layers",
     multiple=True,
     metavar="NAME",
-    help="Add a data layer built from manifest files: disease-pack, orphanet (repeatable).",
+    help="Add a data layer built from manifest files: disease-pack, orphanet (repeatable; "
+    "default: $HELIX_BUILD_LAYERS, the disease pack).",
 )
 @click.option(
     "--kgx",
@@ -74,7 +75,7 @@ def ingest(
         settings,
         kg_dirs=list(kg_dirs),
         passage_files=list(passage_files),
-        layers=list(layers),
+        layers=list(layers) or None,
         kgx=inputs,
         force=force,
     )

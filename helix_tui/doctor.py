@@ -24,7 +24,8 @@ from engine.config import Settings
 from engine.index.vectors import IndexMissing, VectorIndex
 from engine.ingest.build import stores_ready
 from engine.ingest.datadir import State, locate, search_dirs
-from engine.ingest.manifest import ManifestError, default_manifest
+from engine.ingest.defaults import build_manifest
+from engine.ingest.manifest import ManifestError
 from memory.cache import CACHE_FILE
 from memory.cache import MIGRATIONS as CACHE_MIGRATIONS
 from memory.episodic import EPISODIC_FILE
@@ -68,9 +69,10 @@ def _reason(exc: BaseException) -> str:
 
 
 def check_data(settings: Settings, *, rehash: bool = False) -> Iterator[Finding]:
-    """The source manifest and where its hetionet files are found (with ``rehash``, by sha256)."""
+    """The source manifest and where the files of a first build (Hetionet and the build
+    layers) are found (with ``rehash``, by sha256)."""
     try:
-        manifest = default_manifest().for_layers(["hetionet"])
+        manifest = build_manifest(settings)
     except (ManifestError, OSError) as exc:
         yield Finding("data", "manifest", Level.FAIL, _reason(exc), "reinstall helix-ragxmem")
         return

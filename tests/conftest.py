@@ -24,7 +24,7 @@ def small_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("helix")
     data = build_slice(root / "data")
     home = root / "home"
-    ingest(Settings(home=home, data_dir=data))
+    ingest(Settings(home=home, data_dir=data), layers=[])  # the slice has no pack files
     return home
 
 

@@ -3,7 +3,8 @@
 Steps, each skipped when its output exists and its inputs are unchanged:
 
 1. ``kg``        merge nodes, triples, aliases, relations, passages into ``stores/kg.duckdb``,
-                 then any requested layers (``--layer disease-pack``, ``--kgx``);
+                 then the layers asked for (``--layer``; none named: the settings'
+                 ``build_layers``, the disease pack) and KGX graphs (``--kgx``);
 2. ``names``     embed node names and synonyms that linking may need -> ``names.faiss``;
 3. ``passages``  embed passages -> ``passages.faiss``.
 
@@ -208,7 +209,8 @@ def ingest(
     force: bool = False,
     embedder_factory: Callable[[Settings], CachedEmbedder] = open_embedder,
 ) -> IngestReport:
-    """Build or update the stores; returns what was done.
+    """Build or update the stores; returns what was done. ``layers``: the layers to add to
+    Hetionet (None: the settings' ``build_layers``, the disease pack by default; ``[]``: none).
 
     All graph work happens in a building copy (``kg.building.duckdb``) with its names and
     passage indexes beside it; only a finished build replaces the live files, so a failure or
@@ -241,7 +243,8 @@ def ingest(
             ) from exc
         fresh, built = True, {}
         report.steps["recovered"] = f"unreadable store rebuilt ({reason})"
-    wanted = list(dict.fromkeys([*(layers or []), *(x for x in built if fresh and x in PACKS)]))
+    named = settings.build_layer_list if layers is None else layers
+    wanted = list(dict.fromkeys([*named, *(x for x in built if fresh and x in PACKS)]))
     loaders: list[tuple[str, LayerLoader]] = []
     for name in wanted:
         if name not in PACKS:

@@ -57,6 +57,17 @@ def _locate_all(settings: Settings, manifest: Manifest) -> list[Located]:
     return found
 
 
+def build_manifest(settings: Settings, manifest: Manifest | None = None) -> Manifest:
+    """The files a build with no layers named reads: Hetionet's and those of the settings'
+    ``build_layers`` (and of the layers they read files of); ``ManifestError`` for a layer the
+    manifest does not know."""
+    from engine.ingest.extras import PACK_NEEDS
+
+    layers = settings.build_layer_list
+    needed = [n for layer in layers for n in PACK_NEEDS.get(layer, ())]
+    return (manifest or default_manifest()).for_layers(["hetionet", *needed, *layers])
+
+
 def resolve_layer(
     settings: Settings, layer: str, manifest: Manifest | None = None
 ) -> dict[str, Path]:

@@ -31,7 +31,8 @@ class SourceFile(BaseModel):
     license: str
     attribution: str
     layer: str = "hetionet"
-    """The graph layer that needs the file; the default build reads only ``hetionet`` files."""
+    """The graph layer that needs the file; every build reads the ``hetionet`` files, and one
+    with no layer named those of the settings' ``build_layers`` too."""
 
 
 class Manifest(BaseModel):

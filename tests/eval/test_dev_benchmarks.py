@@ -23,7 +23,9 @@ def full_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
 
     home = os.environ.get("HELIX_BENCH_HOME")
     settings = Settings(
-        home=Path(home) if home else tmp_path_factory.mktemp("full"), trace_exporter="none"
+        home=Path(home) if home else tmp_path_factory.mktemp("full"),
+        trace_exporter="none",
+        layers="hetionet",  # the frozen benchmark's figures are Hetionet's, whatever is built
     )
     helix = Helix.open(settings)
     helix.warm()

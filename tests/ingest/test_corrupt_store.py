@@ -41,8 +41,8 @@ def test_ask_on_a_truncated_store_is_one_clear_sentence(broken_home: Settings) -
 
 def test_ingest_refuses_then_force_rebuilds(broken_home: Settings) -> None:
     with pytest.raises(DataError, match="ingest --force"):
-        ingest(broken_home)
-    report = ingest(broken_home, force=True)
+        ingest(broken_home, layers=[])
+    report = ingest(broken_home, layers=[], force=True)
     assert "unreadable store rebuilt" in report.steps["recovered"]
     store = KGStore(broken_home.kg_path)
     try:

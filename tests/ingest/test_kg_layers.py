@@ -17,6 +17,7 @@ from engine.config import Settings
 from engine.graph.stats import kg_stats
 from engine.graph.store import KGStore, UnknownLayer
 from engine.ingest.build import ingest
+from engine.ingest.defaults import build_manifest
 from engine.ingest.kgx import KGXInput
 from engine.ingest.sources import DataError
 from engine.understand.mentions import AliasIndex
@@ -106,6 +107,19 @@ KGX_EDGES = (
 )
 
 
+def test_a_build_with_no_layer_named_adds_the_disease_pack(data: Path, tmp_path: Path) -> None:
+    write_pack(data)
+    default = Settings(home=tmp_path / "default", data_dir=data)
+    report = ingest(default, embedder_factory=hash_embedder)
+    assert list(report.layers) == ["disease-pack"]
+    assert KGStore(default.kg_path).layers == ("hetionet", "disease-pack")
+    roles = {f.role for f in build_manifest(default).files}
+    assert {"nodes", "drugcentral_classes"} <= roles and "orphanet_genes" not in roles
+    bare = Settings(home=tmp_path / "bare", data_dir=data, build_layers="")
+    assert ingest(bare, embedder_factory=hash_embedder).layers == {}
+    assert KGStore(bare.kg_path).layers == ("hetionet",)
+
+
 def test_kgx_joins_existing_nodes_and_reports_what_it_skipped(
     settings: Settings, data: Path, tmp_path: Path
 ) -> None:
@@ -115,7 +129,7 @@ def test_kgx_joins_existing_nodes_and_reports_what_it_skipped(
     (tmp_path / "z_edges.tsv").write_text(KGX_EDGES)
     item = KGXInput.from_files(tmp_path / "z_nodes.tsv", tmp_path / "z_edges.tsv")
     assert item.layer == "z"
-    report = ingest(settings, kgx=[item], embedder_factory=hash_embedder).layers["z"]
+    report = ingest(settings, layers=[], kgx=[item], embedder_factory=hash_embedder).layers["z"]
     assert report["joined"] == 2  # MONDO via the pack's mappings, NCBIGene by id
     assert report["nodes"] == {"Symptom": 1}
     assert report["skipped"] == {
@@ -138,7 +152,7 @@ def test_malformed_kgx_is_rejected_and_leaves_the_stores_as_they_were(
     (tmp_path / "bad_edges.tsv").write_text(KGX_EDGES)
     item = KGXInput.from_files(tmp_path / "bad_nodes.tsv", tmp_path / "bad_edges.tsv")
     with pytest.raises(DataError, match="missing column\\(s\\) category"):
-        ingest(settings, kgx=[item], embedder_factory=hash_embedder)
+        ingest(settings, layers=[], kgx=[item], embedder_factory=hash_embedder)
     assert digest(settings) == before
     assert not list(settings.stores_dir.glob("*.building*"))
 

@@ -114,5 +114,5 @@ def layer_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def layer_settings(layer_data: Path, tmp_path: Path) -> Settings:
     """A fresh home with the Hetionet layer of the slice, for a test to add layers to."""
     s = Settings(home=tmp_path / "home", data_dir=layer_data)
-    ingest(s, embedder_factory=hash_embedder)
+    ingest(s, layers=[], embedder_factory=hash_embedder)
     return s
