@@ -32,10 +32,19 @@ SHORTHAND: dict[str, str] = {
     "moa": "mechanism of action",
     "meds": "medications",
     "med": "medication",
+    "se": "side effects",
+    "ses": "side effects",
+    "side fx": "side effects",
+    "ae": "adverse effects",
+    "aes": "adverse effects",
+    "adr": "adverse drug reaction",
+    "adrs": "adverse drug reactions",
 }
 """Clinical shorthand as clinicians type it, and what it stands for: the kind words and cues
 below hear it, and the exemplar reading reads the question with it written out."""
-_SHORTHAND = re.compile(r"\b(" + "|".join(SHORTHAND) + r")\b", re.IGNORECASE)
+_SHORTHAND = re.compile(
+    r"\b(" + "|".join(sorted(SHORTHAND, key=len, reverse=True)) + r")\b", re.IGNORECASE
+)
 
 
 def written_out(text: str) -> str:
@@ -45,6 +54,13 @@ def written_out(text: str) -> str:
 
 KIND_WORDS: dict[str, str] = {
     "sx": "Symptom",
+    "se": "Side Effect",
+    "ses": "Side Effect",
+    "fx": "Side Effect",
+    "ae": "Side Effect",
+    "aes": "Side Effect",
+    "adr": "Side Effect",
+    "adrs": "Side Effect",
     "dx": "Disease",
     "meds": "Compound",
     "med": "Compound",
@@ -144,7 +160,12 @@ CUES: tuple[tuple[str, tuple[str, ...], float], ...] = (
     (r"\blike\b|\brelated\b|\bcomparable\b", ("DrD", "CrC"), WEAK),
     (r"\bclass\w*|\bbelong\w*|\bmembers?\b", ("PCiC",), STRONG),
     (r"\binclud\w*|\bcategor\w*|\bcontain\w*|\bgroup\w*", ("PCiC",), WEAK),
-    (r"\bside effects?\b|\badverse\b", ("CcSE",), STRONG),
+    (
+        r"\bside effects?\b|\badverse\b"
+        r"|\bside fx\b|\b(?:se|ses|aes?|adrs?)\b",  # SHORTHAND for side effects
+        ("CcSE",),
+        STRONG,
+    ),
     (r"\bcaus\w*|\breactions?\b", ("CcSE",), WEAK),
     (r"\binteract\w*|\bpartners?\b", ("GiG",), STRONG),
     (r"\bco-?var\w*", ("GcG",), STRONG),

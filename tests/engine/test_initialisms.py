@@ -69,6 +69,9 @@ def test_clinical_shorthand_is_written_out_for_the_reading() -> None:
         "Parkinson symptoms and mechanism of action of levodopa"
     )
     assert written_out("txt taxes") == "txt taxes"
+    assert written_out("se of amlodipine, side fx of x, AEs") == (
+        "side effects of amlodipine, side effects of x, adverse effects"
+    )
     assert KIND_WORDS["sx"] == "Symptom"
 
 
