@@ -289,6 +289,7 @@ class Planner:
             (m, senses.resolve(self.store, m, words.features, choice, parses.best))
             for m in words.link.mentions
         ]
+        resolved = senses.listed_alike(self.store, words.text, resolved)
         return senses.coherent(self.store, resolved)
 
     def _out_of_scope(self, plan: Plan, resolved: Resolved) -> Plan | None:

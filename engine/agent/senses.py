@@ -10,12 +10,14 @@ compound and the class named after it) collapse to the best-fitting one.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 
 from engine.graph.store import KGStore
 from engine.result import Candidate
 from engine.understand.linking import same_concept_kinds
 from engine.understand.mentions import Mention
 from engine.understand.parse import Features
+from engine.understand.sets import listed
 
 SENSE_MARGIN = 0.5
 """Candidates whose best parse is within this of the top one stay in the running."""
@@ -146,6 +148,26 @@ def coherent(
                 ids = near
         out.append((m, ids))
     return out
+
+
+def listed_alike(
+    store: KGStore, text: str, resolved: list[tuple[Mention, list[str]]]
+) -> list[tuple[Mention, list[str]]]:
+    """A mention read as nodes of several kinds, written in a list beside a settled name
+    ("drugs for both MS and RA", "ms or als"), means its nodes of that name's kind: the
+    things a list joins are alike. Unchanged when it has none of that kind."""
+    ordered = sorted(resolved, key=lambda r: r[0].start)
+    out = {id(m): ids for m, ids in ordered}
+    for (a, ids_a), (b, ids_b) in pairwise(ordered):
+        if not listed(text, [(a.start, a.end), (b.start, b.end)]):
+            continue
+        for (m, ids), other in (((a, ids_a), ids_b), ((b, ids_b), ids_a)):
+            kinds = {store.kind(n) for n in other}
+            if len(ids) > 1 and len(kinds) == 1:
+                alike = [n for n in ids if store.kind(n) in kinds]
+                if alike:
+                    out[id(m)] = alike
+    return [(m, out[id(m)]) for m, _ in resolved]
 
 
 def clarify(store: KGStore, m: Mention, ids: list[str]) -> tuple[str, list[Candidate]]:

@@ -96,3 +96,19 @@ def test_a_name_of_its_own_is_not_dropped_for_a_busier_synonym() -> None:
         [Candidate(htt, "HTT", "hetionet", True), Candidate(sert, "HTT", "synonym", False)],
     )
     assert central(store, m, [htt, sert]) == [htt, sert]
+
+
+def test_a_name_listed_beside_a_settled_one_means_its_sense_of_that_kind() -> None:
+    from engine.agent.senses import listed_alike
+
+    mtr, ms, ra = "Gene::4548", "Disease::DOID:2377", "Disease::DOID:7148"
+    store: Any = Store(set())
+    text = "any drugs approved for both MS and RA?"
+    a = Mention("MS", text.index("MS"), text.index("MS") + 2, 0, 0, [])
+    b = Mention("RA", text.index("RA"), text.index("RA") + 2, 0, 0, [])
+    assert listed_alike(store, text, [(a, [mtr, ms]), (b, [ra])])[0][1] == [ms]
+    # not written as a list: left to the parse
+    text = "does MS raise RA"
+    a = Mention("MS", 5, 7, 0, 0, [])
+    b = Mention("RA", 14, 16, 0, 0, [])
+    assert listed_alike(store, text, [(a, [mtr, ms]), (b, [ra])])[0][1] == [mtr, ms]
