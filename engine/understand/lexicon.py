@@ -131,7 +131,8 @@ CUES: tuple[tuple[str, tuple[str, ...], float], ...] = (
     (r"\bpalliat\w*|\brelie(?:f|ve|ves|ved)\b|\bsymptomatic(?:ally)?\b", ("CpD",), STRONG),
     (
         r"\btreat\w*|\btherap\w*|\bindicat\w*|\bcur(?:e|es|ed|ing)\b|\bremed\w*|\bprescri\w*"
-        r"|\b[tr]x\b",  # SHORTHAND for treatment
+        r"|\b[tr]x\b"  # SHORTHAND for treatment
+        r"|\b(?:first|second|third)[- ]line\b",  # a line of therapy
         ("CtD",),
         STRONG,
     ),

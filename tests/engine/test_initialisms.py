@@ -137,3 +137,16 @@ def test_two_letters_listed_beside_a_disease_are_its_kin_s_initials(helix) -> No
     assert nid not in {e.id for e in helix.link(f"what about {key}")}
     for text in (f"genes shared by {other} and {key}", f"{key} or {other}: which genes"):
         assert nid in {e.id for e in helix.link(text)}, text
+
+
+def test_a_line_of_therapy_and_side_effect_shorthand_are_relation_cues() -> None:
+    from engine.understand.parse import find_cues
+
+    def rels(text: str) -> set[str]:
+        return {r for c in find_cues(text.lower(), [], text) for r in c.rels}
+
+    assert "CtD" in rels("first line for htn")
+    assert "CtD" in rels("second-line agents for epilepsy")
+    assert "CcSE" in rels("se of amlodipine")
+    assert "CcSE" in rels("zoloft side fx")
+    assert not rels("which line is it on, and what does it see") & {"CtD", "CcSE"}
