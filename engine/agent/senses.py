@@ -89,7 +89,30 @@ def resolve(
             out.append(max(nodes, key=lambda n: (scores[n], -order.index(store.kind(n)))))
         else:
             out.extend(nodes)
-    return central(store, m, out)
+    return central(store, m, asked_of(store, f, out))
+
+
+def asked_of(store: KGStore, f: Features, ids: list[str]) -> list[str]:
+    """``ids`` with the senses of one kind narrowed to those the graph holds a fact of the
+    relation the question names ("tx for OCD": the disorder that drugs treat, not the bone
+    disease of those initials with none), when some hold one and some none."""
+    rels = {r for c in f.cues for r in c.rels}
+    if not rels or len(ids) < 2:
+        return ids
+    uses = [u for u in store.uses() if u.rel in rels]
+    by_kind: dict[str, list[str]] = {}
+    for n in ids:
+        by_kind.setdefault(store.kind(n), []).append(n)
+    drop: set[str] = set()
+    for kind, nodes in by_kind.items():
+        held_asked = [
+            n
+            for n in nodes
+            if any(store.degree(store.index[n], u) for u in uses if u.src == kind)
+        ]
+        if len(nodes) > 1 and held_asked and len(held_asked) < len(nodes):
+            drop |= set(nodes) - set(held_asked)
+    return [n for n in ids if n not in drop]
 
 
 def held(store: KGStore, node_id: str) -> int:

@@ -112,3 +112,39 @@ def test_a_name_listed_beside_a_settled_one_means_its_sense_of_that_kind() -> No
     a = Mention("MS", 5, 7, 0, 0, [])
     b = Mention("RA", 14, 16, 0, 0, [])
     assert listed_alike(store, text, [(a, [mtr, ms]), (b, [ra])])[0][1] == [mtr, ms]
+
+
+def test_the_sense_holding_the_asked_relation_is_the_one_meant() -> None:
+    from types import SimpleNamespace
+
+    from engine.agent.senses import asked_of
+    from engine.understand.lexicon import Cue
+
+    disorder, bone = "Disease::DOID:10933", "Disease::DOID:84"
+    treated = {disorder}
+
+    class Treats:
+        def __init__(self) -> None:
+            self.ids = [disorder, bone]
+            self.index = {disorder: 0, bone: 1}
+
+        def kind(self, node_id: str) -> str:
+            return node_id.split("::", 1)[0]
+
+        def uses(self) -> list[Any]:
+            return [
+                SimpleNamespace(rel="CtD", src="Disease"),
+                SimpleNamespace(rel="DaG", src="Disease"),
+            ]
+
+        def degree(self, i: int, use: Any) -> int:
+            return int(use.rel == "DaG" or self.ids[i] in treated)
+
+    store: Any = Treats()
+
+    def f(*rels: str) -> Any:
+        return SimpleNamespace(cues=tuple(Cue(rels, 0, 2, "tx") for _ in rels[:1]))
+
+    assert asked_of(store, f("CtD"), [disorder, bone]) == [disorder]
+    assert asked_of(store, f("DaG"), [disorder, bone]) == [disorder, bone]  # both hold it
+    assert asked_of(store, f(), [disorder, bone]) == [disorder, bone]  # nothing asked
