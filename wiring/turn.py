@@ -154,6 +154,8 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
         asked = substitute(text, start, end, subject.name, possessive)
         return Reading(asked, f"Reading '{text[start:end]}' as {subject.name}.", (subject.id,))
     spans = [(e.start, e.end) for e in named if e.start >= 0]
+    if (beside := _pronoun_beside(text, context, named)) is not None:
+        return beside
     new = named[0]
     old = context.subject
     if len(named) == 1 and new.kind != old.kind:
@@ -171,6 +173,34 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
         return None
     asked = substitute(context.question, old.start, old.end, new.name)
     return Reading(asked, f"Reading this as: {asked}")
+
+
+SINGULAR_PRONOUNS = frozenset({"it", "its"})
+"""Pronouns that stand for the last subject beside a new name ("does it treat bipolar?")."""
+
+
+def _pronoun_beside(
+    text: str, context: SessionContext, named: list[LinkedEntity]
+) -> Reading | None:
+    """A pronoun or description of the last subject beside a name of another thing ("does
+    it treat bipolar disorder?", "is that drug used for pcos"): the subject put in its place,
+    the new name kept."""
+    old = context.subject
+    if any(e.id == old.id for e in named):
+        return None
+    found = anaphor(text, old.kind)
+    if found is None:
+        return None
+    start, end, possessive = found
+    said = text[start:end].lower()
+    if said.split()[0] in PEOPLE | {"these", "those"} or (
+        " " not in said and said not in SINGULAR_PRONOUNS
+    ):
+        return None
+    if any(e.start < end and start < e.end for e in named):
+        return None
+    asked = substitute(text, start, end, old.name, possessive)
+    return Reading(asked, f"Reading '{text[start:end]}' as {old.name}.", (old.id,))
 
 
 def _narrowed(

@@ -188,3 +188,23 @@ def test_the_last_answers_narrowed_by_a_new_name_of_the_subject_s_kind(helix: An
     assert without.result is not None
     got = {a.id for a in without.result.answers}
     assert got and not got & drugs(migraine)
+
+
+def test_a_pronoun_beside_a_new_name_is_the_last_subject(helix: Any) -> None:
+    first = take_turn(helix, None, "what is donepezil used for")
+    assert first.context is not None
+    disease = next(
+        n
+        for (n,) in helix.c.store.con.execute(
+            "SELECT n.name FROM nodes n WHERE n.kind = 'Disease' AND n.id NOT IN "
+            "(SELECT obj FROM triples WHERE subj = ?) ORDER BY n.name",
+            [DONEPEZIL],
+        ).fetchall()
+    )
+    claim = take_turn(helix, None, f"does it treat {disease}?", context=first.context)
+    assert claim.asked == f"does Donepezil treat {disease}?"
+    assert claim.result is not None and claim.result.intent == "claim"
+    assert claim.result.understood == ["Reading 'it' as Donepezil."]
+    # a plural word beside a new name is not the last subject
+    group = take_turn(helix, None, f"do they treat {disease}?", context=first.context)
+    assert "Donepezil" not in group.asked
