@@ -27,7 +27,7 @@ from engine.agent.reviewer import (
 )
 from engine.agent.sets import by_members, combined, counts, held, kept_to
 from engine.agent.steps import Steps
-from engine.agent.therapy import TREATS, TherapyGroups, in_groups
+from engine.agent.therapy import PALLIATES, TREATS, TherapyGroups, in_groups
 from engine.agent.unlinked import contained, dense_seed
 from engine.config import Mode, Settings
 from engine.events import EventSink
@@ -500,9 +500,14 @@ class AgentLoop:
         rels = [r for c in plan.features.cues for r in c.rels]
         if not rels and plan.reading is not None:
             rels = plan.reading.claim_relations()
+        asked = rels or ["CtD"]
+        if TREATS in asked and PALLIATES not in asked:
+            # "does X treat Y": a drug the graph records as relieving Y treats it in the
+            # asker's sense; the answer names the edge it found
+            asked = [*asked, PALLIATES]
         with steps.step("review", "verifying the claim") as a:
             found: Triple | None = None
-            for rel in rels or ["CtD"]:
+            for rel in asked:
                 for use in directed_uses():
                     if use.rel != rel or use.src != a_ent.kind or use.dst != b_ent.kind:
                         continue

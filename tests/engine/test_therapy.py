@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.agent.therapy import (
     asks_therapy,
     explains_therapy,
@@ -11,7 +13,7 @@ from engine.agent.therapy import (
 )
 from engine.graph.metapaths import Metapath
 from engine.graph.relations import DirectedRel
-from engine.result import Answer
+from engine.result import Answer, Status
 from engine.understand.lexicon import STRONG, WEAK, Cue
 
 
@@ -80,3 +82,19 @@ def test_a_disease_only_relieved_by_drugs_answers_with_them(helix) -> None:  # t
     assert result.status == Status.ANSWERED, result.text
     assert result.answers and {a.id for a in result.answers} <= relieving
     assert "symptomatic (palliates)" in result.text
+
+
+def test_does_a_drug_treat_a_disease_it_only_relieves_says_yes_with_that_edge(
+    helix: Any,
+) -> None:
+    row = helix.c.store.con.execute(
+        "SELECT a.name, b.name FROM triples t JOIN nodes a ON a.id = t.subj "
+        "JOIN nodes b ON b.id = t.obj WHERE t.rel = 'CpD' AND NOT EXISTS (SELECT 1 FROM "
+        "triples u WHERE u.subj = t.subj AND u.obj = t.obj AND u.rel = 'CtD') "
+        "ORDER BY a.name, b.name LIMIT 1"
+    ).fetchone()
+    assert row is not None, "the slice has a drug that only relieves a disease"
+    drug, disease = row
+    r = helix.ask(f"does {drug} treat {disease}?")
+    assert r.intent == "claim" and r.status is Status.ANSWERED, r.text
+    assert "palliates" in r.text
