@@ -19,12 +19,8 @@ order than their ids. An answer's evidence score adds up, in this order of weigh
 
 Corroboration and links outweigh specificity: one link or one extra source counts more than
 the whole specificity range, so a famous gene that many diseases share still leads when the
-data corroborates it, and specificity only orders answers with equal corroboration.
-
-The drugs for a disease are the exception (``Signals.broad_tells_less``): a drug given for
-dozens of diseases (a corticosteroid, which every source lists for each of them) tells less
-about this one than a drug made for it, however many sources list it; their whole score is
-scaled by specificity (``BREADTH_FLOOR``). Ties break on the name, never on the id.
+data corroborates it, and specificity only orders answers with equal corroboration. Ties break
+on the name, never on the id.
 """
 
 from __future__ import annotations
@@ -54,9 +50,6 @@ PEER_WEIGHT = 1.0
 SPECIFICITY_WEIGHT = 0.3
 """Specificity over its whole range, under half of one link: it orders equally corroborated
 answers only."""
-BREADTH_FLOOR = 0.1
-"""Where breadth tells less (``Signals.broad_tells_less``), the share of its evidence a drug
-linked to every disease keeps; one linked to this disease alone keeps all of it."""
 
 
 EVIDENCE_BASE, EVIDENCE_SHARE = 0.8, 0.2
@@ -89,8 +82,6 @@ class Signals:
     """How many nodes the relation links the answer to (from the answer's side)."""
     population: int = 1
     """How many nodes of the seed's kind the relation links to anything."""
-    broad_tells_less: bool = False
-    """The answers are the drugs for a disease: the whole score is scaled by specificity."""
 
 
 def specificity(degree: int, population: int) -> float:
@@ -132,8 +123,6 @@ def evidence_score(s: Signals) -> float:
         + PEER_WEIGHT * peer_share(s) * specificity(s.degree, s.population)
         + SPECIFICITY_WEIGHT * specificity(s.degree, s.population)
     )
-    if s.broad_tells_less:
-        score *= BREADTH_FLOOR + (1 - BREADTH_FLOOR) * specificity(s.degree, s.population)
     return round(score, 6)
 
 

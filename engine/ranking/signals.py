@@ -42,9 +42,6 @@ from engine.ranking.evidence import (
 USES = {u.key: u for u in directed_uses()}
 TREATS = ("CtD", "CpD")
 """The drug-disease relations that say a drug is used for a disease."""
-DRUGS_FOR = frozenset({"CtD^-1", "CpD^-1"})
-"""Uses from a disease to the drugs for it, where a drug's breadth tells less
-(``Signals.broad_tells_less``)."""
 
 Reach = Callable[[KGStore, int], set[int]]
 
@@ -166,7 +163,6 @@ def edge_signals(
         peers_sharing=sharing,
         degree=store.degree(answer, reverse(use)),
         population=store.reach(use),
-        broad_tells_less=_plain(use) in DRUGS_FOR,
     )
 
 

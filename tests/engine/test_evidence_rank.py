@@ -211,17 +211,3 @@ def test_weighing_keeps_a_likelier_reading_ahead() -> None:
     assert weighed["Disease::a"] == pytest.approx(1.0)
     assert weighed["Disease::b"] == pytest.approx(0.8)
     assert weighed["Disease::b"] > weighed["Disease::c"] == pytest.approx(0.5)
-
-
-def test_the_drugs_for_a_disease_put_one_made_for_it_before_a_broad_one() -> None:
-    from dataclasses import replace
-
-    # a corticosteroid two sources list for 40 of 534 diseases, a drug one source lists for
-    # this disease alone: breadth tells less here, whatever the number of sources
-    broad = Signals(("hetionet", "DrugCentral"), links=1, degree=40, population=534)
-    made_for = Signals(("DrugCentral",), links=1, degree=1, population=534)
-    assert evidence_score(replace(made_for, broad_tells_less=True)) > evidence_score(
-        replace(broad, broad_tells_less=True)
-    )
-    # elsewhere, corroboration leads
-    assert evidence_score(broad) > evidence_score(made_for)
