@@ -319,6 +319,9 @@ class AgentLoop:
             walk = self._walk(plan, dist, steps)
         result.stop_reason = walk.stop_reason
         paths = rank_paths(walk.paths, dist)
+        if plan.excluded:
+            apart = {e.id for e in plan.excluded}
+            paths = [p for p in paths if store.ids[p.end] not in apart]
         with steps.step("review", "checking the paths") as a:
             verdict = review_paths(paths, path_floor(plan.intent, s.review_threshold))
             a.update(accepted=verdict.accepted, confidence=round(verdict.confidence, 3))
@@ -473,7 +476,7 @@ class AgentLoop:
                 ),
                 plan.dist[0][0] if plan.dist else None,
                 plan.targets[0].name if plan.intent == "mechanism" else None,
-                plan.note,
+                _besides(plan),
                 many=plan.set_op == BOTH,
             )
             if groups is not None:
@@ -567,3 +570,10 @@ class AgentLoop:
         result.timings = {k: round(v, 3) for k, v in steps.timings.items()}
         result.latency_ms = round(steps.elapsed(), 3)
         return result
+
+
+def _besides(plan: Plan) -> str:
+    """The plan's note, with the names it sets apart ("besides epilepsy syndrome")."""
+    names = dict.fromkeys(e.name for e in plan.excluded)
+    apart = f"besides {', '.join(names)}" if names else ""
+    return "; ".join(x for x in (plan.note, apart) if x)

@@ -44,6 +44,9 @@ class Plan:
     scope: ScopeReading | None = None
     """The topic the sources do not hold that the question asks for (intent
     ``out_of_scope``)."""
+    excluded: list[LinkedEntity] = field(default_factory=list)
+    """Names the question sets apart from the answers it wants ("besides epilepsy"): no
+    answer, and said in the headline."""
     therapy: bool = False
     """The question asks for a therapy: walked along treats and palliates, answered in two
     labelled groups (``therapy``)."""

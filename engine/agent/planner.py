@@ -60,7 +60,15 @@ from engine.understand.reading import (
 )
 from engine.understand.scope import ScopeReader
 from engine.understand.semantic import SemanticScorer, masked
-from engine.understand.sets import AMONG, BUT_NOT, asks_common, list_operation, listed
+from engine.understand.sets import (
+    AMONG,
+    BUT_NOT,
+    EXCLUDING,
+    asks_common,
+    list_operation,
+    listed,
+    set_apart,
+)
 from engine.understand.spelling import Speller
 
 MIN_PARSE_SCORE = -1.5
@@ -225,6 +233,9 @@ class Planner:
         or ``RELATION_CHOICE`` and a relation); ``link`` is the question's linking when done
         already. The steps are the module docstring's."""
         link = link or self.link(question)
+        apart = [m for m in link.mentions if set_apart(question, m.start)]
+        if apart and len(apart) < len(link.mentions) and choice is None:
+            return self._set_apart(question, apart)
         spans = tuple((m.start, m.end) for m in link.mentions)
         start, end = asked_span(question, spans)
         if (start, end) != (0, len(question)) and question[start:end].strip():
@@ -269,6 +280,20 @@ class Planner:
             )
             or self._walk(plan, words, meaning, parses, single, ents)
         )
+
+    def _set_apart(self, question: str, apart: Sequence[Mention]) -> Plan:
+        """Plan ``question`` without the names it sets apart from its answers and the words
+        that do ("what else is X used for besides epilepsy" -> "what else is X used for");
+        the plan keeps the whole question and those names, which no answer may be."""
+        cut = question
+        for m in sorted(apart, key=lambda m: -m.start):
+            found = EXCLUDING.search(cut[: m.start])
+            at = found.start() if found is not None else m.start
+            cut = f"{cut[:at].rstrip()} {cut[m.end :].lstrip()}".strip()
+        plan = self.plan(cut)
+        plan.question, plan.qhash = question, question_hash(question)
+        plan.excluded = [self.entity(m, n) for m in apart for n in m.node_ids]
+        return plan
 
     def _asked_part(self, question: str, start: int, end: int, choice: str | None) -> Plan:
         """Plan the part of ``question`` that asks it (``form.asked_span``); the plan keeps the

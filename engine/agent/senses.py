@@ -106,9 +106,7 @@ def asked_of(store: KGStore, f: Features, ids: list[str]) -> list[str]:
     drop: set[str] = set()
     for kind, nodes in by_kind.items():
         held_asked = [
-            n
-            for n in nodes
-            if any(store.degree(store.index[n], u) for u in uses if u.src == kind)
+            n for n in nodes if any(store.degree(store.index[n], u) for u in uses if u.src == kind)
         ]
         if len(nodes) > 1 and held_asked and len(held_asked) < len(nodes):
             drop |= set(nodes) - set(held_asked)

@@ -105,3 +105,17 @@ def asks_common(text: str) -> bool:
     """``text`` asks what its names have in common ("what do they share", "targets they all
     hit")."""
     return COMMON.search(text) is not None
+
+
+EXCLUDING = re.compile(
+    r"\b(?:besides|other than|apart from|aside from|except(?: for)?|excluding|not counting)"
+    r"(?:\s+(?:the|a|an))?\s*$",
+    re.IGNORECASE,
+)
+"""Words that set a name apart from the answers wanted ("what else is X used for besides
+epilepsy", "drugs for migraine other than triptans")."""
+
+
+def set_apart(text: str, start: int) -> bool:
+    """The name starting at ``start`` of ``text`` is set apart from the answers wanted."""
+    return EXCLUDING.search(text[:start]) is not None

@@ -194,3 +194,24 @@ def test_only_a_question_of_what_two_names_share_leaves_the_claim() -> None:
     assert not _shared(q, ents(q, "carbamazepine", "lamotrigine"))
     q = "are carbamazepine and lamotrigine similar"
     assert not _shared(q, ents(q, "carbamazepine", "lamotrigine"))
+
+
+def test_a_name_set_apart_is_no_answer_and_no_seed(helix: Any) -> None:
+    from engine.understand.sets import set_apart
+
+    q = "what else is it used for besides epilepsy"
+    assert set_apart(q, q.index("epilepsy"))
+    assert not set_apart(q, q.index("used"))
+    row = helix.c.store.con.execute(
+        "SELECT a.name, b.name, b.id FROM triples t JOIN nodes a ON a.id = t.subj "
+        "JOIN nodes b ON b.id = t.obj WHERE t.rel = 'CbG' AND a.name NOT LIKE '% %' "
+        "AND b.name NOT LIKE '% %' ORDER BY a.name, b.name LIMIT 1"
+    ).fetchone()
+    assert row is not None
+    drug, gene, gene_id = row
+    every = _answers(helix, f"which genes does {drug} bind")
+    assert gene_id in every
+    r = helix.ask(f"which genes does {drug} bind apart from {gene}")
+    assert {a.id for a in r.answers} == every - {gene_id}
+    if every - {gene_id}:
+        assert f"(besides {gene})" in r.text
