@@ -35,6 +35,7 @@ from engine.events import EventSink
 from engine.ports import EnginePort, FactPort, UserMemoryPort
 from engine.result import LinkedEntity, Result, Status
 from engine.understand.followup import (
+    ONES,
     anaphor,
     attach,
     bare_request,
@@ -156,6 +157,8 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
     spans = [(e.start, e.end) for e in named if e.start >= 0]
     if (beside := _pronoun_beside(text, context, named)) is not None:
         return beside
+    if (among := _among_answers(engine, text, context, named)) is not None:
+        return among
     new = named[0]
     old = context.subject
     if len(named) == 1 and new.kind != old.kind:
@@ -201,6 +204,30 @@ def _pronoun_beside(
         return None
     asked = substitute(text, start, end, old.name, possessive)
     return Reading(asked, f"Reading '{text[start:end]}' as {old.name}.", (old.id,))
+
+
+AMONG_SIZE = 10
+"""The last answers a follow-up picks from by another name ("which of them bind DRD2"): the
+first of them, as a list shows them."""
+
+
+def _among_answers(
+    engine: EnginePort, text: str, context: SessionContext, named: list[LinkedEntity]
+) -> Reading | None:
+    """Some of the last answers picked by a relation to a name of another kind ("which of
+    them bind DRD2" after the drugs for Parkinson's): asked of the first of them by name, as
+    a question of which of several things hold."""
+    kind = engine.node_kind(context.answers[0]) if len(context.answers) > 1 else None
+    if kind is None or any(e.kind in (kind, context.subject.kind) for e in named):
+        return None
+    m = ONES.search(text)
+    if m is None:
+        return None
+    names = context.answer_names[:AMONG_SIZE]
+    listed = f"which of {', '.join(names[:-1])} and {names[-1]}"
+    asked = f"{text[: m.start()]}{listed}{text[m.end() :]}"
+    note = f"Reading '{m.group()}' as the last answers: {', '.join(names)}."
+    return Reading(asked, note, context.answers[: len(names)])
 
 
 def _narrowed(

@@ -208,3 +208,17 @@ def test_a_pronoun_beside_a_new_name_is_the_last_subject(helix: Any) -> None:
     # a plural word beside a new name is not the last subject
     group = take_turn(helix, None, f"do they treat {disease}?", context=first.context)
     assert "Donepezil" not in group.asked
+
+
+def test_some_of_the_last_answers_picked_by_a_name_of_another_kind(helix: Any) -> None:
+    first = take_turn(helix, None, "which drugs treat epilepsy syndrome")
+    assert first.result is not None and first.context is not None
+    shown = first.result.answers[:10]
+    assert len(shown) > 1
+    binds = {a.id: {t[2] for t in helix.triples(a.id, "CbG", 500)} for a in shown}
+    gene = next(iter(sorted(set().union(*binds.values()) - set.intersection(*binds.values()))))
+    name = helix.c.store.name(gene)
+    picked = take_turn(helix, None, f"which of them bind {name}?", context=first.context)
+    assert picked.asked.startswith("which of ")
+    assert picked.result is not None and picked.result.status == Status.ANSWERED
+    assert {a.id for a in picked.result.answers} == {d for d, g in binds.items() if gene in g}
