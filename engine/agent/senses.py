@@ -14,6 +14,7 @@ from itertools import pairwise
 
 from engine.graph.store import KGStore
 from engine.result import Candidate
+from engine.understand.lexicon import STRONG
 from engine.understand.linking import same_concept_kinds
 from engine.understand.mentions import Mention
 from engine.understand.parse import Features
@@ -36,6 +37,11 @@ CENTRAL_RATIO = 10
 """A sense the graph holds this many times more facts about than each other sense of its kind
 is the one meant ("lupus": systemic lupus erythematosus, not the rarely linked lupus
 erythematosus; "crohns": Crohn's disease, not ileitis); closer senses are asked about."""
+
+CENTRAL_KINDS = frozenset({"Disease"})
+"""Kinds whose names the vocabularies share between a common disease and a rare relative
+of it; a drug name shared by two drugs (a brand of each) or a symbol shared by two genes is
+asked about however unequal the two."""
 
 BestParse = Callable[[str, Mention], float | None]
 """The best lexicon parse score of the question from a kind for this mention (None: no
@@ -94,9 +100,10 @@ def resolve(
 
 def asked_of(store: KGStore, f: Features, ids: list[str]) -> list[str]:
     """``ids`` with the senses of one kind narrowed to those the graph holds a fact of the
-    relation the question names ("tx for OCD": the disorder that drugs treat, not the bone
-    disease of those initials with none), when some hold one and some none."""
-    rels = {r for c in f.cues for r in c.rels}
+    relation the question names with a strong cue ("tx for OCD": the disorder that drugs
+    treat, not the bone disease of those initials with none), when some hold one and some
+    none. A weak cue ("associated with") only joins words and narrows nothing."""
+    rels = {r for c in f.cues if c.weight >= STRONG for r in c.rels}
     if not rels or len(ids) < 2:
         return ids
     uses = [u for u in store.uses() if u.rel in rels]
@@ -129,8 +136,8 @@ def central(store: KGStore, m: Mention, ids: list[str]) -> list[str]:
     for n in ids:
         by_kind.setdefault(store.kind(n), []).append(n)
     drop: set[str] = set()
-    for nodes in by_kind.values():
-        if len(nodes) < 2:
+    for kind, nodes in by_kind.items():
+        if len(nodes) < 2 or kind not in CENTRAL_KINDS:
             continue
         facts = sorted(((held(store, n), n) for n in nodes), reverse=True)
         if facts[0][0] >= CENTRAL_RATIO * max(facts[1][0], 1) and (

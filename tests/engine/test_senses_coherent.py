@@ -148,3 +148,18 @@ def test_the_sense_holding_the_asked_relation_is_the_one_meant() -> None:
     assert asked_of(store, f("CtD"), [disorder, bone]) == [disorder]
     assert asked_of(store, f("DaG"), [disorder, bone]) == [disorder, bone]  # both hold it
     assert asked_of(store, f(), [disorder, bone]) == [disorder, bone]  # nothing asked
+
+
+def test_two_drugs_sharing_a_brand_or_a_weak_cue_are_still_asked_about() -> None:
+    from types import SimpleNamespace
+
+    from engine.agent.senses import asked_of, central
+    from engine.understand.lexicon import WEAK, Cue
+
+    digoxin, dipyridamole = "Compound::DB00390", "Compound::DB00975"
+    store: Any = Graph({digoxin: 400, dipyridamole: 20})
+    m = mention("Cardoxin", digoxin, dipyridamole)
+    assert central(store, m, [digoxin, dipyridamole]) == [digoxin, dipyridamole]
+    weak: Any = SimpleNamespace(cues=(Cue(("DaG",), 0, 10, "associated", WEAK),))
+    genes = ["Gene::254170", "Gene::10941"]
+    assert asked_of(Graph({genes[0]: 0, genes[1]: 3}), weak, genes) == genes  # type: ignore[arg-type]
