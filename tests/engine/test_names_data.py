@@ -68,8 +68,8 @@ def test_a_gene_alias_opening_with_an_article_is_an_english_phrase(helix) -> Non
 
     linker = copy.copy(helix.c.planner.linker)
     linker.aliases = Aliases()
-    found = linker._exact(tokenize("is metoprolol a beta blocker"))
+    found, _ = linker._exact(tokenize("is metoprolol a beta blocker"))
     ids = {c.node_id for m in found for c in m.candidates}
     assert "Gene::8803" not in ids and "Pharmacologic Class::X" in ids
-    typed = linker._exact(tokenize("is A beta raised in this disease"))
+    typed, _ = linker._exact(tokenize("is A beta raised in this disease"))
     assert "Gene::8803" in {c.node_id for m in typed for c in m.candidates}

@@ -95,9 +95,14 @@ def test_multi_hop_paths_follow_the_question(helix) -> None:
 
 
 def test_negative_claim_gets_no_support(helix) -> None:
-    r = helix.ask("Does Memantine treat Parkinson's disease?")
+    r = helix.ask("Does Memantine treat asthma?")
     assert r.status is Status.NOT_ANSWERED
     assert r.triples() == []
+    # a drug the graph records as relieving the disease: a yes for its symptoms, said so
+    relief = helix.ask("Does Memantine treat Parkinson's disease?")
+    assert relief.status is Status.ANSWERED
+    assert relief.triples() == [("Compound::DB01043", "CpD", "Disease::DOID:14330")]
+    assert "palliates" in relief.text
     yes = helix.ask("Does Donepezil treat Alzheimer's disease?")
     assert yes.status is Status.ANSWERED
     assert yes.triples() == [("Compound::DB00843", "CtD", "Disease::DOID:10652")]
