@@ -369,7 +369,10 @@ def _embedder(
     """The embedding model (loaded on first use), or None with its sentence in ``errors``."""
     try:
         return SentenceTransformerEmbedder(
-            settings.embed_model, settings.embed_batch_size, settings.embed_query_threads
+            settings.embed_model,
+            settings.embed_batch_size,
+            settings.embed_query_threads,
+            runtime=settings.embed_runtime,
         )
     except Exception as exc:
         errors.append(f"the embedding model cannot be loaded ({exc})")
