@@ -21,7 +21,8 @@ import numpy.typing as npt
 
 from engine.providers.embedder.base import Vectors
 
-Array = npt.NDArray[np.float32]
+Array = npt.NDArray[Any]
+"""float32 arrays (numpy's stubs widen them to float64 through scalar arithmetic)."""
 
 _ERF = (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)
 _ERF_P = 0.3275911
@@ -37,14 +38,16 @@ def _erf(x: Array) -> Array:
     a = np.abs(x)
     t = 1.0 / (1.0 + _ERF_P * a)
     poly = t * (_ERF[0] + t * (_ERF[1] + t * (_ERF[2] + t * (_ERF[3] + t * _ERF[4]))))
-    return np.sign(x) * (1.0 - poly * np.exp(-a * a))
+    out: Array = np.sign(x) * (1.0 - poly * np.exp(-a * a))
+    return out
 
 
 def _layer_norm(x: Array, weight: Array, bias: Array, eps: float) -> Array:
     mean = x.mean(-1, keepdims=True)
     centred = x - mean
     var = (centred * centred).mean(-1, keepdims=True)
-    return centred / np.sqrt(var + eps) * weight + bias
+    out: Array = centred / np.sqrt(var + eps) * weight + bias
+    return out
 
 
 def _read_json(path: Path) -> Any:
