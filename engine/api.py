@@ -39,6 +39,7 @@ from engine.understand.lexicon import CUE_WORDS, KIND_WORDS
 from engine.understand.linking import Linker
 from engine.understand.mentions import AliasIndex
 from engine.understand.polarity import Directions
+from engine.understand.prepared import Prepared, alias_index, semantic_scorer
 from engine.understand.scope import ScopeReader
 from engine.understand.semantic import SemanticScorer
 from engine.understand.spelling import Speller
@@ -76,13 +77,16 @@ class Helix:
         components: Components,
         tracing: Tracing | None = None,
         load_ms: dict[str, float] | None = None,
+        prepared: Prepared | None = None,
     ) -> None:
-        """``load_ms``: how long opening each part took (``open`` measures it)."""
+        """``load_ms``: how long opening each part took (``open`` measures it); ``prepared``:
+        which stores-only parts opening had to compute rather than read (``prepared.py``)."""
         self.settings = settings
         self.c = components
         self.loop = AgentLoop(components)
         self.tracing = tracing or Tracing.from_settings(settings)
         self.load_ms: dict[str, float] = dict(load_ms or {})
+        self.prepared = prepared or Prepared([], {})
 
     @classmethod
     def open(
@@ -112,8 +116,9 @@ class Helix:
             errors: list[str] = []
             degraded: list[str] = []
             embedder = _embedder(settings, errors, degraded)
+            prepared = Prepared([], {})
             t = time.perf_counter()
-            aliases = _aliases(store, embedder)
+            aliases = alias_index(store, embedder, settings.stores_dir / "understand", prepared)
             timings["aliases"] = (time.perf_counter() - t) * 1000
             names = _load_index(settings, "names", errors, degraded)
             if names is not None:
@@ -123,7 +128,7 @@ class Helix:
             passages, dense_passages = _passage_retrievers(store, passages_idx)
             timings["passages"] = (time.perf_counter() - t) * 1000
             t = time.perf_counter()
-            semantic = _semantic(settings, embedder, errors, degraded)
+            semantic = _semantic(settings, embedder, errors, degraded, prepared)
             planner = _planner(settings, store, aliases, names, embedder, semantic)
             timings["semantic"] = (time.perf_counter() - t) * 1000
             predictor = LocalEdgePredictor(
@@ -153,7 +158,7 @@ class Helix:
                 llm=language_model(settings),
                 llm_calibration=Calibration.load(settings.stores_dir / "calibration-llm.json"),
             )
-            return cls(settings, comp, load_ms=timings)
+            return cls(settings, comp, load_ms=timings, prepared=prepared)
 
     def warm(self) -> None:
         """Load the embedding model now rather than on the first question."""
@@ -363,6 +368,16 @@ class Helix:
         self.c.store.close()
 
 
+def prepare(settings: Settings) -> Prepared:
+    """Compute and save what opening reads instead of computing (``prepared.py``: the alias
+    index with its synonyms, the semantic reader's temperature, the bank's vectors), by
+    opening the engine once over the built stores; returns what had to be computed. Run after
+    every ingest, so the next start reads them."""
+    helix = Helix.open(settings, auto_ingest=False)
+    helix.close()
+    return helix.prepared
+
+
 def _embedder(
     settings: Settings, errors: list[str], degraded: list[str]
 ) -> SentenceTransformerEmbedder | None:
@@ -379,15 +394,6 @@ def _embedder(
         degraded.append("embedder")
         log.error("embedder unavailable: %s", exc)
         return None
-
-
-def _aliases(store: KGStore, embedder: SentenceTransformerEmbedder | None) -> AliasIndex:
-    """The alias index of the active layers; with an embedder, the corpus-common aliases that
-    mean their node link in lower case too (``AliasIndex.admit_synonyms``)."""
-    aliases = AliasIndex(store)
-    if embedder is not None:
-        aliases.admit_synonyms(embedder.encode, store.name)
-    return aliases
 
 
 def _passage_retrievers(
@@ -451,12 +457,14 @@ def _semantic(
     embedder: SentenceTransformerEmbedder | None,
     errors: list[str],
     degraded: list[str],
+    prepared: Prepared,
 ) -> SemanticScorer | None:
-    """The exemplar-bank scorer (bank embeddings cached under the stores directory)."""
+    """The exemplar-bank scorer (bank embeddings and fitted temperature kept under the stores
+    directory, ``prepared.py``)."""
     if embedder is None:
         return None
     try:
-        return SemanticScorer(Bank.load(), embedder, settings.stores_dir / "understand")
+        return semantic_scorer(Bank.load(), embedder, settings.stores_dir / "understand", prepared)
     except Exception as exc:  # the lexicon alone still answers
         errors.append(f"semantic reading unavailable: {exc}")
         degraded.append("semantic")
