@@ -9,6 +9,7 @@ import functools
 import logging
 import time
 from collections.abc import Callable, Collection, Iterable
+from pathlib import Path
 from typing import Concatenate, ParamSpec, TypeVar
 
 import duckdb
@@ -39,7 +40,13 @@ from engine.understand.lexicon import CUE_WORDS, KIND_WORDS
 from engine.understand.linking import Linker
 from engine.understand.mentions import AliasIndex
 from engine.understand.polarity import Directions
-from engine.understand.prepared import Prepared, alias_index, semantic_scorer
+from engine.understand.prepared import (
+    PREPARED_DIR,
+    Prepared,
+    alias_index,
+    semantic_scorer,
+    stored_part,
+)
 from engine.understand.scope import ScopeReader
 from engine.understand.semantic import SemanticScorer
 from engine.understand.spelling import Speller
@@ -110,22 +117,25 @@ class Helix:
             ingest(settings, progress=progress)
         timings["ingest_check"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
-        store = KGStore(settings.kg_path, layers=settings.layer_set)
+        ready = settings.stores_dir / PREPARED_DIR
+        store = KGStore(settings.kg_path, layers=settings.layer_set, prepared_dir=ready)
+        prepared = Prepared([], {})
+        if store.prepared_why:
+            prepared.note("graph", store.prepared_why)
         with store.reading():  # a corrupt block read while loading: one sentence
             timings["graph"] = (time.perf_counter() - t) * 1000
             errors: list[str] = []
             degraded: list[str] = []
             embedder = _embedder(settings, errors, degraded)
-            prepared = Prepared([], {})
             t = time.perf_counter()
-            aliases = alias_index(store, embedder, settings.stores_dir / "understand", prepared)
+            aliases = alias_index(store, embedder, ready, prepared)
             timings["aliases"] = (time.perf_counter() - t) * 1000
             names = _load_index(settings, "names", errors, degraded)
             if names is not None:
                 names = names.subset(store.index)  # only names of the active layers link
             passages_idx = _load_index(settings, "passages", errors, degraded)
             t = time.perf_counter()
-            passages, dense_passages = _passage_retrievers(store, passages_idx)
+            passages, dense_passages = _passage_retrievers(store, passages_idx, ready, prepared)
             timings["passages"] = (time.perf_counter() - t) * 1000
             t = time.perf_counter()
             semantic = _semantic(settings, embedder, errors, degraded, prepared)
@@ -397,14 +407,20 @@ def _embedder(
 
 
 def _passage_retrievers(
-    store: KGStore, index: VectorIndex | None
+    store: KGStore, index: VectorIndex | None, ready: Path, prepared: Prepared
 ) -> tuple[PassageRetriever | None, PassageRetriever | None]:
     """(FAISS + BM25 grouped by document, for the pipeline; FAISS alone, for the dense
-    baseline), or None for both without the passage index."""
+    baseline), or None for both without the passage index. The BM25 index of the passages
+    table (every layer's) is prepared in ``ready``."""
     if index is None:
         return None, None
-    rows = store.con.execute("SELECT id, title, text FROM passages").fetchall()
-    lexical = LexicalIndex([r[0] for r in rows], [f"{r[1]} {r[2]}" for r in rows])
+
+    def build() -> LexicalIndex:
+        rows = store.con.execute("SELECT id, title, text FROM passages").fetchall()
+        return LexicalIndex([r[0] for r in rows], [f"{r[1]} {r[2]}" for r in rows])
+
+    code = ("engine.index.lexical", "bm25s")
+    lexical = stored_part(store, "passages-bm25", code, build, ready, prepared, layered=False)
     return (
         PassageRetriever(index, lexical, group_documents=True),
         PassageRetriever(index, None, group_documents=False),
@@ -464,7 +480,9 @@ def _semantic(
     if embedder is None:
         return None
     try:
-        return semantic_scorer(Bank.load(), embedder, settings.stores_dir / "understand", prepared)
+        # the bank's vectors and temperature beside the other caches of the bank's texts
+        understand = settings.stores_dir / "understand"
+        return semantic_scorer(Bank.load(), embedder, understand, prepared)
     except Exception as exc:  # the lexicon alone still answers
         errors.append(f"semantic reading unavailable: {exc}")
         degraded.append("semantic")

@@ -15,30 +15,34 @@ when its whole fingerprint matches, so a stale one is never read as current.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import json
 import logging
-import os
-import pickle
-import sys
-import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, TypeVar, cast
 
 from engine.graph.store import KGStore
 from engine.providers.embedder.base import Embedder
 from engine.understand.bank import Bank
 from engine.understand.mentions import AliasIndex
 from engine.understand.semantic import SemanticScorer
+from engine.util.artefact import (
+    FORMAT,
+    code_digest,
+    file_fingerprint,
+    layers_tag,
+    read_pickled,
+    write_atomic,
+    write_pickled,
+)
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
-FORMAT = 1
-"""Bumped when what a prepared file holds changes shape."""
+PREPARED_DIR = "prepared"
+"""Where under the stores directory prepared files are kept."""
 
 ALIAS_CODE = (
     "engine.understand.mentions",
@@ -52,67 +56,14 @@ ALIAS_CODE = (
 TEMPERATURE_CODE = ("engine.understand.semantic", "engine.util.numeric")
 
 
-def code_digest(modules: tuple[str, ...]) -> str:
-    """A digest of the source of ``modules`` (their compiled name when no source is shipped)."""
-    h = hashlib.sha256()
-    for name in modules:
-        module = sys.modules.get(name) or __import__(name, fromlist=["_"])
-        path = getattr(module, "__file__", None)
-        try:
-            h.update(Path(path).read_bytes() if path else name.encode())
-        except OSError:
-            h.update(name.encode())
-    return h.hexdigest()[:16]
-
-
-def store_fingerprint(store: KGStore) -> dict[str, Any]:
-    """What identifies the graph an alias index was made from: the store file (size and
-    modification time: ingest swaps in a new file, and opening reads it read-only), its
-    write-ahead log if one is left, and the active layers."""
-    st = store.path.stat()
-    wal = store.path.with_name(store.path.name + ".wal")
-    wal_stat = wal.stat() if wal.exists() else None
+def store_fingerprint(store: KGStore, code: tuple[str, ...]) -> dict[str, Any]:
+    """What a part made from ``store`` by ``code`` depends on: the store file, its active
+    layers and that code."""
     return {
-        "format": FORMAT,
-        "code": code_digest(ALIAS_CODE),
-        "store": str(store.path.resolve()),
-        "size": st.st_size,
-        "mtime_ns": st.st_mtime_ns,
-        "wal": [wal_stat.st_size, wal_stat.st_mtime_ns] if wal_stat else None,
+        **file_fingerprint(store.path),
         "layers": list(store.layers),
+        "code": code_digest(code),
     }
-
-
-@contextmanager
-def _no_gc() -> Iterator[None]:
-    """Unpickling a hundred thousand small objects triggers the cycle collector over and over
-    (3x the time); none of them can form garbage cycles while being read. What was read lives
-    as long as the engine, so it is then moved out of the collector's sight (``gc.freeze``),
-    else the first full collection, during the first question, walks it all (~0.3 s)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-        gc.freeze()
-    finally:
-        if was:
-            gc.enable()
-
-
-def _write_atomic(path: Path, write: Callable[[BinaryIO], object]) -> bool:
-    """Write ``path`` through a temporary file beside it; False (logged) when the data home
-    cannot be written (a read-only home works, computing at every open)."""
-    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tmp.open("wb") as f:
-            write(f)
-        os.replace(tmp, path)
-        return True
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        log.info("cannot save %s (%s); it is computed again at the next open", path, exc)
-        return False
 
 
 @dataclass
@@ -129,31 +80,6 @@ class Prepared:
         log.warning("%s computed at open: %s", part, reason)
 
 
-def alias_path(cache_dir: Path, layers: tuple[str, ...]) -> Path:
-    tag = hashlib.sha256("\x00".join(layers).encode()).hexdigest()[:12]
-    return cache_dir / f"aliases-{tag}.pickle"
-
-
-def _read_aliases(path: Path, fingerprint: dict[str, Any]) -> tuple[Any, str]:
-    """(the saved payload, "") when ``path`` holds an index made with ``fingerprint``, else
-    (None, why not)."""
-    if not path.exists():
-        return None, f"no prepared alias index at {path} (`helix-chat ingest` prepares it)"
-    try:
-        with path.open("rb") as f, _no_gc():
-            header = pickle.load(f)
-            if header != fingerprint:
-                changed = sorted(
-                    k
-                    for k in fingerprint
-                    if not isinstance(header, dict) or header.get(k) != fingerprint[k]
-                )
-                return None, f"the prepared alias index is stale ({', '.join(changed)} changed)"
-            return pickle.load(f), ""
-    except Exception as exc:  # a truncated or foreign file is recomputed, never trusted
-        return None, f"the prepared alias index cannot be read ({type(exc).__name__}: {exc})"
-
-
 def alias_index(
     store: KGStore,
     embedder: Embedder | None,
@@ -164,9 +90,9 @@ def alias_index(
     without one): read from ``cache_dir`` when prepared for this store, else built, and saved
     (``found`` records what was computed and why)."""
     found = found if found is not None else Prepared([], {})
-    fingerprint = store_fingerprint(store)
-    path = alias_path(cache_dir, store.layers)
-    payload, why = _read_aliases(path, fingerprint)
+    fingerprint = store_fingerprint(store, ALIAS_CODE)
+    path = cache_dir / f"aliases-{layers_tag(store.layers)}.pickle"
+    payload, why = read_pickled(path, fingerprint, "alias index")
     if payload is not None:
         index: AliasIndex = payload["index"]
         synonyms: dict[str, Any] = payload["synonyms"]
@@ -183,14 +109,32 @@ def alias_index(
         fresh = True
     index.meant = index.headed | synonyms.get(model, frozenset()) if model else index.headed
     if fresh:
-
-        def write(f: BinaryIO) -> None:
-            pickle.dump(fingerprint, f, protocol=pickle.HIGHEST_PROTOCOL)
-            payload = {"index": index, "synonyms": synonyms}
-            pickle.dump(payload, f, protocol=pickle.HIGHEST_PROTOCOL)
-
-        _write_atomic(path, write)
+        write_pickled(path, fingerprint, {"index": index, "synonyms": synonyms})
     return index
+
+
+def stored_part(
+    store: KGStore,
+    name: str,
+    code: tuple[str, ...],
+    build: Callable[[], T],
+    cache_dir: Path,
+    found: Prepared | None = None,
+    layered: bool = True,
+) -> T:
+    """``build()``, made from ``store`` by ``code``: read from ``cache_dir`` when made from this
+    store file (and, when ``layered``, these layers), else built and saved."""
+    fingerprint = store_fingerprint(store, code)
+    if not layered:
+        fingerprint.pop("layers")
+    tag = layers_tag(store.layers) if layered else "all"
+    path = cache_dir / f"{name}-{tag}.pickle"
+    value, why = read_pickled(path, fingerprint, name)
+    if value is None:
+        (found if found is not None else Prepared([], {})).note(name, why)
+        value = build()
+        write_pickled(path, fingerprint, value)
+    return cast(T, value)
 
 
 def temperature_path(bank: Bank, embedder: Embedder, cache_dir: Path) -> Path:
@@ -218,5 +162,5 @@ def semantic_scorer(
     if temperature is None:
         found.note("temperature", f"no temperature fitted for this bank and model at {path}")
         text = json.dumps({"temperature": scorer.temperature, "model": embedder.name})
-        _write_atomic(path, lambda f: f.write(text.encode("utf-8")))
+        write_atomic(path, lambda f: f.write(text.encode("utf-8")))
     return scorer

@@ -1,7 +1,8 @@
-"""What depends only on the stores is made at ingest and read at open: the alias index with its
-admitted synonyms and the semantic reader's fitted temperature (``engine/understand/
-prepared.py``). An open over prepared stores fits nothing and embeds no synonym; a stale or
-broken file is recomputed and said so, never read as current."""
+"""What depends only on the stores is made at ingest and read at open: the graph's nodes and
+adjacency, the alias index with its admitted synonyms, the passages' BM25 index and the
+semantic reader's fitted temperature (``engine/understand/prepared.py``). An open over prepared
+stores reads no adjacency, fits nothing and embeds no synonym; a stale or broken file is
+recomputed and said so, never read as current."""
 
 from __future__ import annotations
 
@@ -13,11 +14,15 @@ import pytest
 
 from engine.api import Helix
 from engine.config import Settings
+from engine.graph.store import KGStore
+from engine.index.lexical import LexicalIndex
 from engine.understand.mentions import AliasIndex
 from engine.understand.semantic import SemanticScorer
 
 pytestmark = pytest.mark.integration
 
+ALL = ["graph", "aliases", "passages-bm25", "temperature"]
+FROM_STORE = ["graph", "aliases", "passages-bm25"]
 QUESTIONS = (
     "What drugs treat Alzheimer's disease?",
     "Which drugs palliate paralysis agitans?",
@@ -32,6 +37,7 @@ def home(small_settings: Settings, tmp_path: Path) -> Settings:
     dst = tmp_path / "home"
     shutil.copytree(small_settings.home, dst, symlinks=True)
     shutil.rmtree(dst / "stores" / "understand", ignore_errors=True)
+    shutil.rmtree(dst / "stores" / "prepared", ignore_errors=True)
     return small_settings.model_copy(update={"home": dst})
 
 
@@ -42,6 +48,8 @@ def _forbid_computing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(AliasIndex, "__init__", fail)
     monkeypatch.setattr(AliasIndex, "admit_synonyms", fail)
     monkeypatch.setattr(SemanticScorer, "fit_temperature", fail)
+    monkeypatch.setattr(KGStore, "_load_adjacency", fail)
+    monkeypatch.setattr(LexicalIndex, "__init__", fail)
 
 
 def _answers(helix: Helix) -> list[tuple[str, list[str]]]:
@@ -54,16 +62,16 @@ def test_ingest_prepares_and_open_reuses(home: Settings, monkeypatch: pytest.Mon
     computed = Helix.open(home, auto_ingest=False)  # computes everything, as before
     expected = _answers(computed)
     computed.close()
-    assert computed.prepared.computed == ["aliases", "temperature"]
+    assert computed.prepared.computed == ALL
     assert any(status == "ANSWERED" for status, _ in expected)
-    understand = home.stores_dir / "understand"
-    for made in [*understand.glob("aliases-*"), *understand.glob("temperature-*")]:
+    ready, understand = home.stores_dir / "prepared", home.stores_dir / "understand"
+    for made in [*ready.glob("*.pickle"), *understand.glob("temperature-*")]:
         made.unlink()
 
     report = ingest_or_fail(home)  # the stores are built: only the prepared files are made
     assert report.steps["kg"] == "up to date"
-    assert report.steps["prepared"] == "computed aliases, temperature"
-    assert list(understand.glob("aliases-*.pickle")) and list(understand.glob("temperature-*"))
+    assert report.steps["prepared"] == f"computed {', '.join(ALL)}"
+    assert len(list(ready.glob("*.pickle"))) == 3 and list(understand.glob("temperature-*"))
 
     _forbid_computing(monkeypatch)
     helix = Helix.open(home, auto_ingest=False)
@@ -77,7 +85,7 @@ def test_ingest_prepares_and_open_reuses(home: Settings, monkeypatch: pytest.Mon
 def test_an_open_without_them_computes_them_once(home: Settings) -> None:
     first = Helix.open(home, auto_ingest=False)
     first.close()
-    assert first.prepared.computed == ["aliases", "temperature"]
+    assert first.prepared.computed == ALL
     assert "helix-chat ingest" in first.prepared.why["aliases"]
     second = Helix.open(home, auto_ingest=False)
     second.close()
@@ -92,14 +100,14 @@ def test_a_changed_store_makes_the_alias_index_stale(home: Settings) -> None:
     os.utime(kg, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
     again = Helix.open(home, auto_ingest=False)
     again.close()
-    assert again.prepared.computed == ["aliases"]
-    assert "stale" in again.prepared.why["aliases"]
-    assert "mtime_ns" in again.prepared.why["aliases"]
+    assert again.prepared.computed == FROM_STORE
+    for part in FROM_STORE:
+        assert "stale (mtime_ns changed)" in again.prepared.why[part]
 
 
 def test_a_broken_file_is_recomputed_not_trusted(home: Settings) -> None:
     Helix.open(home, auto_ingest=False).close()
-    (path,) = (home.stores_dir / "understand").glob("aliases-*.pickle")
+    (path,) = (home.stores_dir / "prepared").glob("aliases-*.pickle")
     path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
     (temp,) = (home.stores_dir / "understand").glob("temperature-*.json")
     temp.write_text("{not json")
@@ -127,5 +135,5 @@ def test_synonyms_are_kept_per_model(home: Settings, monkeypatch: pytest.MonkeyP
     again.close()
     aliases = again.c.planner.linker.aliases
     assert again.prepared.computed == [] and admitted <= aliases.meant
-    bare = alias_index(again.c.store, None, home.stores_dir / "understand")
+    bare = alias_index(again.c.store, None, home.stores_dir / "prepared")
     assert bare.meant == bare.headed and not admitted <= bare.meant
