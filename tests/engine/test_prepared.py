@@ -137,3 +137,30 @@ def test_synonyms_are_kept_per_model(home: Settings, monkeypatch: pytest.MonkeyP
     assert again.prepared.computed == [] and admitted <= aliases.meant
     bare = alias_index(again.c.store, None, home.stores_dir / "prepared")
     assert bare.meant == bare.headed and not admitted <= bare.meant
+
+
+def test_a_read_alias_index_is_the_built_one(home: Settings) -> None:
+    """Saved and read back (its candidates as columns, its automaton of positions), the alias
+    index holds the same keys, candidates and everyday words, and finds the same spans."""
+    from engine.understand.mentions import tokenize
+    from engine.understand.prepared import alias_index
+
+    ready = home.stores_dir / "prepared"
+    store = KGStore(home.kg_path)
+    try:
+        built = alias_index(store, None, ready)  # computed and saved
+        read = alias_index(store, None, ready)
+        assert read is not built
+        assert read.keys == built.keys and len(read.keys) > 1000
+        assert [(k, read.by_key[k]) for k in read.keys] == [
+            (k, built.by_key[k]) for k in built.keys
+        ]
+        assert read.get("no such alias") == [] and "no such alias" not in read.by_key
+        assert (read.common, read.headed, read.meant) == (built.common, built.headed, built.meant)
+        assert read.by_length == built.by_length
+        for question in (*QUESTIONS, "Is TNF-α raised in type 2 diabetes mellitus?", ""):
+            norms = [t.norm for t in tokenize(question)]
+            assert read.matcher.spans(norms) == built.matcher.spans(norms)
+        assert any(read.matcher.spans([t.norm for t in tokenize(q)]) for q in QUESTIONS)
+    finally:
+        store.close()
