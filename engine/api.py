@@ -139,7 +139,15 @@ class Helix:
             timings["passages"] = (time.perf_counter() - t) * 1000
             t = time.perf_counter()
             semantic = _semantic(settings, embedder, errors, degraded, prepared)
-            planner = _planner(settings, store, aliases, names, embedder, semantic)
+            words = stored_part(
+                store,
+                "name-words",
+                ("engine.understand.vocabulary",),
+                lambda: name_words(zip(store.kinds, store.names, strict=True)),
+                ready,
+                prepared,
+            )
+            planner = _planner(settings, store, aliases, names, embedder, semantic, words)
             timings["semantic"] = (time.perf_counter() - t) * 1000
             predictor = LocalEdgePredictor(
                 Calibration.load(settings.stores_dir / "calibration.json"),
@@ -434,6 +442,7 @@ def _planner(
     names: VectorIndex | None,
     embedder: SentenceTransformerEmbedder | None,
     semantic: SemanticScorer | None,
+    words: dict[str, frozenset[str]],
 ) -> Planner:
     """The planner over a linker and a speller built whole: the words that say what is asked
     (the exemplar bank's, the data's relations' and action types') never name, and the
@@ -446,7 +455,7 @@ def _planner(
             aliases.common,
             embedder.word_pieces if semantic is not None and embedder is not None else None,
         ),
-        name_words(zip(store.kinds, store.names, strict=True)),
+        words,
     )
     linker = Linker(
         store,

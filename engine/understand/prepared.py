@@ -1,22 +1,24 @@
-"""What opening the engine reads instead of computing: the parts of understanding that depend
-only on the stores, the exemplar bank and the embedding model.
+"""What opening the engine reads instead of computing: what depends only on the stores, the
+exemplar bank and the embedding model.
 
-* the alias index of the active layers (``AliasIndex``: keys, candidates, the span automaton,
-  everyday words, subject headings) with its admitted synonyms (``admit_synonyms``, which
-  embeds about a thousand alias/name pairs);
-* the semantic reader's softmax temperature (``SemanticScorer.fit_temperature``, a
-  leave-one-out fit over the bank) — the bank's vectors are already kept by ``cached_vectors``.
+* from the graph store (``stores/prepared/``, one file per layer selection): the nodes and
+  adjacency (``KGStore``), the alias index with its admitted synonyms (``AliasIndex``,
+  ``admit_synonyms``, which embeds about a thousand alias/name pairs), the words of node names
+  per kind (``name_words``) and the passages' BM25 index;
+* from the bank (``stores/understand/``, beside its cached vectors): the semantic reader's
+  softmax temperature (``fit_temperature``, a leave-one-out fit over the bank) and what it
+  learns from the bank on the first question (relation directions, twin and chain words).
 
-``prepare`` makes them right after ingest; an open that finds one missing or made for other
-stores (another store file, other layers, another model, other code) computes it as before,
-says so in the log, and saves it when the data home is writable. A file is only ever used
-when its whole fingerprint matches, so a stale one is never read as current.
+``engine.api.prepare`` makes them right after ingest; an open that finds one missing or made
+for other inputs (another store file, other layers, another model, other code) computes it as
+before, says so (``Prepared``, and a warning in the log), and saves it when the data home is
+writable. A file is used only when its whole fingerprint matches, so a stale one is never read
+as current.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -34,7 +36,6 @@ from engine.util.artefact import (
     file_fingerprint,
     layers_tag,
     read_pickled,
-    write_atomic,
     write_pickled,
 )
 
@@ -53,7 +54,17 @@ ALIAS_CODE = (
     "engine.graph.store",
 )
 """Modules whose code decides the alias index: a change to any makes a prepared index stale."""
-TEMPERATURE_CODE = ("engine.understand.semantic", "engine.util.numeric")
+BANK_CODE = (
+    "engine.understand.semantic",
+    "engine.understand.polarity",
+    "engine.understand.twins",
+    "engine.understand.chains",
+    "engine.understand.learn",
+    "engine.understand.lexicon",
+    "engine.understand.bank",
+    "engine.util.numeric",
+)
+"""Modules whose code decides the bank's temperature and what the scorer learns from it."""
 
 
 def store_fingerprint(store: KGStore, code: tuple[str, ...]) -> dict[str, Any]:
@@ -137,30 +148,28 @@ def stored_part(
     return cast(T, value)
 
 
-def temperature_path(bank: Bank, embedder: Embedder, cache_dir: Path) -> Path:
-    """The file of the temperature fitted for this bank, model and code."""
-    key = "\x00".join((str(FORMAT), embedder.name, code_digest(TEMPERATURE_CODE), bank.source))
-    return cache_dir / f"temperature-{hashlib.sha256(key.encode()).hexdigest()[:20]}.json"
+def bank_path(bank: Bank, embedder: Embedder, cache_dir: Path) -> Path:
+    """The file of what is fitted and learnt from this bank with this model and code."""
+    key = "\x00".join((str(FORMAT), embedder.name, code_digest(BANK_CODE), bank.source))
+    return cache_dir / f"bank-{hashlib.sha256(key.encode()).hexdigest()[:20]}.pickle"
 
 
 def semantic_scorer(
     bank: Bank, embedder: Embedder, cache_dir: Path, found: Prepared | None = None
 ) -> SemanticScorer:
-    """The bank's scorer at its fitted temperature: read from ``cache_dir`` when fitted for
-    this bank, model and code, else fitted (leave-one-out over the bank) and saved."""
+    """The bank's scorer at its fitted temperature, with the relation directions and telling
+    words it learns from the bank: read from ``cache_dir`` when made for this bank, model and
+    code, else fitted (leave-one-out over the bank), learnt and saved."""
     found = found if found is not None else Prepared([], {})
-    path = temperature_path(bank, embedder, cache_dir)
-    temperature: float | None = None
-    try:
-        value = json.loads(path.read_text(encoding="utf-8"))["temperature"]
-        temperature = float(value) if isinstance(value, int | float) and value > 0 else None
-    except FileNotFoundError:
-        pass
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        log.warning("the fitted temperature %s cannot be read (%s)", path, exc)
-    scorer = SemanticScorer(bank, embedder, cache_dir, temperature=temperature)
-    if temperature is None:
-        found.note("temperature", f"no temperature fitted for this bank and model at {path}")
-        text = json.dumps({"temperature": scorer.temperature, "model": embedder.name})
-        write_atomic(path, lambda f: f.write(text.encode("utf-8")))
+    path = bank_path(bank, embedder, cache_dir)
+    fingerprint = {"format": FORMAT, "model": embedder.name, "bank": len(bank.source)}
+    saved, why = read_pickled(path, fingerprint, "bank reading")
+    if saved is not None:
+        scorer = SemanticScorer(bank, embedder, cache_dir, temperature=saved["temperature"])
+        scorer.teach(saved["learned"])
+        return scorer
+    found.note("temperature", why)
+    scorer = SemanticScorer(bank, embedder, cache_dir)
+    payload = {"temperature": scorer.temperature, "learned": scorer.learned()}
+    write_pickled(path, fingerprint, payload)
     return scorer

@@ -21,8 +21,8 @@ from engine.understand.semantic import SemanticScorer
 
 pytestmark = pytest.mark.integration
 
-ALL = ["graph", "aliases", "passages-bm25", "temperature"]
-FROM_STORE = ["graph", "aliases", "passages-bm25"]
+ALL = ["graph", "aliases", "passages-bm25", "temperature", "name-words"]
+FROM_STORE = ["graph", "aliases", "passages-bm25", "name-words"]
 QUESTIONS = (
     "What drugs treat Alzheimer's disease?",
     "Which drugs palliate paralysis agitans?",
@@ -50,6 +50,10 @@ def _forbid_computing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(SemanticScorer, "fit_temperature", fail)
     monkeypatch.setattr(KGStore, "_load_adjacency", fail)
     monkeypatch.setattr(LexicalIndex, "__init__", fail)
+    monkeypatch.setattr("engine.api.name_words", fail)
+    # nor learnt from the bank at the first question: the twin and chain words are read too
+    monkeypatch.setattr("engine.understand.semantic.learn_twins", fail)
+    monkeypatch.setattr("engine.understand.semantic.learn_chains", fail)
 
 
 def _answers(helix: Helix) -> list[tuple[str, list[str]]]:
@@ -65,13 +69,13 @@ def test_ingest_prepares_and_open_reuses(home: Settings, monkeypatch: pytest.Mon
     assert computed.prepared.computed == ALL
     assert any(status == "ANSWERED" for status, _ in expected)
     ready, understand = home.stores_dir / "prepared", home.stores_dir / "understand"
-    for made in [*ready.glob("*.pickle"), *understand.glob("temperature-*")]:
+    for made in [*ready.glob("*.pickle"), *understand.glob("bank-*")]:
         made.unlink()
 
     report = ingest_or_fail(home)  # the stores are built: only the prepared files are made
     assert report.steps["kg"] == "up to date"
     assert report.steps["prepared"] == f"computed {', '.join(ALL)}"
-    assert len(list(ready.glob("*.pickle"))) == 3 and list(understand.glob("temperature-*"))
+    assert len(list(ready.glob("*.pickle"))) == 4 and list(understand.glob("bank-*"))
 
     _forbid_computing(monkeypatch)
     helix = Helix.open(home, auto_ingest=False)
@@ -109,8 +113,8 @@ def test_a_broken_file_is_recomputed_not_trusted(home: Settings) -> None:
     Helix.open(home, auto_ingest=False).close()
     (path,) = (home.stores_dir / "prepared").glob("aliases-*.pickle")
     path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
-    (temp,) = (home.stores_dir / "understand").glob("temperature-*.json")
-    temp.write_text("{not json")
+    (temp,) = (home.stores_dir / "understand").glob("bank-*.pickle")
+    temp.write_text("not a pickle")
     again = Helix.open(home, auto_ingest=False)
     again.close()
     assert again.prepared.computed == ["aliases", "temperature"]

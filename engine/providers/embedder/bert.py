@@ -123,16 +123,17 @@ class BertEncoder:
             return w[f"encoder.layer.{i}.{name}"]
 
         qkv = ("query", "key", "value")
+        # transposed views, not copies: BLAS multiplies by a transposed matrix as fast
         return (
-            np.ascontiguousarray(np.concatenate([g(f"attention.self.{n}.weight") for n in qkv]).T),
+            np.concatenate([g(f"attention.self.{n}.weight") for n in qkv]).T,
             np.concatenate([g(f"attention.self.{n}.bias") for n in qkv]),
-            np.ascontiguousarray(g("attention.output.dense.weight").T),
+            g("attention.output.dense.weight").T,
             g("attention.output.dense.bias"),
             g("attention.output.LayerNorm.weight"),
             g("attention.output.LayerNorm.bias"),
-            np.ascontiguousarray(g("intermediate.dense.weight").T),
+            g("intermediate.dense.weight").T,
             g("intermediate.dense.bias"),
-            np.ascontiguousarray(g("output.dense.weight").T),
+            g("output.dense.weight").T,
             g("output.dense.bias"),
             g("output.LayerNorm.weight"),
             g("output.LayerNorm.bias"),
