@@ -90,11 +90,39 @@ def check_model(model_dir: Path) -> tuple[dict[str, Any], int]:
     return config, min(limit, int(config["max_position_embeddings"]))
 
 
+_DTYPES = {"F32": np.float32, "F16": np.float16, "I64": np.int64, "I32": np.int32}
+
+
+def mapped(path: Path) -> dict[str, Array]:
+    """The tensors of a safetensors file as read-only arrays over a memory map of it: only
+    the pages a question touches are read (the 30,522-row word table is 47 MB, of which a
+    question uses a few rows), and nothing is copied. A layout this reader does not take is
+    read whole by ``safetensors`` itself."""
+    try:
+        with path.open("rb") as f:
+            size = int.from_bytes(f.read(8), "little")
+            header = json.loads(f.read(size))
+        data = np.memmap(path, dtype=np.uint8, mode="r", offset=8 + size)
+        out: dict[str, Array] = {}
+        for name, meta in header.items():
+            if name == "__metadata__":
+                continue
+            dtype = np.dtype(_DTYPES[meta["dtype"]]).newbyteorder("<")
+            start, stop = meta["data_offsets"]
+            if start % dtype.itemsize:
+                raise ValueError(f"{name} is not aligned")
+            out[name] = np.asarray(data[start:stop]).view(dtype).reshape(meta["shape"])
+        return out
+    except (OSError, ValueError, KeyError, TypeError):
+        from safetensors.numpy import load_file
+
+        return dict(load_file(str(path)))
+
+
 class BertEncoder:
     """Mean-pooled, L2-normalised BERT sentence vectors in numpy (float32)."""
 
     def __init__(self, model_dir: Path, batch_size: int = 64) -> None:
-        from safetensors.numpy import load_file
         from tokenizers import Tokenizer
 
         config, self.max_length = check_model(model_dir)
@@ -105,8 +133,7 @@ class BertEncoder:
         # sentence-transformers cuts at max_seq_length, whatever tokenizer.json says
         self.tokenizer.enable_truncation(self.max_length)
         self.tokenizer.no_padding()
-        w = load_file(str(model_dir / "model.safetensors"))
-        w = {k.removeprefix("bert."): v for k, v in w.items()}
+        w = {k.removeprefix("bert."): v for k, v in mapped(model_dir / "model.safetensors").items()}
         try:
             self.words = w["embeddings.word_embeddings.weight"]
             self.positions = w["embeddings.position_embeddings.weight"]
