@@ -26,7 +26,7 @@ from engine.graph.walk import Budget, Walker
 from engine.index.dense import PassageRetriever
 from engine.index.lexical import LexicalIndex
 from engine.index.vectors import IndexMissing, VectorIndex
-from engine.ingest.build import ingest, stores_ready
+from engine.ingest.ready import stores_ready
 from engine.ingest.report import Progress
 from engine.ports import AliasEntry, Embed, MemoryPort
 from engine.providers.embedder.sentence import SentenceTransformerEmbedder
@@ -114,6 +114,8 @@ class Helix:
         if not stores_ready(settings):
             if not auto_ingest:
                 raise FileNotFoundError(f"stores missing under {settings.stores_dir}")
+            from engine.ingest.build import ingest  # the build's imports, only to build
+
             ingest(settings, progress=progress)
         timings["ingest_check"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()

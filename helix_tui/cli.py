@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import json
 import sys
@@ -204,6 +205,9 @@ def ask(
     from sessions.store import SessionStore
     from wiring.turn import take_turn
 
+    # one question, then the process ends: the cycle collector would walk the engine's
+    # hundreds of thousands of objects while it loads, over and over, and free nothing
+    gc.disable()
     settings = settings_for(ctx.obj["home"], ctx.obj["user"], layers)
     # the session's store first: one that cannot be used is said before the engine loads
     with SessionStore(settings, settings.user) if session_id else nullcontext() as store:

@@ -59,7 +59,7 @@ def bench_option(
 
 def ensure_stores(settings: Settings) -> None:
     """On first use: find the source data (or download it), then build the stores."""
-    from engine.ingest.build import stores_ready
+    from engine.ingest.ready import stores_ready
 
     if not stores_ready(settings):
         _ensure_data(settings)
