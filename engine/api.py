@@ -9,6 +9,7 @@ import functools
 import logging
 import time
 from collections.abc import Callable, Collection, Iterable
+from pathlib import Path
 from typing import Concatenate, ParamSpec, TypeVar
 
 import duckdb
@@ -25,7 +26,7 @@ from engine.graph.walk import Budget, Walker
 from engine.index.dense import PassageRetriever
 from engine.index.lexical import LexicalIndex
 from engine.index.vectors import IndexMissing, VectorIndex
-from engine.ingest.build import ingest, stores_ready
+from engine.ingest.ready import stores_ready
 from engine.ingest.report import Progress
 from engine.ports import AliasEntry, Embed, MemoryPort
 from engine.providers.embedder.sentence import SentenceTransformerEmbedder
@@ -39,6 +40,13 @@ from engine.understand.lexicon import CUE_WORDS, KIND_WORDS
 from engine.understand.linking import Linker
 from engine.understand.mentions import AliasIndex
 from engine.understand.polarity import Directions
+from engine.understand.prepared import (
+    PREPARED_DIR,
+    Prepared,
+    alias_index,
+    semantic_scorer,
+    stored_part,
+)
 from engine.understand.scope import ScopeReader
 from engine.understand.semantic import SemanticScorer
 from engine.understand.spelling import Speller
@@ -76,13 +84,16 @@ class Helix:
         components: Components,
         tracing: Tracing | None = None,
         load_ms: dict[str, float] | None = None,
+        prepared: Prepared | None = None,
     ) -> None:
-        """``load_ms``: how long opening each part took (``open`` measures it)."""
+        """``load_ms``: how long opening each part took (``open`` measures it); ``prepared``:
+        which stores-only parts opening had to compute rather than read (``prepared.py``)."""
         self.settings = settings
         self.c = components
         self.loop = AgentLoop(components)
         self.tracing = tracing or Tracing.from_settings(settings)
         self.load_ms: dict[str, float] = dict(load_ms or {})
+        self.prepared = prepared or Prepared([], {})
 
     @classmethod
     def open(
@@ -103,28 +114,42 @@ class Helix:
         if not stores_ready(settings):
             if not auto_ingest:
                 raise FileNotFoundError(f"stores missing under {settings.stores_dir}")
+            from engine.ingest.build import ingest  # the build's imports, only to build
+
             ingest(settings, progress=progress)
         timings["ingest_check"] = (time.perf_counter() - t) * 1000
         t = time.perf_counter()
-        store = KGStore(settings.kg_path, layers=settings.layer_set)
+        ready = settings.stores_dir / PREPARED_DIR
+        store = KGStore(settings.kg_path, layers=settings.layer_set, prepared_dir=ready)
+        prepared = Prepared([], {})
+        if store.prepared_why:
+            prepared.note("graph", store.prepared_why)
         with store.reading():  # a corrupt block read while loading: one sentence
             timings["graph"] = (time.perf_counter() - t) * 1000
             errors: list[str] = []
             degraded: list[str] = []
             embedder = _embedder(settings, errors, degraded)
             t = time.perf_counter()
-            aliases = _aliases(store, embedder)
+            aliases = alias_index(store, embedder, ready, prepared)
             timings["aliases"] = (time.perf_counter() - t) * 1000
             names = _load_index(settings, "names", errors, degraded)
             if names is not None:
                 names = names.subset(store.index)  # only names of the active layers link
             passages_idx = _load_index(settings, "passages", errors, degraded)
             t = time.perf_counter()
-            passages, dense_passages = _passage_retrievers(store, passages_idx)
+            passages, dense_passages = _passage_retrievers(store, passages_idx, ready, prepared)
             timings["passages"] = (time.perf_counter() - t) * 1000
             t = time.perf_counter()
-            semantic = _semantic(settings, embedder, errors, degraded)
-            planner = _planner(settings, store, aliases, names, embedder, semantic)
+            semantic = _semantic(settings, embedder, errors, degraded, prepared)
+            words = stored_part(
+                store,
+                "name-words",
+                ("engine.understand.vocabulary",),
+                lambda: name_words(zip(store.kinds, store.names, strict=True)),
+                ready,
+                prepared,
+            )
+            planner = _planner(settings, store, aliases, names, embedder, semantic, words)
             timings["semantic"] = (time.perf_counter() - t) * 1000
             predictor = LocalEdgePredictor(
                 Calibration.load(settings.stores_dir / "calibration.json"),
@@ -153,7 +178,7 @@ class Helix:
                 llm=language_model(settings),
                 llm_calibration=Calibration.load(settings.stores_dir / "calibration-llm.json"),
             )
-            return cls(settings, comp, load_ms=timings)
+            return cls(settings, comp, load_ms=timings, prepared=prepared)
 
     def warm(self) -> None:
         """Load the embedding model now rather than on the first question."""
@@ -363,13 +388,26 @@ class Helix:
         self.c.store.close()
 
 
+def prepare(settings: Settings) -> Prepared:
+    """Compute and save what opening reads instead of computing (``prepared.py``: the alias
+    index with its synonyms, the semantic reader's temperature, the bank's vectors), by
+    opening the engine once over the built stores; returns what had to be computed. Run after
+    every ingest, so the next start reads them."""
+    helix = Helix.open(settings, auto_ingest=False)
+    helix.close()
+    return helix.prepared
+
+
 def _embedder(
     settings: Settings, errors: list[str], degraded: list[str]
 ) -> SentenceTransformerEmbedder | None:
     """The embedding model (loaded on first use), or None with its sentence in ``errors``."""
     try:
         return SentenceTransformerEmbedder(
-            settings.embed_model, settings.embed_batch_size, settings.embed_query_threads
+            settings.embed_model,
+            settings.embed_batch_size,
+            settings.embed_query_threads,
+            runtime=settings.embed_runtime,
         )
     except Exception as exc:
         errors.append(f"the embedding model cannot be loaded ({exc})")
@@ -378,24 +416,21 @@ def _embedder(
         return None
 
 
-def _aliases(store: KGStore, embedder: SentenceTransformerEmbedder | None) -> AliasIndex:
-    """The alias index of the active layers; with an embedder, the corpus-common aliases that
-    mean their node link in lower case too (``AliasIndex.admit_synonyms``)."""
-    aliases = AliasIndex(store)
-    if embedder is not None:
-        aliases.admit_synonyms(embedder.encode, store.name)
-    return aliases
-
-
 def _passage_retrievers(
-    store: KGStore, index: VectorIndex | None
+    store: KGStore, index: VectorIndex | None, ready: Path, prepared: Prepared
 ) -> tuple[PassageRetriever | None, PassageRetriever | None]:
     """(FAISS + BM25 grouped by document, for the pipeline; FAISS alone, for the dense
-    baseline), or None for both without the passage index."""
+    baseline), or None for both without the passage index. The BM25 index of the passages
+    table (every layer's) is prepared in ``ready``."""
     if index is None:
         return None, None
-    rows = store.con.execute("SELECT id, title, text FROM passages").fetchall()
-    lexical = LexicalIndex([r[0] for r in rows], [f"{r[1]} {r[2]}" for r in rows])
+
+    def build() -> LexicalIndex:
+        rows = store.con.execute("SELECT id, title, text FROM passages").fetchall()
+        return LexicalIndex([r[0] for r in rows], [f"{r[1]} {r[2]}" for r in rows])
+
+    code = ("engine.index.lexical", "bm25s")
+    lexical = stored_part(store, "passages-bm25", code, build, ready, prepared, layered=False)
     return (
         PassageRetriever(index, lexical, group_documents=True),
         PassageRetriever(index, None, group_documents=False),
@@ -409,6 +444,7 @@ def _planner(
     names: VectorIndex | None,
     embedder: SentenceTransformerEmbedder | None,
     semantic: SemanticScorer | None,
+    words: dict[str, frozenset[str]],
 ) -> Planner:
     """The planner over a linker and a speller built whole: the words that say what is asked
     (the exemplar bank's, the data's relations' and action types') never name, and the
@@ -421,7 +457,7 @@ def _planner(
             aliases.common,
             embedder.word_pieces if semantic is not None and embedder is not None else None,
         ),
-        name_words(zip(store.kinds, store.names, strict=True)),
+        words,
     )
     linker = Linker(
         store,
@@ -448,12 +484,16 @@ def _semantic(
     embedder: SentenceTransformerEmbedder | None,
     errors: list[str],
     degraded: list[str],
+    prepared: Prepared,
 ) -> SemanticScorer | None:
-    """The exemplar-bank scorer (bank embeddings cached under the stores directory)."""
+    """The exemplar-bank scorer (bank embeddings and fitted temperature kept under the stores
+    directory, ``prepared.py``)."""
     if embedder is None:
         return None
     try:
-        return SemanticScorer(Bank.load(), embedder, settings.stores_dir / "understand")
+        # the bank's vectors and temperature beside the other caches of the bank's texts
+        understand = settings.stores_dir / "understand"
+        return semantic_scorer(Bank.load(), embedder, understand, prepared)
     except Exception as exc:  # the lexicon alone still answers
         errors.append(f"semantic reading unavailable: {exc}")
         degraded.append("semantic")

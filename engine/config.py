@@ -84,6 +84,11 @@ class Settings(BaseSettings):
     holds its latency when other processes use the CPU: on two cores, with one busy process
     beside it, p50/p95 per question were 64/198 ms with two threads and 22/28 ms with one;
     quiet, 24/28 against 26/30 ms. Ingest batches keep torch's default."""
+    embed_runtime: Literal["numpy", "torch"] = "numpy"
+    """What runs the embedding model for questions: ``numpy`` (the model's forward pass over
+    its weight file, loaded in a fraction of a second; the same vectors to float32 rounding)
+    or ``torch`` (sentence-transformers, whose import takes ~12 s on two cores). A model the
+    numpy pass does not run falls back to torch. Ingest always embeds with torch."""
 
     # --- entity linking -------------------------------------------------------------------
     fuzzy_accept: float = 90.0

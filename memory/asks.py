@@ -26,9 +26,9 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
-import yaml
 
 from engine.ports import Embed
+from engine.util.yamltext import safe_load
 from memory.relations import RelationCatalog, SharedCues
 from memory.router import Temporal
 from memory.timewords import TimeWords
@@ -85,7 +85,7 @@ def _load(path: str) -> tuple[Slot, ...]:
     if not Path(path).is_file():
         log.warning("exemplar bank %s is missing: memory questions are read by cues only", path)
         return ()
-    data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    data = safe_load(Path(path).read_text(encoding="utf-8")) or {}
     out: list[Slot] = []
     for name, body in (data.get(SECTION) or {}).items():
         rel, _, when = str(name).partition(".")

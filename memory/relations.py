@@ -12,12 +12,12 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from engine.understand.cueshare import shared_uses
 from engine.understand.form import without_frame
 from engine.util.text import alias_key
+from engine.util.yamltext import safe_load
 
 Functional = Literal["none", "subject", "key", "explicit"]
 DEFAULT_PATH = Path(__file__).with_name("relations.yaml")
@@ -229,5 +229,5 @@ def load_catalog(path: Path | None = None) -> RelationCatalog:
 
 @lru_cache(maxsize=4)
 def _load(path: str) -> RelationCatalog:
-    data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+    data = safe_load(Path(path).read_text(encoding="utf-8"))
     return RelationCatalog.model_validate(data)

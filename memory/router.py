@@ -15,9 +15,9 @@ from enum import StrEnum
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel
 
+from engine.util.yamltext import safe_load
 from memory.dates import days_ago, end_of_day, find_dates, start_of_day
 
 DEFAULT_RULES = Path(__file__).with_name("rules.yaml")
@@ -116,7 +116,7 @@ def load_rules(path: Path | None = None) -> RouterRules:
 
 @lru_cache(maxsize=4)
 def _load(path: str) -> RouterRules:
-    return RouterRules.model_validate(yaml.safe_load(Path(path).read_text(encoding="utf-8")))
+    return RouterRules.model_validate(safe_load(Path(path).read_text(encoding="utf-8")))
 
 
 class Router:

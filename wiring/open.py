@@ -38,7 +38,7 @@ def open_engine(settings: Settings, *, modes: Collection[Mode] = (), warm: bool 
     rather than on the first question. Raises ``StoresNotBuilt``, and the store's own errors
     (``UnknownLayer``, ``StoreUnreadable``) as one sentence each."""
     from engine.api import Helix
-    from engine.ingest.build import stores_ready
+    from engine.ingest.ready import stores_ready
 
     if not stores_ready(settings):
         raise StoresNotBuilt(

@@ -12,6 +12,7 @@ is read as one ``hetionet`` layer.
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Collection, Iterable, Iterator
 from contextlib import contextmanager
@@ -30,11 +31,15 @@ from engine.graph.relations import (
     DirectedRel,
     directed_uses,
 )
+from engine.util.artefact import code_digest, file_fingerprint, layers_tag, read_pickled
+from engine.util.artefact import write_pickled as write_prepared
 from engine.util.faults import StoreFault
 
 IntArray = npt.NDArray[np.int32]
 FIXED_RELS = frozenset(BY_ABBREV) | {r.rel for r in LAYER_RELATIONS}
 """Relations of the code's schema; any other relation comes from a KGX layer's data."""
+SNAPSHOT_CODE = ("engine.graph.store", "engine.graph.relations", "engine.graph.provenance")
+"""The code that reads the nodes and adjacency out of the store (``prepared_dir``)."""
 
 
 @dataclass(frozen=True)
@@ -79,20 +84,32 @@ def _csr(src: IntArray, dst: IntArray, n: int) -> CSR:
 
 
 class KGStore:
-    def __init__(self, path: Path, layers: Collection[str] | None = None) -> None:
-        """Open the store read-only, restricted to ``layers`` (default: every built layer)."""
+    def __init__(
+        self,
+        path: Path,
+        layers: Collection[str] | None = None,
+        prepared_dir: Path | None = None,
+    ) -> None:
+        """Open the store read-only, restricted to ``layers`` (default: every built layer).
+
+        ``prepared_dir``: where the nodes and adjacency read out of this store file for these
+        layers are kept (``engine/util/artefact.py``): read from there when made from this
+        very file, else read from the store and saved there; ``prepared_why`` then says why."""
         if not path.exists():
             raise StoreMissing(f"no KG store at {path}; run `helix-chat ingest`")
         t0 = time.perf_counter()
         self.path = path
+        self.prepared_why: str | None = None
+        self._active_lock = threading.Lock()
+        self._active_made = False
         try:
             self.con = duckdb.connect(str(path), read_only=True)
-            self._load(path, layers)
+            self._load(path, layers, prepared_dir)
         except duckdb.Error as exc:  # a block overwritten inside the file fails when read
             raise self.unreadable(exc) from exc
         self.load_ms = (time.perf_counter() - t0) * 1000
 
-    def _load(self, path: Path, layers: Collection[str] | None) -> None:
+    def _load(self, path: Path, layers: Collection[str] | None, prepared_dir: Path | None) -> None:
         """Read what the walks keep in memory: layers, nodes, adjacency, predicates."""
         self.layered = self._has_column("triples", "layer")
         self.con.execute("SELECT count(*) FROM nodes").fetchone()
@@ -107,19 +124,36 @@ class KGStore:
         self.layers: tuple[str, ...] = tuple(
             x for x in self.built_layers if not layers or x in layers
         )
-        self._restrict()
         self.provenance = Provenance.load(
             self.con, self.layers if self.layered else None, self._superseded_samples()
         )
-        rows = self.con.execute("SELECT id, name, kind FROM active_nodes ORDER BY id").fetchall()
-        self.ids: list[str] = [r[0] for r in rows]
-        self.names: list[str] = [r[1] for r in rows]
-        self.kinds: list[str] = [r[2] for r in rows]
-        self.index: dict[str, int] = {nid: i for i, nid in enumerate(self.ids)}
+        self.ids: list[str] = []
+        self.names: list[str] = []
+        self.kinds: list[str] = []
+        self.index: dict[str, int] = {}
         self._adj: dict[str, CSR] = {}
         self._stored: dict[str, set[int]] = {}
         self._reach: dict[str, int] = {}
-        self._load_adjacency()
+        fingerprint = {
+            **file_fingerprint(path),
+            "layers": list(self.layers),
+            "code": code_digest(SNAPSHOT_CODE),
+        }
+        target = prepared_dir / f"graph-{layers_tag(self.layers)}.pickle" if prepared_dir else None
+        snapshot, why = read_pickled(target, fingerprint, "graph") if target else (None, "")
+        if snapshot is not None:
+            self.ids, self.names, self.kinds = snapshot["nodes"]
+            self._adj = {
+                k: CSR(indptr, indices) for k, (indptr, indices) in snapshot["adj"].items()
+            }
+            self._stored, self.n_triples = snapshot["stored"], snapshot["n_triples"]
+            self.index = {nid: i for i, nid in enumerate(self.ids)}
+        else:
+            self.prepared_why = why or None
+            self._read_nodes()
+            self._load_adjacency()
+            if target is not None:
+                write_prepared(target, fingerprint, self._snapshot())
         kind_names = sorted(set(self.kinds))
         self._kind_code = {k: c for c, k in enumerate(kind_names)}
         self._kind_of = np.asarray([self._kind_code[k] for k in self.kinds], dtype=np.int32)
@@ -195,7 +229,33 @@ class KGStore:
             [layers],
         )
 
+    def _read_nodes(self) -> None:
+        self._active()
+        rows = self.con.execute("SELECT id, name, kind FROM active_nodes ORDER BY id").fetchall()
+        self.ids = [r[0] for r in rows]
+        self.names = [r[1] for r in rows]
+        self.kinds = [r[2] for r in rows]
+        self.index = {nid: i for i, nid in enumerate(self.ids)}
+
+    def _snapshot(self) -> dict[str, object]:
+        """What ``_read_nodes`` and ``_load_adjacency`` read, to be kept in a prepared file."""
+        return {
+            "nodes": (self.ids, self.names, self.kinds),
+            "adj": {k: (c.indptr, c.indices) for k, c in self._adj.items()},
+            "stored": self._stored,
+            "n_triples": self.n_triples,
+        }
+
+    def _active(self) -> None:
+        """The temp tables of the active layers (``_restrict``), made on first need: an open
+        that reads its nodes and adjacency from a prepared file may never query them."""
+        with self._active_lock:
+            if not self._active_made:
+                self._restrict()
+                self._active_made = True
+
     def _load_adjacency(self) -> None:
+        self._active()
         self.con.execute(
             "CREATE TEMP TABLE nidx AS SELECT id, (row_number() OVER (ORDER BY id)) - 1 AS i"
             " FROM active_nodes"
@@ -378,6 +438,7 @@ class KGStore:
     def triples_of(
         self, node_id: str, rel: str | None = None, limit: int = 50
     ) -> list[tuple[str, str, str]]:
+        self._active()
         q = "SELECT subj, rel, obj FROM active_triples WHERE (subj = ? OR obj = ?)"
         args: list[object] = [node_id, node_id]
         if rel:
@@ -390,6 +451,7 @@ class KGStore:
     def alias_rows(self) -> list[tuple[str, str, str, str, bool]]:
         """``(key, node_id, alias, source, is_primary)`` of the active layers' nodes."""
         q = "SELECT key, node_id, alias, source, is_primary FROM aliases"
+        self._active()
         if not self.layered:
             return [tuple(r) for r in self.con.execute(q).fetchall()]  # type: ignore[misc]
         q += " WHERE list_contains(?, layer) AND node_id IN (SELECT id FROM active_nodes)"

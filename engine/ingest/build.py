@@ -44,10 +44,13 @@ from engine.ingest.extras import (
 )
 from engine.ingest.kgx import KGXInput
 from engine.ingest.passages import disease_definitions, pubmedqa_documents, pubmedqa_passages
+from engine.ingest.ready import stores_ready
 from engine.ingest.report import IngestReport, Progress, SilentProgress
 from engine.ingest.sources import DataError
 from engine.providers.embedder.cache import CachedEmbedder
 from engine.providers.embedder.sentence import SentenceTransformerEmbedder
+
+__all__ = ["ingest", "stores_ready"]
 
 EMBED_KINDS = (
     "Compound",
@@ -74,11 +77,6 @@ def check_writable(directory: Path, home: Path) -> None:
             f"the data home {home} is not writable ({exc.strerror or exc}); make it writable, "
             "or choose another with --home or HELIX_HOME"
         ) from exc
-
-
-def stores_ready(settings: Settings) -> bool:
-    d = settings.stores_dir
-    return all((d / n).exists() for n in ("kg.duckdb", "names.faiss", "passages.faiss"))
 
 
 def build_kg(path: Path, data: DefaultData, report: IngestReport) -> None:

@@ -13,6 +13,8 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, Field, ValidationError
 
+from engine.util.yamltext import safe_load
+
 DEFAULT_MANIFEST = Path(__file__).with_name("sources.yaml")
 
 
@@ -64,7 +66,7 @@ class Manifest(BaseModel):
 def load_manifest(path: Path = DEFAULT_MANIFEST) -> Manifest:
     """Read and validate a manifest file."""
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = safe_load(path.read_text(encoding="utf-8"))
         return Manifest.model_validate(raw)
     except OSError as exc:
         raise ManifestError(f"cannot read manifest {path}: {exc}") from exc

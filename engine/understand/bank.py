@@ -15,11 +15,10 @@ from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 
-import yaml
-
 from engine.graph.relations import BY_ABBREV, DirectedRel, directed_uses
 from engine.understand.lexicon import KIND_WORDS
 from engine.understand.vocabulary import INFLECTIONS
+from engine.util.yamltext import safe_load
 
 SLOT_RELATION: dict[str, str] = {
     "treats": "CtD",
@@ -170,7 +169,7 @@ class Bank:
 
     @classmethod
     def parse(cls, text: str) -> Bank:
-        data = yaml.safe_load(text) or {}
+        data = safe_load(text) or {}
         slots: list[Slot] = []
         for section in GRAPH_SECTIONS:
             for slot_id, body in (data.get(section) or {}).items():

@@ -4,8 +4,9 @@ of the store's active layers (exact keys, lengths for fuzzy matching, everyday w
 from __future__ import annotations
 
 import re
+from array import array
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,7 +15,7 @@ import numpy as np
 from engine.graph.store import KGStore
 from engine.ingest.nearest import BROADER
 from engine.understand.lexicon import FUNCTION_WORDS, KIND_WORDS, is_cue_word
-from engine.understand.spans import SpanMatcher
+from engine.understand.spans import SpanMatcher, pack, unpack
 from engine.util.text import alias_key, normalize
 
 TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
@@ -112,24 +113,86 @@ def own_names(
     return [r for r in rows if r[3] != BROADER or not holders.get(r[0], set()) - {r[1]}]
 
 
+class CandidateTable(Mapping[str, list[Candidate]]):
+    """Candidates by alias key, kept as columns and made into a key's ``Candidate`` list on
+    its first lookup (then the same list every time). A prepared alias index (``prepared.py``)
+    is read in a fraction of the time: a hundred thousand frozen dataclasses cost about half
+    a second to unpickle, and a question meets a few dozen keys."""
+
+    def __init__(self, by_key: Mapping[str, list[Candidate]]) -> None:
+        self._span: dict[str, tuple[int, int]] = {}
+        self._cols: tuple[list[str], list[str], list[str], list[bool]] = ([], [], [], [])
+        node_ids, aliases, sources, primary = self._cols
+        for key, cands in by_key.items():
+            self._span[key] = (len(node_ids), len(node_ids) + len(cands))
+            for c in cands:
+                node_ids.append(c.node_id)
+                aliases.append(c.alias)
+                sources.append(c.source)
+                primary.append(c.primary)
+        self._made: dict[str, list[Candidate]] = {}
+
+    def __getstate__(self) -> dict[str, object]:
+        node_ids, aliases, sources, primary = self._cols
+        return {
+            "keys": pack(list(self._span)),
+            "ends": array("l", (stop for _, stop in self._span.values())),
+            "columns": (pack(node_ids), pack(aliases), pack(sources), bytes(primary)),
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        keys, ends = unpack(state["keys"]), state["ends"]
+        self._span = dict(zip(keys, zip([0, *ends[:-1]], ends, strict=True), strict=True))
+        node_ids, aliases, sources, primary = state["columns"]
+        self._cols = (unpack(node_ids), unpack(aliases), unpack(sources), [*map(bool, primary)])
+        self._made = {}
+
+    def _make(self, key: str, span: tuple[int, int]) -> list[Candidate]:
+        node_ids, aliases, sources, primary = self._cols
+        made = [Candidate(node_ids[i], aliases[i], sources[i], primary[i]) for i in range(*span)]
+        self._made[key] = made
+        return made
+
+    def __getitem__(self, key: str) -> list[Candidate]:
+        made = self._made.get(key)
+        return made if made is not None else self._make(key, self._span[key])
+
+    def get(self, key: str, default: Any = None) -> Any:
+        made = self._made.get(key)
+        if made is not None:
+            return made
+        span = self._span.get(key)
+        return default if span is None else self._make(key, span)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._span
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._span)
+
+    def __len__(self) -> int:
+        return len(self._span)
+
+
 class AliasIndex:
     def __init__(self, store: KGStore) -> None:
-        self.by_key: dict[str, list[Candidate]] = defaultdict(list)
+        by_key: dict[str, list[Candidate]] = defaultdict(list)
         rows = own_names(store.alias_rows())  # the aliases of the store's active layers
         for key, node_id, alias, source, primary in rows:
-            self.by_key[key].append(Candidate(node_id, alias, source, bool(primary)))
+            by_key[key].append(Candidate(node_id, alias, source, bool(primary)))
         for key, cand in eponyms(rows):
-            if all(c.node_id != cand.node_id for c in self.by_key[key]):
-                self.by_key[key].append(cand)
+            if all(c.node_id != cand.node_id for c in by_key[key]):
+                by_key[key].append(cand)
         for key, cand in subtypes(rows):
-            if all(c.node_id != cand.node_id for c in self.by_key[key]):
-                self.by_key[key].append(cand)
+            if all(c.node_id != cand.node_id for c in by_key[key]):
+                by_key[key].append(cand)
         for key, cands in central(initialisms(rows), lambda n: _links(store, n)).items():
-            known = {c.node_id for c in self.by_key.get(key, ())}
-            self.by_key[key].extend(c for c in cands if c.node_id not in known)
-        for key, cands in self.by_key.items():
+            known = {c.node_id for c in by_key.get(key, ())}
+            by_key[key].extend(c for c in cands if c.node_id not in known)
+        for key, cands in by_key.items():
             cands.sort(key=lambda c: (not c.primary, SOURCE_RANK.get(c.source, 3), c.node_id))
-            self.by_key[key] = cands
+            by_key[key] = cands
+        self.by_key = CandidateTable(by_key)
         self.keys = list(self.by_key)
         self.matcher = SpanMatcher(self.keys)
         self.common = self._common_words(store)
@@ -141,13 +204,23 @@ class AliasIndex:
         for k in self.keys:
             self.by_length[len(k)].append(k)
 
+    def __getstate__(self) -> dict[str, object]:
+        state = dict(vars(self))
+        del state["keys"]  # the table's keys, in order
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        vars(self).update(state)
+        self.keys = list(self.by_key)
+
     def near_length(self, n: int, slack: float = 0.2) -> list[str]:
         """Keys whose length is within ``slack`` of n (a fuzzy ratio >= 90 needs that)."""
         lo, hi = int(n * (1 - slack)), int(n * (1 + slack)) + 1
         return [k for length in range(lo, hi + 1) for k in self.by_length.get(length, ())]
 
     def get(self, key: str) -> list[Candidate]:
-        return self.by_key.get(key, [])
+        found: list[Candidate] = self.by_key.get(key, [])
+        return found
 
     @staticmethod
     def _common_words(store: KGStore, min_count: int = 3) -> frozenset[str]:

@@ -16,10 +16,10 @@ from importlib import resources
 from pathlib import Path
 
 import numpy as np
-import yaml
 
 from engine.providers.embedder.base import Embedder
 from engine.understand.semantic import cached_vectors
+from engine.util.yamltext import safe_load
 
 TOPIC_FLOOR = 0.65
 """A topic counts only when its nearest wordings are at least this similar (cosine): below,
@@ -52,7 +52,7 @@ class ScopeReading:
 
 
 def parse_topics(text: str) -> tuple[Topic, ...]:
-    data = yaml.safe_load(text) or {}
+    data = safe_load(text) or {}
     out: list[Topic] = []
     for tid, body in (data.get("topics") or {}).items():
         if not isinstance(body, dict):

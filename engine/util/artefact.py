@@ -1,0 +1,117 @@
+"""Files computed from the stores and read at open instead of computed again ("prepared").
+
+A prepared file starts with its fingerprint (what it was made from: the store file's size and
+modification time, the active layers, the code that made it, the model) and is only ever used
+when that fingerprint is the current one; otherwise the caller computes the value, says why,
+and saves it for the next open when the data home is writable.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import logging
+import os
+import pickle
+import sys
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, BinaryIO
+
+log = logging.getLogger(__name__)
+
+FORMAT = 1
+"""Bumped when what prepared files hold changes shape."""
+
+
+def code_digest(modules: tuple[str, ...]) -> str:
+    """A digest of the source of ``modules`` (their name when no source file is shipped)."""
+    h = hashlib.sha256()
+    for name in modules:
+        module = sys.modules.get(name) or __import__(name, fromlist=["_"])
+        path = getattr(module, "__file__", None)
+        try:
+            h.update(Path(path).read_bytes() if path else name.encode())
+        except OSError:
+            h.update(name.encode())
+    return h.hexdigest()[:16]
+
+
+def file_fingerprint(path: Path) -> dict[str, Any]:
+    """What identifies a store file's content without reading it: its path, size and
+    modification time (ingest swaps in a new file; opening reads it read-only), and those of
+    a write-ahead log left beside it."""
+    st = path.stat()
+    wal = path.with_name(path.name + ".wal")
+    wal_stat = wal.stat() if wal.exists() else None
+    return {
+        "format": FORMAT,
+        "store": str(path.resolve()),
+        "size": st.st_size,
+        "mtime_ns": st.st_mtime_ns,
+        "wal": [wal_stat.st_size, wal_stat.st_mtime_ns] if wal_stat else None,
+    }
+
+
+def layers_tag(layers: tuple[str, ...]) -> str:
+    """A short file-name tag of a layer selection (each selection keeps its own files)."""
+    return hashlib.sha256("\x00".join(layers).encode()).hexdigest()[:12]
+
+
+@contextmanager
+def no_gc() -> Iterator[None]:
+    """The cycle collector off while long-lived objects are made: unpickling or building a
+    hundred thousand small objects triggers it over and over (3x the time), and none of them
+    is garbage. (Nothing is frozen: an engine closed later is collected as before.)"""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def write_atomic(path: Path, write: Callable[[BinaryIO], object]) -> bool:
+    """Write ``path`` through a temporary file beside it; False (logged) when the data home
+    cannot be written (a read-only home still works, computing at every open)."""
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tmp.open("wb") as f:
+            write(f)
+        os.replace(tmp, path)
+        return True
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        log.info("cannot save %s (%s); it is computed again at the next open", path, exc)
+        return False
+
+
+def read_pickled(path: Path, fingerprint: dict[str, Any], what: str) -> tuple[Any, str]:
+    """(the payload saved at ``path``, "") when it was made with ``fingerprint``, else
+    (None, why not: missing, stale naming what changed, or unreadable)."""
+    if not path.exists():
+        return None, f"no prepared {what} at {path} (`helix-chat ingest` prepares it)"
+    try:
+        with path.open("rb") as f, no_gc():
+            header = pickle.load(f)
+            if header != fingerprint:
+                old = header if isinstance(header, dict) else {}
+                changed = sorted(k for k in fingerprint if old.get(k) != fingerprint[k])
+                return None, f"the prepared {what} is stale ({', '.join(changed)} changed)"
+            return pickle.load(f), ""
+    except Exception as exc:  # a truncated or foreign file is recomputed, never trusted
+        return None, f"the prepared {what} cannot be read ({type(exc).__name__}: {exc})"
+
+
+def write_pickled(path: Path, fingerprint: dict[str, Any], payload: Any) -> bool:
+    """Save ``payload`` at ``path`` behind ``fingerprint`` (``read_pickled`` reads it)."""
+
+    def write(f: BinaryIO) -> None:
+        pickle.dump(fingerprint, f, protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.dump(payload, f, protocol=pickle.HIGHEST_PROTOCOL)
+
+    return write_atomic(path, write)

@@ -1,0 +1,116 @@
+"""The numpy forward pass (``bert.py``) gives sentence-transformers' vectors: the FAISS indexes,
+the exemplar bank's cached vectors and every calibration were made with those."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.config import Settings
+from engine.providers.embedder.bert import BertEncoder, Unsupported, check_model
+from engine.providers.embedder.sentence import SentenceTransformerEmbedder, resolve_model_dir
+from engine.understand.bank import Bank
+
+
+def _texts() -> list[str]:
+    """A few hundred texts of every length the engine embeds: the bank's wordings (questions
+    with placeholders), single words, long passages past the 256-piece cut, and odd input."""
+    wordings = [w for s in Bank.load().slots for w in s.wordings]
+    step = max(1, len(wordings) // 250)
+    long_text = " ".join(["Montelukast is a leukotriene receptor antagonist for asthma."] * 60)
+    return [
+        *wordings[::step],
+        "aspirin",
+        "Alzheimer's disease",
+        "boosts",
+        "TNF-α inhibitors in Crohn’s disease",
+        long_text,
+        long_text[:700],
+        "",
+        "?",
+    ]
+
+
+@pytest.fixture(scope="module")
+def both() -> tuple[np.ndarray, np.ndarray, list[str]]:
+    texts = _texts()
+    model = Settings().embed_model
+    light = SentenceTransformerEmbedder(model, 32, runtime="numpy").encode(texts)
+    heavy = SentenceTransformerEmbedder(model, 32, runtime="torch").encode(texts)
+    return light, heavy, texts
+
+
+def test_numpy_vectors_are_the_sentence_transformers_vectors(
+    both: tuple[np.ndarray, np.ndarray, list[str]],
+) -> None:
+    light, heavy, texts = both
+    assert len(texts) >= 200
+    assert light.shape == heavy.shape == (len(texts), 384)
+    assert light.dtype == np.float32
+    cosine = (light * heavy).sum(axis=1)
+    assert cosine.min() >= 0.9999, texts[int(cosine.argmin())]
+    assert np.abs(np.linalg.norm(light, axis=1) - 1.0).max() < 1e-5
+
+
+def test_word_pieces_are_the_tokenizers() -> None:
+    model = Settings().embed_model
+    light = SentenceTransformerEmbedder(model, runtime="numpy")
+    heavy = SentenceTransformerEmbedder(model, runtime="torch")
+    for word in ("boosts", "montelukast's", "TNF-α", "crohn’s"):
+        assert light.word_pieces(word) == heavy.word_pieces(word)
+
+
+def _model_copy(tmp_path: Path) -> Path:
+    """The packaged model's small files copied, its weights linked (a real model directory)."""
+    src = resolve_model_dir(Settings().embed_model)
+    dst = tmp_path / "model"
+    shutil.copytree(src, dst, ignore=shutil.ignore_patterns("model.safetensors"))
+    (dst / "model.safetensors").symlink_to(src / "model.safetensors")
+    return dst
+
+
+def test_a_model_the_numpy_pass_does_not_run_is_refused(tmp_path: Path) -> None:
+    model = _model_copy(tmp_path)
+    check_model(model)  # the copy as it is runs
+    pooling = model / "1_Pooling" / "config.json"
+    conf = json.loads(pooling.read_text())
+    conf.update(pooling_mode_mean_tokens=False, pooling_mode_cls_token=True)
+    pooling.write_text(json.dumps(conf))
+    with pytest.raises(Unsupported, match="pooling"):
+        BertEncoder(model)
+
+
+def test_the_embedder_falls_back_to_torch_for_such_a_model(tmp_path: Path) -> None:
+    model = _model_copy(tmp_path)
+    config = model / "config.json"
+    conf = json.loads(config.read_text())
+    conf["hidden_act"] = "relu"
+    config.write_text(json.dumps(conf))
+    embedder = SentenceTransformerEmbedder(str(model), runtime="numpy")
+    assert embedder._light() is None and embedder.runtime == "torch"
+
+
+def test_the_mapped_weights_are_the_files_tensors(tmp_path: Path) -> None:
+    from safetensors.numpy import load_file, save_file
+
+    from engine.providers.embedder.bert import mapped
+
+    weights = resolve_model_dir(Settings().embed_model) / "model.safetensors"
+    read, whole = mapped(weights), load_file(str(weights))
+    assert read.keys() == whole.keys()
+    for name, tensor in whole.items():
+        assert read[name].dtype == tensor.dtype and np.array_equal(read[name], tensor), name
+    small = tmp_path / "small.safetensors"
+    tensors = {"a": np.arange(6, dtype=np.float32).reshape(2, 3), "b": np.arange(3)}
+    save_file(tensors, str(small), metadata={"format": "np"})
+    again = mapped(small)
+    assert all(
+        np.array_equal(again[k], v) and again[k].dtype == v.dtype for k, v in tensors.items()
+    )
+    small.write_bytes(small.read_bytes()[:20])  # broken: safetensors' own reader says why
+    with pytest.raises(Exception):  # noqa: B017 - whichever error safetensors raises
+        mapped(small)
