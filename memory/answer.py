@@ -153,6 +153,14 @@ class Answerer:
             if rule.kind == Temporal.CURRENT and self.catalog.supersede.asks_old_value(text):
                 # "Which drug was replaced in her latest switch?": the replaced value is asked
                 rule = TemporalIntent(Temporal.PREVIOUS, None, Temporal.PREVIOUS, None, True)
+            if (
+                rule.kind == Temporal.CURRENT
+                and not rule.explicit
+                and not anchors
+                and self.catalog.supersede.asks_new_value(text)
+            ):
+                # "What did we change her over to?": the value the latest change brought in
+                rule = replace(rule, explicit=True)
             when = choose.temporal(rule, reading, spec.name, anchored=anchored)
             named = _anchor_test(anchors, when)
             if spec.asks_detail(text) and anchors and any(named(f) for f in rows):
@@ -304,13 +312,14 @@ class Answerer:
             and (wanted is None or spec.literal_object or wanted in spec.objects)
         ]
         signs = {spec.name: self._sign(spec) for spec in specs}
+        offsets = self.asks.offsets(self.catalog) if self.asks is not None else {}
         way = self._direction(reading) if any(signs.values()) else 0
         scored = []
         for spec in specs:
             cue = spec.score(question, ask=True)
             if spec.functional == "key" and self._key(question, spec) is not None:
                 cue += 3.0
-            sense = choose.meaning(reading, spec.name)
+            sense = choose.meaning(reading, spec.name, offsets.get(spec.name, 0.0))
             moves = choose.direction(way, signs[spec.name])
             shared = self._shared_support(spec, question)
             scored.append(choose.Scored(spec, cue, sense, spec.name in present, moves, shared))

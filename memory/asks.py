@@ -166,6 +166,7 @@ class AskScorer:
             str, tuple[list[str], npt.NDArray[np.int_], npt.NDArray[np.float32] | None]
         ] = {}
         self._shared: tuple[RelationCatalog, SharedCues] | None = None
+        self._offsets: tuple[RelationCatalog, dict[str, float]] | None = None
         timed = {s.rel for s in self.slots if s.temporal != Temporal.CURRENT}
         self.time_words = TimeWords(
             (s.temporal, w) for s in self.slots if s.rel in timed for w in s.wordings
@@ -198,6 +199,43 @@ class AskScorer:
                 wordings.setdefault(slot.rel, []).extend(slot.wordings)
             self._shared = (catalog, catalog.shared_cues(wordings))
         return self._shared[1]
+
+    def offsets(self, catalog: RelationCatalog) -> dict[str, float]:
+        """Relation -> how much higher its meaning floor stands (``choose.meaning``), worked
+        out once from the bank itself.
+
+        A relation's background is how close the wordings of the other relations about the
+        same kind of subject come to it, on average (each wording's best cosine to it). One
+        whose wordings name many things ("what was [Patient] on before [Compound]?") is close
+        to every question about a patient, so its cosine says less; its offset is its
+        background less the mean background of its subject's relations (offsets of one
+        subject's relations sum to 0)."""
+        if self._offsets is None or self._offsets[0] is not catalog:
+            self._offsets = (catalog, self._calibrate(catalog) if self.slots else {})
+        return self._offsets[1]
+
+    def _calibrate(self, catalog: RelationCatalog) -> dict[str, float]:
+        bank = self._bank()
+        rel_of = np.asarray([self.slots[i].rel for i in self._owner])
+        background: dict[str, float] = {}
+        for name, spec in catalog.relations.items():
+            mine = rel_of == name
+            peers = [r for r, s in catalog.relations.items() if s.subject == spec.subject]
+            others = np.isin(rel_of, peers) & ~mine
+            if not mine.any() or not others.any():
+                continue
+            best = (bank[others] @ bank[mine].T).max(axis=1)
+            background[name] = float(best.mean())
+        out: dict[str, float] = {}
+        for name, spec in catalog.relations.items():
+            group = [
+                background[r]
+                for r, s in catalog.relations.items()
+                if s.subject == spec.subject and r in background
+            ]
+            if name in background and len(group) > 1:
+                out[name] = background[name] - sum(group) / len(group)
+        return out
 
     def graph_read(self, reading: AskReading, kind: str) -> dict[str, float]:
         """Best cosine of the read question to each knowledge-graph one-hop slot given
