@@ -107,6 +107,44 @@ def _load(path: str) -> tuple[Slot, ...]:
     return tuple(out)
 
 
+STATEMENTS = "memory_say"
+"""The bank's section of statement wordings (``takes.start``, ``takes.stop``, ...)."""
+
+
+@lru_cache(maxsize=4)
+def load_said(path: str | None = None) -> dict[str, tuple[str, ...]]:
+    """The ``memory_say`` wordings of an exemplar bank by slot (the packaged one by default)."""
+    file = Path(path or DEFAULT_BANK)
+    if not file.is_file():
+        return {}
+    data = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
+    return {
+        str(name): tuple(_canonical(w) for w in body.get("wordings") or [] if str(w).strip())
+        for name, body in (data.get(STATEMENTS) or {}).items()
+    }
+
+
+def _separating(stop: npt.NDArray[np.float32], start: npt.NDArray[np.float32]) -> float:
+    """The margin (best cosine to a stop wording less best to a start wording) that best
+    tells the bank's own stop wordings from its start wordings, each read against the others
+    with itself left out; of equally good margins, the highest. Pure."""
+
+    def loo(
+        own: npt.NDArray[np.float32], other: npt.NDArray[np.float32]
+    ) -> npt.NDArray[np.float32]:
+        same = own @ own.T
+        np.fill_diagonal(same, -1.0)
+        return np.asarray(same.max(axis=1) - (own @ other.T).max(axis=1), dtype=np.float32)
+
+    stops, starts = loo(stop, start), -loo(start, stop)
+    best, floor = -1, 0.0
+    for cut in sorted({*stops.tolist(), *starts.tolist()}):
+        right = int((stops > cut).sum() + (starts <= cut).sum())
+        if right >= best:
+            best, floor = right, cut
+    return floor
+
+
 def question_words(slots: Iterable[Slot]) -> set[str]:
     """The words the memory wordings ask with ("previous", "allergies", "biomarker"): what
     a typo in a memory question is corrected to."""
@@ -167,6 +205,7 @@ class AskScorer:
         ] = {}
         self._shared: tuple[RelationCatalog, SharedCues] | None = None
         self._offsets: tuple[RelationCatalog, dict[str, float]] | None = None
+        self._stop: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], float] | None = None
         timed = {s.rel for s in self.slots if s.temporal != Temporal.CURRENT}
         self.time_words = TimeWords(
             (s.temporal, w) for s in self.slots if s.rel in timed for w in s.wordings
@@ -236,6 +275,26 @@ class AskScorer:
             if name in background and len(group) > 1:
                 out[name] = background[name] - sum(group) / len(group)
         return out
+
+    def stops(self, masked: str) -> bool:
+        """Whether a statement about a medication ("held his [Compound]") reads as stopping it
+        rather than starting or giving it: its best cosine to the bank's ``takes.stop``
+        wordings beats its best to ``takes.start`` by more than the margin that best tells the
+        bank's own stop and start wordings apart (``_separating``: calibrated on the bank)."""
+        if self._stop is None:
+            said = load_said()
+            stop, start = said.get("takes.stop", ()), said.get("takes.start", ())
+            if not stop or not start:
+                self._stop = (np.zeros((0, 1), np.float32), np.zeros((0, 1), np.float32), 1.0)
+            else:
+                a = np.asarray(self._embed(list(stop)), dtype=np.float32)
+                b = np.asarray(self._embed(list(start)), dtype=np.float32)
+                self._stop = (a, b, _separating(a, b))
+        a, b, floor = self._stop
+        if not len(a):
+            return False
+        vec = np.asarray(self._embed([masked]), dtype=np.float32)[0]
+        return float((a @ vec).max() - (b @ vec).max()) > max(floor, 0.0)
 
     def graph_read(self, reading: AskReading, kind: str) -> dict[str, float]:
         """Best cosine of the read question to each knowledge-graph one-hop slot given

@@ -42,6 +42,8 @@ class Extracted:
     score: float = 0.0
     detail: str | None = None
     """The value's dose, route and frequency as written ("5 mg twice daily")."""
+    ends: bool = False
+    """The statement stops this value and names nothing in its place ("stopped metformin")."""
 
     @property
     def triple(self) -> Triple:
@@ -161,6 +163,9 @@ class Extractor:
         new = [v for v in values if v not in old]
         if not new and old and spec.functional in ("explicit", "subject"):
             new = _unlinked_new(text, old[0])  # "from calcitriol to dex": keep "dex" verbatim
+        if not new and old and spec.functional == "explicit":
+            gone = old[0]  # "stopped metformin": the value ends, nothing replaces it
+            return Extracted(subject.id, spec.name, gone.id, subject.name, gone.name, ends=True)
         if not new:
             return None
         value = new[0]

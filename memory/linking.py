@@ -243,6 +243,9 @@ class StatementLinker:
                 form.how == "case" and [t[0] for t in span] == list(form.tokens)
             ):
                 out += form.expansions
+        if len(span) > 1 and _PLURAL.fullmatch(span[-1][0]):
+            # "muscle cramps": a name the graph keeps in the singular ("Muscle Cramp")
+            out.append(" ".join([*(t[3] for t in span[:-1]), span[-1][3][:-1]]))
         if len(span) > 1:
             # "lung ca": the last word completes the words before it
             for form in forms.get(span[-1][3], ()):
@@ -250,6 +253,10 @@ class StatementLinker:
                     head = " ".join(t[3] for t in span[:-1])
                     out += [f"{head} {name}" for name in form.expansions]
         return out
+
+
+_PLURAL = re.compile(r"[a-z]{2,}[^isu\W]s")
+"""A lower-case word in the plural ("cramps"; not "loss", "status", "analysis")."""
 
 
 @dataclass(frozen=True)

@@ -182,3 +182,19 @@ def test_the_short_forms_file_reads_whole_and_keeps_letter_case_where_it_says() 
     assert [e.id for e in linker("on CsA 100 mg")] == ["Gene::1161", "Compound::DB00091"]
     assert [e.id for e in linker("the CSA gene")] == ["Gene::1161"]
     assert [e.id for e in linker("Ca 2.41 today")] == []  # "ca" completes a word before it
+
+
+def test_a_medication_stopped_with_nothing_in_its_place_ends_and_answers_before(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "MRN 7361 is on metformin.", "stopped MRN 7361's metformin.")
+    before = mem.answer("What was MRN 7361 on before?", [])
+    assert _top(before) == "Compound::DB00331"
+    assert before is not None and "until" in before.text
+    assert _top(mem.answer("What is MRN 7361 on now?", [])) is None
+    # a drug stopped that was never stated as started is kept as past
+    _say(mem, clock, "Discontinued clonazepam in MRN 7362.")
+    assert _top(mem.answer("Which drug did MRN 7362 come off?", [])) == "Compound::DB01068"
+    # words that start a drug never stop it
+    _say(mem, clock, "MRN 7363 was put on sitagliptin today.")
+    assert _top(mem.answer("What is MRN 7363 on now?", [])) == "Compound::DB01261"
