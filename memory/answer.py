@@ -110,7 +110,12 @@ class Answerer:
             # relation fits the question's words or meaning; otherwise the graph does
             ours = not own and not reverse and bool(history)
             picked = self._relation(
-                text, subject, history, reverse, reading if own or ours else None
+                text,
+                subject,
+                history,
+                reverse,
+                reading if own or ours else None,
+                named=frozenset(e.id for e in entities),
             )
             if (
                 ours
@@ -299,6 +304,7 @@ class Answerer:
         history: list[Fact],
         reverse: bool,
         reading: AskReading | None,
+        named: frozenset[str] = frozenset(),
     ) -> choose.Choice:
         present = {f.rel for f in history}
         kind = subject.kind
@@ -323,6 +329,12 @@ class Answerer:
             moves = choose.direction(way, signs[spec.name])
             shared = self._shared_support(spec, question)
             scored.append(choose.Scored(spec, cue, sense, spec.name in present, moves, shared))
+        if reading is not None and not reverse and _only_names(reading.masked):
+            # "38801 pyridostigmine?": nothing but names, so nothing to read a meaning from;
+            # the one relation that holds the value it names is asked about
+            holding = {f.rel for f in history if f.obj in named} & {s.spec.name for s in scored}
+            if len(holding) == 1:
+                return choose.Choice(self.catalog.relations[holding.pop()])
         if choose.asked(scored, reading) or not scored:
             return choose.choose(scored, reading)
         if subject.kind not in (PATIENT, NOTE) or any(
@@ -416,6 +428,11 @@ def without_modifiers(text: str) -> str:
         if m.group(2).startswith("-") or (after is not None and after != kind):
             out[m.start(1) : m.end(1)] = " " * len(m.group(1))
     return "".join(out)
+
+
+def _only_names(masked: str) -> bool:
+    """Whether a masked question holds nothing but its names ("[Patient] [Compound]?")."""
+    return not re.search(r"[A-Za-z]{3,}", re.sub(r"\[[A-Za-z]+\]", " ", masked))
 
 
 _FIRST_PERSON = re.compile(r"\b(?:we|our|ours|us|my)\b|\bI\b", re.IGNORECASE)

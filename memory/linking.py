@@ -186,7 +186,9 @@ class StatementLinker:
     ) -> tuple[int, list[LinkedEntity]] | None:
         for j in range(min(len(tokens), i + self.max_ngram) - 1, i - 1, -1):
             span = tokens[i : j + 1]
-            short = self._short(span)
+            # "amox" of "co-amox" is no short form: one is a whole word
+            glued = "-" in (text[span[0][1] - 1 : span[0][1]], text[span[-1][2] : span[-1][2] + 1])
+            short = [] if glued else self._short(span)
             if i == j and not short and not _single_ok(span[0][0], i):
                 continue
             key = " ".join(t[3] for t in span)

@@ -276,8 +276,15 @@ class UserMemory:
     def _stopped(self, part: str, fact: Extracted) -> Extracted:
         """``fact`` as a stop when its words read as stopping the medication by meaning ("held
         his spironolactone", "weaned her off it") though no word of the statement grammar
-        marks the value as old; a change to another value is left to that grammar."""
-        if self.asks is None or fact.rel != "takes" or fact.ends or fact.supersedes is not None:
+        marks the value as old; a change to another value is left to that grammar, and a
+        dose says the drug is given ("levo 100 mcg", "increasing vanc to 1.25 g")."""
+        if (
+            self.asks is None
+            or fact.rel != "takes"
+            or fact.ends
+            or fact.supersedes is not None
+            or fact.detail is not None
+        ):
             return fact
         spans = [(r.start, r.end, "Patient") for r in self.resolver.patients(part) if r.start >= 0]
         spans += [(e.start, e.end, "Compound") for e in link(self.linker, part) if e.id == fact.obj]

@@ -31,6 +31,7 @@ EXTRA_NODES = {
     "Disease::DOID:1324": ("lung cancer", "Disease"),
     "Side Effect::C0020461": ("Hyperkalaemia", "Side Effect"),
     "Gene::1161": ("ERCC8", "Gene"),
+    "Compound::DB01060": ("Amoxicillin", "Compound"),
 }
 EXTRA_ALIASES = {
     "dexamethasone": ["Compound::DB01234"],
@@ -38,6 +39,7 @@ EXTRA_ALIASES = {
     "lung cancer": ["Disease::DOID:1324"],
     "hyperkalaemia": ["Side Effect::C0020461"],
     "csa": ["Gene::1161"],
+    "amoxicillin": ["Compound::DB01060"],
 }
 
 
@@ -182,6 +184,8 @@ def test_the_short_forms_file_reads_whole_and_keeps_letter_case_where_it_says() 
     assert [e.id for e in linker("on CsA 100 mg")] == ["Gene::1161", "Compound::DB00091"]
     assert [e.id for e in linker("the CSA gene")] == ["Gene::1161"]
     assert [e.id for e in linker("Ca 2.41 today")] == []  # "ca" completes a word before it
+    assert [e.id for e in linker("amox 500 mg tds")] == ["Compound::DB01060"]
+    assert [e.id for e in linker("co-amox 1.2 g iv")] == []  # a short form is a whole word
 
 
 def test_a_medication_stopped_with_nothing_in_its_place_ends_and_answers_before(
@@ -195,6 +199,14 @@ def test_a_medication_stopped_with_nothing_in_its_place_ends_and_answers_before(
     # a drug stopped that was never stated as started is kept as past
     _say(mem, clock, "Discontinued clonazepam in MRN 7362.")
     assert _top(mem.answer("Which drug did MRN 7362 come off?", [])) == "Compound::DB01068"
-    # words that start a drug never stop it
-    _say(mem, clock, "MRN 7363 was put on sitagliptin today.")
+    # words that start a drug never stop it, nor does a dose
+    _say(mem, clock, "MRN 7363 was put on sitagliptin today.", "MRN 7364 metformin 500 mg bd")
     assert _top(mem.answer("What is MRN 7363 on now?", [])) == "Compound::DB01261"
+    assert _top(mem.answer("What is MRN 7364 on now?", [])) == "Compound::DB00331"
+
+
+def test_a_question_of_names_alone_asks_about_the_relation_holding_the_named_value(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "MRN 7370 is on sitagliptin.")
+    assert _top(mem.answer("MRN 7370 sitagliptin?", [])) == "Compound::DB01261"
