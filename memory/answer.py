@@ -110,7 +110,12 @@ class Answerer:
             # relation fits the question's words or meaning; otherwise the graph does
             ours = not own and not reverse and bool(history)
             picked = self._relation(
-                text, subject, history, reverse, reading if own or ours else None
+                text,
+                subject,
+                history,
+                reverse,
+                reading if own or ours else None,
+                named=frozenset(e.id for e in entities),
             )
             if (
                 ours
@@ -153,6 +158,14 @@ class Answerer:
             if rule.kind == Temporal.CURRENT and self.catalog.supersede.asks_old_value(text):
                 # "Which drug was replaced in her latest switch?": the replaced value is asked
                 rule = TemporalIntent(Temporal.PREVIOUS, None, Temporal.PREVIOUS, None, True)
+            if (
+                rule.kind == Temporal.CURRENT
+                and not rule.explicit
+                and not anchors
+                and self.catalog.supersede.asks_new_value(text)
+            ):
+                # "What did we change her over to?": the value the latest change brought in
+                rule = replace(rule, explicit=True)
             when = choose.temporal(rule, reading, spec.name, anchored=anchored)
             named = _anchor_test(anchors, when)
             if spec.asks_detail(text) and anchors and any(named(f) for f in rows):
@@ -291,6 +304,7 @@ class Answerer:
         history: list[Fact],
         reverse: bool,
         reading: AskReading | None,
+        named: frozenset[str] = frozenset(),
     ) -> choose.Choice:
         present = {f.rel for f in history}
         kind = subject.kind
@@ -304,16 +318,23 @@ class Answerer:
             and (wanted is None or spec.literal_object or wanted in spec.objects)
         ]
         signs = {spec.name: self._sign(spec) for spec in specs}
+        offsets = self.asks.offsets(self.catalog) if self.asks is not None else {}
         way = self._direction(reading) if any(signs.values()) else 0
         scored = []
         for spec in specs:
             cue = spec.score(question, ask=True)
             if spec.functional == "key" and self._key(question, spec) is not None:
                 cue += 3.0
-            sense = choose.meaning(reading, spec.name)
+            sense = choose.meaning(reading, spec.name, offsets.get(spec.name, 0.0))
             moves = choose.direction(way, signs[spec.name])
             shared = self._shared_support(spec, question)
             scored.append(choose.Scored(spec, cue, sense, spec.name in present, moves, shared))
+        if reading is not None and not reverse and _only_names(reading.masked):
+            # "38801 pyridostigmine?": nothing but names, so nothing to read a meaning from;
+            # the one relation that holds the value it names is asked about
+            holding = {f.rel for f in history if f.obj in named} & {s.spec.name for s in scored}
+            if len(holding) == 1:
+                return choose.Choice(self.catalog.relations[holding.pop()])
         if choose.asked(scored, reading) or not scored:
             return choose.choose(scored, reading)
         if subject.kind not in (PATIENT, NOTE) or any(
@@ -407,6 +428,11 @@ def without_modifiers(text: str) -> str:
         if m.group(2).startswith("-") or (after is not None and after != kind):
             out[m.start(1) : m.end(1)] = " " * len(m.group(1))
     return "".join(out)
+
+
+def _only_names(masked: str) -> bool:
+    """Whether a masked question holds nothing but its names ("[Patient] [Compound]?")."""
+    return not re.search(r"[A-Za-z]{3,}", re.sub(r"\[[A-Za-z]+\]", " ", masked))
 
 
 _FIRST_PERSON = re.compile(r"\b(?:we|our|ours|us|my)\b|\bI\b", re.IGNORECASE)

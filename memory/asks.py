@@ -107,6 +107,44 @@ def _load(path: str) -> tuple[Slot, ...]:
     return tuple(out)
 
 
+STATEMENTS = "memory_say"
+"""The bank's section of statement wordings (``takes.start``, ``takes.stop``, ...)."""
+
+
+@lru_cache(maxsize=4)
+def load_said(path: str | None = None) -> dict[str, tuple[str, ...]]:
+    """The ``memory_say`` wordings of an exemplar bank by slot (the packaged one by default)."""
+    file = Path(path or DEFAULT_BANK)
+    if not file.is_file():
+        return {}
+    data = safe_load(file.read_text(encoding="utf-8")) or {}
+    return {
+        str(name): tuple(_canonical(w) for w in body.get("wordings") or [] if str(w).strip())
+        for name, body in (data.get(STATEMENTS) or {}).items()
+    }
+
+
+def _separating(stop: npt.NDArray[np.float32], start: npt.NDArray[np.float32]) -> float:
+    """The margin (best cosine to a stop wording less best to a start wording) that best
+    tells the bank's own stop wordings from its start wordings, each read against the others
+    with itself left out; of equally good margins, the highest. Pure."""
+
+    def loo(
+        own: npt.NDArray[np.float32], other: npt.NDArray[np.float32]
+    ) -> npt.NDArray[np.float32]:
+        same = own @ own.T
+        np.fill_diagonal(same, -1.0)
+        return np.asarray(same.max(axis=1) - (own @ other.T).max(axis=1), dtype=np.float32)
+
+    stops, starts = loo(stop, start), -loo(start, stop)
+    best, floor = -1, 0.0
+    for cut in sorted({*stops.tolist(), *starts.tolist()}):
+        right = int((stops > cut).sum() + (starts <= cut).sum())
+        if right >= best:
+            best, floor = right, cut
+    return floor
+
+
 def question_words(slots: Iterable[Slot]) -> set[str]:
     """The words the memory wordings ask with ("previous", "allergies", "biomarker"): what
     a typo in a memory question is corrected to."""
@@ -166,6 +204,8 @@ class AskScorer:
             str, tuple[list[str], npt.NDArray[np.int_], npt.NDArray[np.float32] | None]
         ] = {}
         self._shared: tuple[RelationCatalog, SharedCues] | None = None
+        self._offsets: tuple[RelationCatalog, dict[str, float]] | None = None
+        self._stop: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], float] | None = None
         timed = {s.rel for s in self.slots if s.temporal != Temporal.CURRENT}
         self.time_words = TimeWords(
             (s.temporal, w) for s in self.slots if s.rel in timed for w in s.wordings
@@ -198,6 +238,63 @@ class AskScorer:
                 wordings.setdefault(slot.rel, []).extend(slot.wordings)
             self._shared = (catalog, catalog.shared_cues(wordings))
         return self._shared[1]
+
+    def offsets(self, catalog: RelationCatalog) -> dict[str, float]:
+        """Relation -> how much higher its meaning floor stands (``choose.meaning``), worked
+        out once from the bank itself.
+
+        A relation's background is how close the wordings of the other relations about the
+        same kind of subject come to it, on average (each wording's best cosine to it). One
+        whose wordings name many things ("what was [Patient] on before [Compound]?") is close
+        to every question about a patient, so its cosine says less; its offset is its
+        background less the mean background of its subject's relations (offsets of one
+        subject's relations sum to 0)."""
+        if self._offsets is None or self._offsets[0] is not catalog:
+            self._offsets = (catalog, self._calibrate(catalog) if self.slots else {})
+        return self._offsets[1]
+
+    def _calibrate(self, catalog: RelationCatalog) -> dict[str, float]:
+        bank = self._bank()
+        rel_of = np.asarray([self.slots[i].rel for i in self._owner])
+        background: dict[str, float] = {}
+        for name, spec in catalog.relations.items():
+            mine = rel_of == name
+            peers = [r for r, s in catalog.relations.items() if s.subject == spec.subject]
+            others = np.isin(rel_of, peers) & ~mine
+            if not mine.any() or not others.any():
+                continue
+            best = (bank[others] @ bank[mine].T).max(axis=1)
+            background[name] = float(best.mean())
+        out: dict[str, float] = {}
+        for name, spec in catalog.relations.items():
+            group = [
+                background[r]
+                for r, s in catalog.relations.items()
+                if s.subject == spec.subject and r in background
+            ]
+            if name in background and len(group) > 1:
+                out[name] = background[name] - sum(group) / len(group)
+        return out
+
+    def stops(self, masked: str) -> bool:
+        """Whether a statement about a medication ("held his [Compound]") reads as stopping it
+        rather than starting or giving it: its best cosine to the bank's ``takes.stop``
+        wordings beats its best to ``takes.start`` by more than the margin that best tells the
+        bank's own stop and start wordings apart (``_separating``: calibrated on the bank)."""
+        if self._stop is None:
+            said = load_said()
+            stop, start = said.get("takes.stop", ()), said.get("takes.start", ())
+            if not stop or not start:
+                self._stop = (np.zeros((0, 1), np.float32), np.zeros((0, 1), np.float32), 1.0)
+            else:
+                a = np.asarray(self._embed(list(stop)), dtype=np.float32)
+                b = np.asarray(self._embed(list(start)), dtype=np.float32)
+                self._stop = (a, b, _separating(a, b))
+        a, b, floor = self._stop
+        if not len(a):
+            return False
+        vec = np.asarray(self._embed([masked]), dtype=np.float32)[0]
+        return float((a @ vec).max() - (b @ vec).max()) > max(floor, 0.0)
 
     def graph_read(self, reading: AskReading, kind: str) -> dict[str, float]:
         """Best cosine of the read question to each knowledge-graph one-hop slot given

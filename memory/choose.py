@@ -74,11 +74,14 @@ class Choice:
     """The relation asked for, when nothing of it is stored for the subject."""
 
 
-def meaning(reading: AskReading | None, rel: str) -> float:
+def meaning(reading: AskReading | None, rel: str, offset: float = 0.0) -> float:
+    """Cue units of a relation's meaning: its cosine above ``SEM_FLOOR``, the floor raised by
+    ``offset`` for a relation whose wordings come closer than most to any question (the bank's
+    calibration, ``memory.asks.AskScorer.offsets``)."""
     if reading is None:
         return 0.0
     cosine = reading.relations.get(rel)
-    return 0.0 if cosine is None else max(0.0, cosine - SEM_FLOOR) / SEM_UNIT
+    return 0.0 if cosine is None else max(0.0, cosine - SEM_FLOOR - offset) / SEM_UNIT
 
 
 def direction(way: int, sign: int) -> float:

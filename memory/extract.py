@@ -42,6 +42,8 @@ class Extracted:
     score: float = 0.0
     detail: str | None = None
     """The value's dose, route and frequency as written ("5 mg twice daily")."""
+    ends: bool = False
+    """The statement stops this value and names nothing in its place ("stopped metformin")."""
 
     @property
     def triple(self) -> Triple:
@@ -153,10 +155,17 @@ class Extractor:
         if not values:
             return None
         sup = self.catalog.supersede
+        if spec.literal_object and spec.phrase_patterns and spec.functional == "subject":
+            # "lead is LK-12; we dropped LK-4": a value kept as written may end one named as
+            # dropped beside it, which then answers "the one we set aside"
+            values += _dropped_words(text, values, entities, sup.old_before_re, sup.old_after_re)
         old = [v for v in values if _is_old(text, v, sup.old_before_re, sup.old_after_re)]
         new = [v for v in values if v not in old]
         if not new and old and spec.functional in ("explicit", "subject"):
             new = _unlinked_new(text, old[0])  # "from calcitriol to dex": keep "dex" verbatim
+        if not new and old and spec.functional == "explicit":
+            gone = old[0]  # "stopped metformin": the value ends, nothing replaces it
+            return Extracted(subject.id, spec.name, gone.id, subject.name, gone.name, ends=True)
         if not new:
             return None
         value = new[0]
@@ -244,6 +253,35 @@ _NEW_CUED = re.compile(
 )
 
 
+_WORD_VALUE = re.compile(r"\b(?:[A-Z]{1,6}-?\d[\w-]*|[A-Za-z][a-z-]{3,})(?![\w-])")
+"""A value written as one word: an in-house code ("KX-7") or a name ("nintedanib")."""
+
+
+def _dropped_words(
+    text: str,
+    values: list[_Value],
+    entities: list[LinkedEntity],
+    before: re.Pattern[str],
+    after: re.Pattern[str],
+) -> list[_Value]:
+    """One-word values the statement marks as old ("dropped LK-4", "KX-7 out") besides
+    ``values``, none of them another entity's words."""
+    out: list[_Value] = []
+    for m in _WORD_VALUE.finditer(text):
+        start, end = m.span()
+        if any(v.start < end and start < v.end for v in values) or any(
+            _covers(e, start, end, m.group()) for e in entities
+        ):
+            continue
+        word = _Value(m.group(), m.group(), start, end)
+        code = any(c.isdigit() for c in m.group())
+        # a code may be marked after it too ("KX-7 out"); a plain word only by what precedes
+        # it ("dropping nintedanib"), as "figured out" says nothing of "figured"
+        if _is_old(text, word, before, after if code else re.compile(r"(?!)")):
+            out.append(word)
+    return out
+
+
 def _unlinked_new(text: str, old: _Value) -> list[_Value]:
     """The replacing value of a switch when the linker did not recognise it."""
     m = _NEW_AFTER_OLD.search(text[old.end :])
@@ -265,9 +303,22 @@ def _phrase_values(spec: RelationSpec, text: str, entities: list[LinkedEntity]) 
             continue
         start, end = m.start("x"), m.end("x")
         phrase = m.group("x").strip()
-        if phrase and not any(e.start < end and start < e.end for e in entities):
+        if phrase and not any(_covers(e, start, end, phrase) for e in entities):
             return [_Value(phrase, phrase, start, start + len(phrase))]
     return []
+
+
+_CODE = re.compile(r"[A-Za-z]+-?\d[\w-]*")
+"""An in-house code ("WR-5", "KX7"): letters glued to a number."""
+
+
+def _covers(e: LinkedEntity, start: int, end: int, phrase: str) -> bool:
+    """Whether entity ``e`` takes the span of ``phrase`` (``start``..``end``): it overlaps it,
+    unless the phrase is a code and the entity only a part of it ("WR" of "WR-5" is no gene)."""
+    if not (e.start < end and start < e.end):
+        return False
+    inside = start <= e.start and e.end <= end and e.end - e.start < end - start
+    return not (inside and _CODE.fullmatch(phrase))
 
 
 def _value_bonus(spec: RelationSpec, measurements: list[Measurement]) -> float:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 from engine.ports import EnginePort
 from engine.result import LinkedEntity
@@ -20,6 +22,8 @@ from engine.util.text import alias_key, normalize
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 MAX_NGRAM = 8
+SHORT_FORMS = Path(__file__).with_name("shortforms.tsv")
+"""Clinical short forms and lay words with the names they stand for (data, with its source)."""
 # Chat words that are also brand names or aliases in drug/gene vocabularies.
 _COMMON = frozenset(
     {
@@ -182,10 +186,21 @@ class StatementLinker:
     ) -> tuple[int, list[LinkedEntity]] | None:
         for j in range(min(len(tokens), i + self.max_ngram) - 1, i - 1, -1):
             span = tokens[i : j + 1]
-            if i == j and not _single_ok(span[0][0], i):
+            # "amox" of "co-amox" is no short form: one is a whole word
+            glued = "-" in (text[span[0][1] - 1 : span[0][1]], text[span[-1][2] : span[-1][2] + 1])
+            short = [] if glued else self._short(span)
+            if i == j and not short and not _single_ok(span[0][0], i):
                 continue
             key = " ".join(t[3] for t in span)
             hits = [h for h in self._lookup(key) if i != j or _single_hit_ok(span[0][0], h)]
+            # a short form or lay word ("dex", "lung ca", "high potassium") also reads as the
+            # names it stands for; a name of the graph written out comes first
+            hits += [
+                AliasHit(h.node_id, False, "short-form")
+                for name in short
+                for h in self._lookup(name)
+                if all(h.node_id != o.node_id for o in hits)
+            ]
             entities = self._entities(text, span, hits, kinds)
             if entities:
                 return j, entities
@@ -219,6 +234,65 @@ class StatementLinker:
                 )
             )
         return out
+
+    def _short(self, span: list[tuple[str, int, int, str]]) -> list[str]:
+        """Alias keys of the names a span stands for by ``shortforms.tsv`` (none usually)."""
+        forms = short_forms()
+        out: list[str] = []
+        key = " ".join(t[3] for t in span)
+        for form in forms.get(key, ()):
+            if form.how == "word" or (
+                form.how == "case" and [t[0] for t in span] == list(form.tokens)
+            ):
+                out += form.expansions
+        if len(span) > 1 and _PLURAL.fullmatch(span[-1][0]):
+            # "muscle cramps": a name the graph keeps in the singular ("Muscle Cramp")
+            out.append(" ".join([*(t[3] for t in span[:-1]), span[-1][3][:-1]]))
+        if len(span) > 1:
+            # "lung ca": the last word completes the words before it
+            for form in forms.get(span[-1][3], ()):
+                if form.how == "after":
+                    head = " ".join(t[3] for t in span[:-1])
+                    out += [f"{head} {name}" for name in form.expansions]
+        return out
+
+
+_PLURAL = re.compile(r"[a-z]{2,}[^isu\W]s")
+"""A lower-case word in the plural ("cramps"; not "loss", "status", "analysis")."""
+
+
+@dataclass(frozen=True)
+class ShortForm:
+    tokens: tuple[str, ...]
+    """The short form's words as written."""
+    expansions: tuple[str, ...]
+    """Alias keys of the names it stands for, best first."""
+    how: str
+    """word | case | after (``shortforms.tsv``)."""
+
+
+def _key(text: str) -> str:
+    return " ".join(alias_key(normalize(t)) for t in _TOKEN.findall(text))
+
+
+@lru_cache(maxsize=2)
+def short_forms(path: Path = SHORT_FORMS) -> dict[str, tuple[ShortForm, ...]]:
+    """Alias key of a short form -> its readings, from ``path`` (tab-separated: short form,
+    names separated by "|", how; "#" starts a comment line)."""
+    out: dict[str, list[ShortForm]] = {}
+    if not path.is_file():
+        return {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        short, names, how = [*line.split("\t"), "", ""][:3]
+        if how not in ("word", "case", "after") or not short.strip():
+            raise ValueError(f"{path.name}: cannot read {line!r} (short, names, how)")
+        form = ShortForm(
+            tuple(_TOKEN.findall(short)), tuple(_key(n) for n in names.split("|") if n), how
+        )
+        out.setdefault(_key(short), []).append(form)
+    return {k: tuple(v) for k, v in out.items()}
 
 
 def _single_ok(token: str, position: int) -> bool:

@@ -77,8 +77,22 @@ class NoteMention:
     end: int
 
 
+_NAMED = re.compile(
+    r"(?<![\w-])(?:[Pp]roject\s+(?P<after>[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)"
+    r"|(?P<before>[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)\s+(?:project|program|programme)\b)(?![\w-])"
+)
+"""A project known by its own name ("Project Lark", "the Wren program"): ``<name>-project``
+whichever of these heads it has, so the name alone finds it later ("Lark lead?")."""
+
+
 def find_notes(text: str) -> list[NoteMention]:
-    """Project phrases introduced by a determiner, with their slugs."""
+    """Project phrases introduced by a determiner, and projects named by their own name, with
+    their slugs."""
+    named: list[NoteMention] = []
+    for m in _NAMED.finditer(text):
+        slug = slugify(m.group("after") or m.group("before"))
+        if slug and slug not in _SKIP_FIRST and slug not in HEADS:
+            named.append(NoteMention(m.group(0), f"{slug}-project", m.start(), m.end()))
     out: list[NoteMention] = []
     for m in _PHRASE.finditer(text):
         full = m.group(0)
@@ -86,7 +100,15 @@ def find_notes(text: str) -> list[NoteMention]:
         slug = slugify(phrase)
         if "-" in slug:  # a bare head ("our assay today") names no project
             out.append(NoteMention(phrase, slug, m.start("phrase"), m.end()))
-    return out
+    # "Project Lark" is its name even after a determiner ("the lead in Project Lark");
+    # "the Orca project" is read by the determiner
+    out = [n for n in out if not any(_overlap(n, t) and t.phrase[0] in "Pp" for t in named)]
+    out += [t for t in named if not any(_overlap(n, t) for n in out)]
+    return sorted(out, key=lambda n: n.start)
+
+
+def _overlap(a: NoteMention, b: NoteMention) -> bool:
+    return a.start < b.end and b.start < a.end
 
 
 def slugify(phrase: str) -> str:

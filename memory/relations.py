@@ -145,7 +145,20 @@ class SupersedeSpec(BaseModel):
         head = _ASKED_NP.match(without_frame(clause))
         return head is not None and bool(self.old_after_re.match(clause[head.end() :]))
 
+    def asks_new_value(self, question: str) -> bool:
+        """Whether the value a question asks for stands where a statement puts the value a
+        change brought in: the gap after "to", "onto" or "into" that ends the question's
+        clause, a closing adjunct aside ("What did we change her over to (most recently)?",
+        "What was he moved onto?"; statements: "switched X to Y", "moved onto Y")."""
+        clauses = [c.strip() for c in _CLAUSES.split(question.strip()) if c.strip()] or [""]
+        while len(clauses) > 1 and _RESUMPTIVE.match(clauses[-1]):
+            clauses.pop()
+        text = clauses[-1].rstrip("?.! ")
+        return any(_NEW_GAP.search(t) for t in (text, _CLOSING_ADJUNCT.sub("", text)))
 
+
+_NEW_GAP = re.compile(r"\b(?:to|onto|into)\s*$", re.I)
+"""The gap of a change's new value ("... switched her to?")."""
 _STRANDED_OF = re.compile(r"(?<=\boff)\s+of$", re.IGNORECASE)
 """'off of' at the end says what 'off' says."""
 _WH_PHRASE = re.compile(r"^\W*(?:which|what)(?:\s+(?!(?:was|were|is|got|has|had)\b)[a-z]+)?", re.I)

@@ -24,7 +24,7 @@ from engine.understand.polarity import Directions
 from engine.understand.spelling import Edit, Speller, apply, moved
 from engine.util.text import has_lone_surrogate
 from memory.answer import Answerer
-from memory.asks import AskScorer
+from memory.asks import AskScorer, mask
 from memory.cache import AnswerCache, is_reviewed
 from memory.clauses import clauses
 from memory.clock import Clock
@@ -115,6 +115,7 @@ class UserMemory:
         self.extractor = Extractor(self.catalog, self.resolver, linker)
         if asks is None and embed is not None:
             asks = AskScorer(embed)
+        self.asks = asks
         self.name_of = name_of or (linker.name_of if isinstance(linker, StatementLinker) else None)
         self.answerer = Answerer(
             self.vault,
@@ -263,6 +264,7 @@ class UserMemory:
                     named = [r.id for r in self.resolver.patients(text) if r.id]
                     self._log_statement(text, session, None, named[0] if named else None)
                 return ()
+            pieces = [(part, self._stopped(part, fact)) for part, fact in pieces]
             said = self._stated_instant(text)
             stored = [
                 self._store(self._as_said(fact, part, text), text, session, when)
@@ -270,6 +272,27 @@ class UserMemory:
                 for when in [self._stated_instant(part) or said]
             ]
             return tuple(f for f in stored if f is not None)
+
+    def _stopped(self, part: str, fact: Extracted) -> Extracted:
+        """``fact`` as a stop when its words read as stopping the medication by meaning ("held
+        his spironolactone", "weaned her off it") though no word of the statement grammar
+        marks the value as old; a change to another value is left to that grammar, and a
+        dose says the drug is given ("levo 100 mcg", "increasing vanc to 1.25 g")."""
+        if (
+            self.asks is None
+            or fact.rel != "takes"
+            or fact.ends
+            or fact.supersedes is not None
+            or fact.detail is not None
+        ):
+            return fact
+        spans = [(r.start, r.end, "Patient") for r in self.resolver.patients(part) if r.start >= 0]
+        spans += [(e.start, e.end, "Compound") for e in link(self.linker, part) if e.id == fact.obj]
+        if not any(kind == "Compound" for *_, kind in spans):
+            return fact
+        if not self.asks.stops(mask(part, spans)):
+            return fact
+        return replace(fact, ends=True, detail=None)
 
     def _as_said(self, fact: Extracted, part: str, sentence: str) -> Extracted:
         """``fact`` with a time its statement gives but no day can be read from ("last
@@ -334,6 +357,19 @@ class UserMemory:
         session: str | None,
         valid_from: datetime | None = None,
     ) -> Fact | None:
+        if found.ends:
+            ended = self.vault.end(
+                found.subj,
+                found.rel,
+                found.obj,
+                evidence=text,
+                session=session,
+                obj_name=found.obj_name,
+            )
+            self.cache.invalidate({found.subj, found.obj})
+            self._log_statement(text or " ".join(found.triple), session, ended)
+            # what the chat says it noted: the value, stopped
+            return replace(ended, detail="(stopped)") if ended is not None else None
         subj_name, obj_name = found.subj_name, found.obj_name
         if text and self.linker is not None and (subj_name is None or obj_name is None):
             names = {e.id: e.name for e in link(self.linker, text)}

@@ -3,7 +3,7 @@
 current  - valid rows, most recent first
 first    - the earliest row of the chain
 previous - the row valid just before the current one (the one it replaced, else the latest
-           earlier row with another value)
+           earlier row with another value); with none current, the row that ended last
 before X - the row X replaced (else the latest earlier row); after X - the row that replaced X
 as_of T  - rows valid at instant T
 """
@@ -87,6 +87,8 @@ def select(
         top = latest(history)
         if top is None:
             return []
+        if not top.current:
+            return [top]  # nothing holds now ("stopped metformin"): the value that ended last
         if all(f.key == "" for f in history) and len(current(history)) > 1:
             return current(history)[1:]  # many-valued relation: the one stated before
         found = before(history, top)

@@ -204,6 +204,45 @@ class Vault(FactQueries):
                 start = max(start, _naive(row[0]))
         return _Place(start, None, None, ending)
 
+    def end(
+        self,
+        subj: str,
+        rel: str,
+        obj: str,
+        *,
+        evidence: str | None = None,
+        session: str | None = None,
+        obj_name: str | None = None,
+    ) -> Fact | None:
+        """End the current value ``obj`` of (subj, rel) now: a statement stopped it ("held
+        her spironolactone") and named nothing in its place. A value never stored is kept as
+        past (``_implied_past``), so "which drug did we hold?" can answer it. Returns the ended
+        row (None when ``obj`` had already ended)."""
+        with self._tx() as conn:
+            self._db.serialize(conn, subj, rel)
+            now = naive_utc(self._clock.now())
+            ids = [
+                int(row[0])
+                for row in conn.execute(
+                    "SELECT id FROM facts WHERE subj = ? AND rel = ? AND obj = ? AND t_end IS NULL",
+                    [subj, rel, obj],
+                ).fetchall()
+            ]
+            if not ids:
+                implied = self._implied_past(
+                    conn, (subj, rel, obj), now, "stated", 1.0, evidence, session
+                )
+                ids = [f.id for f in implied]
+                if ids and obj_name:
+                    conn.execute("UPDATE facts SET obj_name = ? WHERE id = ?", [obj_name, ids[0]])
+            if not ids:
+                return None
+            marks = ",".join("?" for _ in ids)
+            conn.execute(f"UPDATE facts SET t_end = ? WHERE id IN ({marks})", [now, *ids])
+            rows = self._rows(conn, f"id IN ({marks})", ids)
+        self._reads.stored(subj, rel, self.key_of(rel, obj))
+        return rows[-1] if rows else None
+
     def _implied_past(
         self,
         conn: Executor,
