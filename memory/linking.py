@@ -18,12 +18,11 @@ from pathlib import Path
 
 from engine.ports import EnginePort
 from engine.result import LinkedEntity
+from engine.understand.shortforms import short_forms
 from engine.util.text import alias_key, normalize
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 MAX_NGRAM = 8
-SHORT_FORMS = Path(__file__).with_name("shortforms.tsv")
-"""Clinical short forms and lay words with the names they stand for (data, with its source)."""
 # Chat words that are also brand names or aliases in drug/gene vocabularies.
 _COMMON = frozenset(
     {
@@ -241,9 +240,7 @@ class StatementLinker:
         out: list[str] = []
         key = " ".join(t[3] for t in span)
         for form in forms.get(key, ()):
-            if form.how == "word" or (
-                form.how == "case" and [t[0] for t in span] == list(form.tokens)
-            ):
+            if form.reads([t[0] for t in span]):
                 out += form.expansions
         if len(span) > 1 and _PLURAL.fullmatch(span[-1][0]):
             # "muscle cramps": a name the graph keeps in the singular ("Muscle Cramp")
@@ -259,40 +256,6 @@ class StatementLinker:
 
 _PLURAL = re.compile(r"[a-z]{2,}[^isu\W]s")
 """A lower-case word in the plural ("cramps"; not "loss", "status", "analysis")."""
-
-
-@dataclass(frozen=True)
-class ShortForm:
-    tokens: tuple[str, ...]
-    """The short form's words as written."""
-    expansions: tuple[str, ...]
-    """Alias keys of the names it stands for, best first."""
-    how: str
-    """word | case | after (``shortforms.tsv``)."""
-
-
-def _key(text: str) -> str:
-    return " ".join(alias_key(normalize(t)) for t in _TOKEN.findall(text))
-
-
-@lru_cache(maxsize=2)
-def short_forms(path: Path = SHORT_FORMS) -> dict[str, tuple[ShortForm, ...]]:
-    """Alias key of a short form -> its readings, from ``path`` (tab-separated: short form,
-    names separated by "|", how; "#" starts a comment line)."""
-    out: dict[str, list[ShortForm]] = {}
-    if not path.is_file():
-        return {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        short, names, how = [*line.split("\t"), "", ""][:3]
-        if how not in ("word", "case", "after") or not short.strip():
-            raise ValueError(f"{path.name}: cannot read {line!r} (short, names, how)")
-        form = ShortForm(
-            tuple(_TOKEN.findall(short)), tuple(_key(n) for n in names.split("|") if n), how
-        )
-        out.setdefault(_key(short), []).append(form)
-    return {k: tuple(v) for k, v in out.items()}
 
 
 def _single_ok(token: str, position: int) -> bool:

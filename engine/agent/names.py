@@ -1,5 +1,6 @@
 """How a name was read when the graph holds it under another disease (``ingest.nearest``) or
-it is a disease's initials (``mentions.initialisms``): said first in the answer ("Reading
+it is a disease's initials (``mentions.initialisms``) or a clinical short form
+(``shortforms.tsv``): said first in the answer ("Reading
 'lupus' as systemic lupus erythematosus, ...")."""
 
 from __future__ import annotations
@@ -7,11 +8,13 @@ from __future__ import annotations
 from engine.agent.plan import Plan
 from engine.ingest.nearest import BROADER, NARROWER
 from engine.understand.mentions import INITIALISM
+from engine.understand.shortforms import SHORT_FORM
 
 SAYS = {
     NARROWER: "the disease the graph holds under that name in the Disease Ontology",
     BROADER: "the nearest broader disease the graph holds",
     INITIALISM: "a disease with these initials",
+    SHORT_FORM: "the graph's name for it",
 }
 
 

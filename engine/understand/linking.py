@@ -17,6 +17,7 @@ from rapidfuzz.distance import Levenshtein
 from engine.config import Settings
 from engine.graph.store import KGStore
 from engine.index.vectors import VectorIndex
+from engine.ingest.nearest import BROADER, NARROWER
 from engine.providers.embedder.base import Embedder
 from engine.understand.bank import is_relation_word
 from engine.understand.lexicon import KIND_WORDS, is_cue_word, is_structural, verb_like
@@ -33,6 +34,7 @@ from engine.understand.mentions import (
     tokenize,
 )
 from engine.understand.negation import in_negative_contraction
+from engine.understand.shortforms import SHORT_FORM, form_key, longest_form, short_forms
 from engine.understand.vocabulary import Vocabulary
 from engine.util.text import alias_key
 
@@ -195,6 +197,14 @@ def _names_disease(m: Mention) -> bool:
     return any(c.node_id.startswith("Disease::") for c in m.candidates)
 
 
+def _short(c: Candidate) -> Candidate:
+    """A candidate read through a short form (a nearest-disease reading keeps its source, which
+    the answer states)."""
+    if c.source in (BROADER, NARROWER):
+        return c
+    return Candidate(c.node_id, c.alias, SHORT_FORM, c.primary)
+
+
 class Linker:
     def __init__(
         self,
@@ -248,7 +258,62 @@ class Linker:
             found.append(
                 Mention(self._text(tokens, i, j), tokens[i].start, tokens[j].end, i, j, cands)
             )
-        return found + self._hyphenated(tokens, found), initials
+        found += self._hyphenated(tokens, found)
+        return self._short_forms(tokens, found), initials
+
+    def _short_forms(self, tokens: list[Token], found: list[Mention]) -> list[Mention]:
+        """``found`` with the spans that ``shortforms.tsv`` reads as names the alias index
+        knows: "GERD", "type 1 diabetes", "weight gain", and a word completed by the short
+        form after it ("breast ca"). A span the index also holds keeps its own readings, less a
+        disease's initials guessed from its letters: the short form says what they mean."""
+        forms = short_forms()
+        at = {(m.first_token, m.last_token): m for m in found}
+        read: dict[tuple[int, int], list[Candidate]] = {}
+        for i in range(len(tokens)):
+            for j in range(i, min(len(tokens), i + longest_form())):
+                words = tokens[i : j + 1]
+                if all(is_structural(t.norm) for t in words):
+                    continue
+                for form in forms.get(form_key(" ".join(t.text for t in words)), ()):
+                    if form.how == "after":
+                        self._completed(tokens, i, form.expansions, read)
+                    elif form.reads([t.text for t in words]):
+                        for name in form.expansions:
+                            read.setdefault((i, j), []).extend(map(_short, self.aliases.get(name)))
+        out = list(found)
+        for (i, j), cands in read.items():
+            if not cands:
+                continue
+            own = at.get((i, j))
+            if own is not None:
+                out.remove(own)
+                cands = [*cands, *(c for c in own.candidates if c.source != INITIALISM)]
+            kept: dict[str, Candidate] = {}
+            for c in cands:
+                kept.setdefault(c.node_id, c)
+            out.append(
+                Mention(
+                    self._text(tokens, i, j), tokens[i].start, tokens[j].end, i, j, [*kept.values()]
+                )
+            )
+        return out
+
+    def _completed(
+        self,
+        tokens: list[Token],
+        at: int,
+        expansions: tuple[str, ...],
+        read: dict[tuple[int, int], list[Candidate]],
+    ) -> None:
+        """The longest run of words before ``at`` that a short form completes into a known
+        name ("breast ca" -> breast cancer), noted in ``read``."""
+        for k in range(max(0, at - 3), at):
+            head = form_key(" ".join(t.text for t in tokens[k:at]))
+            for name in expansions:
+                cands = self.aliases.get(f"{head} {name}")
+                if cands:
+                    read.setdefault((k, at), []).extend(map(_short, cands))
+                    return
 
     def _listed_initials(
         self,

@@ -21,7 +21,8 @@ from engine.providers.embedder.sentence import SentenceTransformerEmbedder
 from engine.result import Result, Status
 from memory.asks import AskScorer, load_slots
 from memory.clock import SimulatedClock
-from memory.linking import AliasHit, StatementLinker, short_forms
+from engine.understand.shortforms import short_forms
+from memory.linking import AliasHit, StatementLinker
 from memory.service import UserMemory
 from tests.memory.memfakes import ALIASES, NODES
 
