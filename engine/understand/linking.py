@@ -197,6 +197,12 @@ def _names_disease(m: Mention) -> bool:
     return any(c.node_id.startswith("Disease::") for c in m.candidates)
 
 
+def _symbol(c: Candidate) -> bool:
+    """A gene's own symbol ("SCD"), which a short form of the same letters does not
+    outrank; a synonym or a disease's initials it does."""
+    return c.primary and c.node_id.startswith("Gene::")
+
+
 def _short(c: Candidate) -> Candidate:
     """A candidate read through a short form (a nearest-disease reading keeps its source, which
     the answer states)."""
@@ -264,8 +270,9 @@ class Linker:
     def _short_forms(self, tokens: list[Token], found: list[Mention]) -> list[Mention]:
         """``found`` with the spans that ``shortforms.tsv`` reads as names the alias index
         knows: "GERD", "type 1 diabetes", "weight gain", and a word completed by the short
-        form after it ("breast ca"). A span the index also holds keeps its own readings, less a
-        disease's initials guessed from its letters: the short form says what they mean."""
+        form after it ("breast ca"). A span the index also holds is read as the short form says,
+        or as a gene whose own symbol it is ("SCD"): a gene's synonym ("AF" for PSMD4) or a
+        disease's initials guessed from its letters are not what a clinician means by it."""
         forms = short_forms()
         at = {(m.first_token, m.last_token): m for m in found}
         read: dict[tuple[int, int], list[Candidate]] = {}
@@ -287,7 +294,7 @@ class Linker:
             own = at.get((i, j))
             if own is not None:
                 out.remove(own)
-                cands = [*cands, *(c for c in own.candidates if c.source != INITIALISM)]
+                cands = [*cands, *(c for c in own.candidates if _symbol(c))]
             kept: dict[str, Candidate] = {}
             for c in cands:
                 kept.setdefault(c.node_id, c)
