@@ -39,6 +39,11 @@ SHORTHAND: dict[str, str] = {
     "aes": "adverse effects",
     "adr": "adverse drug reaction",
     "adrs": "adverse drug reactions",
+    "pt": "patient",
+    "pts": "patients",
+    "hx": "history",
+    "ddx": "differential diagnosis",
+    "abx": "antibiotics",
 }
 """Clinical shorthand as clinicians type it, and what it stands for: the kind words and cues
 below hear it, and the exemplar reading reads the question with it written out."""
