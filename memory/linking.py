@@ -13,8 +13,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 
 from engine.ports import EnginePort
 from engine.result import LinkedEntity

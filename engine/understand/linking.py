@@ -291,13 +291,16 @@ class Linker:
         for (i, j), cands in read.items():
             if not cands:
                 continue
-            own = at.get((i, j))
-            if own is not None:
-                out.remove(own)
-                cands = [*cands, *(c for c in own.candidates if _symbol(c))]
             kept: dict[str, Candidate] = {}
             for c in cands:
                 kept.setdefault(c.node_id, c)
+            own = at.get((i, j))
+            if own is not None:
+                # a reading the index holds under these words keeps its own source
+                out.remove(own)
+                kept.update(
+                    (c.node_id, c) for c in own.candidates if c.node_id in kept or _symbol(c)
+                )
             out.append(
                 Mention(
                     self._text(tokens, i, j), tokens[i].start, tokens[j].end, i, j, [*kept.values()]
