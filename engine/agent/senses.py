@@ -90,11 +90,10 @@ def resolve(
         else:
             by_group.setdefault(group, []).append(n)
     for order, nodes in by_group.items():
-        kinds = {store.kind(n) for n in nodes}
-        if len(kinds) == len(nodes):
-            out.append(max(nodes, key=lambda n: (scores[n], -order.index(store.kind(n)))))
-        else:
-            out.extend(nodes)
+        # one concept in several vocabularies: the best-fitting kind's senses (a disease and
+        # two side effects of its name are the disease in "drugs for BPH")
+        best = max(nodes, key=lambda n: (scores[n], -order.index(store.kind(n))))
+        out.extend(n for n in nodes if store.kind(n) == store.kind(best))
     return central(store, m, asked_of(store, f, out))
 
 
