@@ -285,8 +285,10 @@ class Linker:
                     if form.how == "after":
                         self._completed(tokens, i, form.expansions, read)
                     elif form.reads([t.text for t in words]):
-                        for name in form.expansions:
-                            read.setdefault((i, j), []).extend(map(_short, self.aliases.get(name)))
+                        # the first name the index knows: the others are its spellings
+                        # or lesser readings ("hepatotoxicity|liver injury")
+                        known = next(filter(None, map(self.aliases.get, form.expansions)), [])
+                        read.setdefault((i, j), []).extend(map(_short, known))
         out = list(found)
         for (i, j), cands in read.items():
             if not cands:
