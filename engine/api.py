@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import logging
 import time
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
 from typing import Concatenate, ParamSpec, TypeVar
 
@@ -197,9 +197,12 @@ class Helix:
         qid: str | None = None,
         on_event: EventSink | None = None,
         user: str | None = None,
+        among: Sequence[str] = (),
     ) -> Result:
         """Answer one question. ``choice`` is a node id picked in reply to a clarification;
-        ``user`` (default: the settings' user) owns the question's trace."""
+        ``user`` (default: the settings' user) owns the question's trace; ``among`` keeps the
+        answers to these nodes (a follow-up picking from the last answers: "which of them are
+        ACE inhibitors")."""
         with self.tracing.question(
             question,
             qid=qid,
@@ -215,6 +218,7 @@ class Helix:
                 choice=choice,
                 qid=qid,
                 on_event=trace.tee(on_event),
+                among=among,
             )
             rolled = self._roll_up(question, result, mode=mode, memory=memory, session=session)
             result = rolled or result

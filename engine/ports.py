@@ -174,6 +174,7 @@ class EnginePort(Protocol):
         choice: str | None = None,
         qid: str | None = None,
         on_event: EventSink | None = None,
+        among: Sequence[str] = (),
     ) -> Result: ...
 
     def link(self, text: str, kinds: set[str] | None = None) -> list[LinkedEntity]: ...

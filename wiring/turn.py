@@ -35,6 +35,7 @@ from engine.events import EventSink
 from engine.ports import EnginePort, FactPort, UserMemoryPort
 from engine.result import LinkedEntity, Result, Status
 from engine.understand.followup import (
+    KIND_PLURALS,
     ONES,
     anaphor,
     attach,
@@ -128,6 +129,8 @@ class Reading:
     """What was read, said first in the answer."""
     pinned: tuple[str, ...] = ()
     """The nodes the reading put into ``text`` by name: none of them is asked back about."""
+    among: tuple[str, ...] = ()
+    """The last answers the question picks from: the engine keeps its answers to them."""
 
 
 def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None) -> Reading | None:
@@ -206,28 +209,28 @@ def _pronoun_beside(
     return Reading(asked, f"Reading '{text[start:end]}' as {old.name}.", (old.id,))
 
 
-AMONG_SIZE = 10
-"""The last answers a follow-up picks from by another name ("which of them bind DRD2"): the
-first of them, as a list shows them."""
+SHOWN_NAMES = 5
+"""How many of the last answers a reading names before saying how many more."""
 
 
 def _among_answers(
     engine: EnginePort, text: str, context: SessionContext, named: list[LinkedEntity]
 ) -> Reading | None:
     """Some of the last answers picked by a relation to a name of another kind ("which of
-    them bind DRD2" after the drugs for Parkinson's): asked of the first of them by name, as
-    a question of which of several things hold."""
+    them bind DRD2" after the drugs for Parkinson's, "which of those are ACE inhibitors"):
+    asked of their kind ("which drugs are ACE inhibitors"), the answers kept to all the last
+    answers, not only those a list showed first."""
     kind = engine.node_kind(context.answers[0]) if len(context.answers) > 1 else None
     if kind is None or any(e.kind in (kind, context.subject.kind) for e in named):
         return None
     m = ONES.search(text)
-    if m is None:
+    if m is None or kind not in KIND_PLURALS:
         return None
-    names = context.answer_names[:AMONG_SIZE]
-    listed = f"which of {', '.join(names[:-1])} and {names[-1]}"
-    asked = f"{text[: m.start()]}{listed}{text[m.end() :]}"
-    note = f"Reading '{m.group()}' as the last answers: {', '.join(names)}."
-    return Reading(asked, note, context.answers[: len(names)])
+    asked = f"{text[: m.start()]}which {KIND_PLURALS[kind]}{text[m.end() :]}"
+    names = context.answer_names
+    more = f" and {len(names) - SHOWN_NAMES} more" if len(names) > SHOWN_NAMES else ""
+    note = f"Reading '{m.group()}' as the last answers: {', '.join(names[:SHOWN_NAMES])}{more}."
+    return Reading(asked, note, among=context.answers)
 
 
 def _narrowed(
@@ -437,6 +440,8 @@ def take_turn(
     if reading is not None:
         asked = reading.text
     ask = partial(engine.ask, asked, mode=mode, session=session, qid=qid, on_event=on_event)
+    if reading is not None and reading.among:
+        ask = partial(ask, among=reading.among)
     try:
         result = ask(memory=memory, choice=choice)
     except MemoryFault as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -42,7 +43,7 @@ from engine.providers.embedder.base import Embedder, Vectors
 from engine.providers.llm import LanguageModel, LocalModel
 from engine.ranking.answers import apply_boosts, rank_paths
 from engine.ranking.presets import MODES, Fusion, RetrievalPreset
-from engine.result import Answer, Evidence, Result, Status, Triple
+from engine.result import Answer, Evidence, LinkedEntity, Result, Status, Triple
 from engine.understand.negation import denies_between
 from engine.understand.sets import AMONG, ANY, BOTH, says
 from engine.util.text import question_problem
@@ -87,7 +88,10 @@ class AgentLoop:
         choice: str | None = None,
         qid: str | None = None,
         on_event: EventSink | None = None,
+        among: Sequence[str] = (),
     ) -> Result:
+        """``among``: keep the answers to these nodes (``Helix.ask``). Such an answer is no
+        answer to the question alone, so it is neither read from nor written to the cache."""
         steps = Steps(on_event)
         mode = mode or self.c.settings.mode
         problem = question_problem(question, self.c.settings.max_question_chars)
@@ -105,6 +109,10 @@ class AgentLoop:
                 memory=None,
                 session=None,
             )
+        if among:
+            result = self._answer(question, mode, None, choice, steps, session, among)
+            result.id = qid
+            return self._finish(result, steps, memory=None, session=session)
         if memory is not None and choice is None:
             with steps.step("memory_read", "checking the answer cache") as a:
                 hit = memory.cached(question, mode)
@@ -125,11 +133,14 @@ class AgentLoop:
         choice: str | None,
         steps: Steps,
         session: str | None = None,
+        among: Sequence[str] = (),
     ) -> Result:
         preset = MODES[mode]
         if preset.baseline:
             return self.c.dense.answer(question, steps)
         text, plan = self._plan(question, choice, steps)
+        if among:
+            self._among(plan, among)
         result = Result(
             question=question,
             status=Status.NOT_ANSWERED,
@@ -153,6 +164,32 @@ class AgentLoop:
             result.understood.extend(notes)
             result.text = "\n".join((*notes, result.text)) if result.text else "\n".join(notes)
         return result
+
+    def _among(self, plan: Plan, among: Sequence[str]) -> None:
+        """A plan with a one-hop relation to the kind of ``among`` keeps to it and to those
+        nodes."""
+        store = self.c.store
+        kinds = {store.kind(n) for n in among if n in store.index}
+        if plan.set_op is not None or len(kinds) != 1 or not plan.seeds:
+            return
+        # the relation itself, not a longer walk that ends at one of them
+        direct = [(mp, w) for mp, w in plan.dist if len(mp) == 1 and mp.uses[0].dst in kinds]
+        if not direct:
+            return
+        plan.dist = direct
+        plan.members = [
+            LinkedEntity(
+                mention=store.name(n),
+                id=n,
+                name=store.name(n),
+                kind=store.kind(n),
+                score=1.0,
+                method="user",
+            )
+            for n in among
+            if n in store.index
+        ]
+        plan.set_op, plan.earlier = AMONG, True
 
     def _plan(self, question: str, choice: str | None, steps: Steps) -> tuple[str, Plan]:
         """The question respelled (same length: offsets hold for both), linked and planned."""
@@ -356,7 +393,10 @@ class AgentLoop:
         top = plan.dist[0][0] if plan.dist else None
         what = explainer.headline(plan.intent, plan.seeds[0].name, top, None)
         result.stop_reason = "no answer holds for the set"
-        note = explainer.none_among(what, [e.name for e in plan.members])
+        names = [e.name for e in plan.members]
+        if plan.earlier:
+            names = [f"the last {len(names)} answers"] if len(names) > 1 else names
+        note = explainer.none_among(what, names)
         return self._literature(result, hits, note)
 
     def _none_in_set(self, plan: Plan, result: Result, hits: list[PassageHit]) -> Result:
@@ -486,7 +526,7 @@ class AgentLoop:
                 )
             else:
                 result.text = explainer.kg_answer(store, result.answers, result.paths, what)
-            if plan.set_op == AMONG:
+            if plan.set_op == AMONG and not plan.earlier:
                 result.text = explainer.among_note(
                     result.text, plan.members, {a.id for a in result.answers}
                 )

@@ -140,6 +140,21 @@ def plural(text: str, kind: str) -> tuple[int, int, bool, bool] | None:
     return None
 
 
+KIND_PLURALS = {
+    "Compound": "drugs",
+    "Disease": "diseases",
+    "Gene": "genes",
+    "Symptom": "symptoms",
+    "Side Effect": "side effects",
+    "Anatomy": "tissues",
+    "Pathway": "pathways",
+    "Biological Process": "biological processes",
+    "Molecular Function": "molecular functions",
+    "Cellular Component": "cellular components",
+    "Pharmacologic Class": "drug classes",
+}
+"""How a question names several things of a kind ("which drugs are ...")."""
+
 ONES = re.compile(
     r"\b(?:which|what|any|all|some|none|how many)\s+(?:of\s+)?(?:ones|them|those|these)\b",
     re.IGNORECASE,

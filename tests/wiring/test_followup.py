@@ -213,12 +213,23 @@ def test_a_pronoun_beside_a_new_name_is_the_last_subject(helix: Any) -> None:
 def test_some_of_the_last_answers_picked_by_a_name_of_another_kind(helix: Any) -> None:
     first = take_turn(helix, None, "which drugs treat epilepsy syndrome")
     assert first.result is not None and first.context is not None
-    shown = first.result.answers[:10]
-    assert len(shown) > 1
-    binds = {a.id: {t[2] for t in helix.triples(a.id, "CbG", 500)} for a in shown}
-    gene = next(iter(sorted(set().union(*binds.values()) - set.intersection(*binds.values()))))
+    answers = [a.id for a in first.result.answers]
+    assert len(answers) > 10
+    binds = {a: {t[2] for t in helix.triples(a, "CbG", 500)} for a in answers}
+    # a gene bound by one of the answers a short list leaves out, and by drugs that are none
+    # of the answers: every answer is picked from, and nothing else is
+    late = set().union(*(binds[a] for a in answers[10:])) - set().union(
+        *(binds[a] for a in answers[:10])
+    )
+    gene = next(
+        g for g in sorted(late) if {t[0] for t in helix.triples(g, "CbG", 500)} - set(answers)
+    )
     name = helix.c.store.name(gene)
     picked = take_turn(helix, None, f"which of them bind {name}?", context=first.context)
-    assert picked.asked.startswith("which of ")
+    assert picked.asked == f"which drugs bind {name}?"
     assert picked.result is not None and picked.result.status == Status.ANSWERED
     assert {a.id for a in picked.result.answers} == {d for d, g in binds.items() if gene in g}
+    assert picked.result.text.startswith("Reading 'which of them' as the last answers: ")
+    # the same question asked alone is not kept to them, and is not served from that answer
+    alone = helix.ask(f"which drugs bind {name}?")
+    assert {a.id for a in alone.answers} - set(answers)
