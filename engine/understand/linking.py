@@ -197,6 +197,17 @@ def _names_disease(m: Mention) -> bool:
     return any(c.node_id.startswith("Disease::") for c in m.candidates)
 
 
+SALT = re.compile(r"([a-z]{4,})ate")
+"""A drug named as its salt or ester ("valproate", "clavulanate"), which the graph may hold as
+the acid ("valproic acid")."""
+
+
+def salt_acid(word: str) -> str | None:
+    """The acid a salt's name stands for ("valproate" -> "valproic acid"), else None."""
+    m = SALT.fullmatch(word)
+    return f"{m.group(1)}ic acid" if m else None
+
+
 def _symbol(c: Candidate) -> bool:
     """A gene's own symbol ("SCD"), which a short form of the same letters does not
     outrank; a synonym or a disease's initials it does."""
@@ -289,6 +300,9 @@ class Linker:
                         # or lesser readings ("hepatotoxicity|liver injury")
                         known = next(filter(None, map(self.aliases.get, form.expansions)), [])
                         read.setdefault((i, j), []).extend(map(_short, known))
+        for i, tok in enumerate(tokens):
+            if (i, i) not in at and (acid := salt_acid(tok.norm)) is not None:
+                read.setdefault((i, i), []).extend(map(_short, self.aliases.get(acid)))
         out = list(found)
         for (i, j), cands in read.items():
             if not cands:
