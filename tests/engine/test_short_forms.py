@@ -48,3 +48,16 @@ def test_the_file_reads_whole_and_a_bad_line_is_named(tmp_path: Path) -> None:
     bad.write_text("# comment\nGERD\tgastroesophageal reflux disease\tsometimes\n")
     with pytest.raises(ValueError, match="cannot read"):
         short_forms(bad)
+
+
+def test_a_salt_is_read_as_its_acid_and_a_former_british_name_as_the_international(
+    helix: Any,
+) -> None:
+    from engine.understand.linking import salt_acid
+
+    assert salt_acid("valproate") == "valproic acid"
+    assert salt_acid("rate") is None
+    assert [e.name for e in helix.link("what does valproate treat")] == ["Valproic Acid"]
+    # a word that only looks like a salt links nothing the graph does not hold
+    assert helix.link("what does it indicate") == []
+    assert [e.name for e in helix.link("side effects of phenobarbitone")] == ["Phenobarbital"]
