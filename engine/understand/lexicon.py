@@ -142,7 +142,8 @@ CUES: tuple[tuple[str, tuple[str, ...], float], ...] = (
         STRONG,
     ),
     (
-        r"\bused (?:for|against|in|to)\b|\bmanag\w*|\beffective (?:for|against|in)\b|\bhelp\w*",
+        r"\bused (?:for|against|in|to)\b|\bmanag\w*|\beffective (?:for|against|in)\b|\bhelp\w*"
+        r"|\boptions? (?:for|in)\b",  # "options for gout": what a clinician can give
         ("CtD",),
         WEAK,
     ),

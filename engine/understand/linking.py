@@ -390,6 +390,9 @@ class Linker:
         X": not the side effect Fall)."""
         tok = tokens[position]
         cands = self.aliases.plausible(cands, tok, position, framed(tokens, position))
+        if any(c.primary for c in cands):
+            # a word that is one node's own name is not a drug's other name ("acne")
+            cands = [c for c in cands if c.primary or not everyday_brand(c, tok)]
         if self.vocabulary is None or not self.vocabulary.language.whole_word(tok.text):
             return cands
         if (
