@@ -127,6 +127,13 @@ _LABELLED_YES_NO = re.compile(
     re.IGNORECASE,
 )
 _YES_OR_NO = re.compile(r"\b(?:yes or no|true or false)\b|\bor not\W*$", re.IGNORECASE)
+_TAG = re.compile(
+    r"(?:,|\s)\s*(?:right|yes|correct|true|(?:is that|am i) (?:right|correct)"
+    r"|(?:is|does|do|are)n'?t (?:it|they))\s*\?+\s*$",
+    re.IGNORECASE,
+)
+"""A tag that asks to confirm the statement before it ("..., yes?", "... correct?", "...,
+doesn't it?")."""
 
 
 def framed_yes_no(text: str) -> bool:
@@ -140,8 +147,10 @@ def framed_yes_no(text: str) -> bool:
 
 def asks_to_check(text: str) -> bool:
     """The question asks to check a claim outright: it wants a yes or a no ("..., yes or
-    no?", "... or not?") or embeds it ("Can you confirm whether X binds Y?")."""
-    return bool(_YES_OR_NO.search(text) or _WHETHER.search(text))
+    no?", "... or not?", "X treats Y, right?") or embeds it ("Can you confirm whether X binds
+    Y?")."""
+    tagged = _TAG.search(text) is not None and not is_wh_question(text)
+    return bool(_YES_OR_NO.search(text) or _WHETHER.search(text) or tagged)
 
 
 def declarative_question(text: str) -> bool:

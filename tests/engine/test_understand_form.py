@@ -153,6 +153,12 @@ def test_a_wish_frame_and_a_clause_before_a_semicolon_are_not_asked() -> None:
         ("Bradycardia with diazepam \u2014 known side effect or not?", True),
         ("Confirm whether fenofibrate is indicated in gout.", True),
         ("Which drugs treat gout or not-so-rare relatives of it?", False),
+        ("metformin treats PCOS, doesn't it?", True),
+        ("omeprazole inhibits ATP4A correct?", True),
+        ("insulin is a treatment for type 1 diabetes, yes?", True),
+        ("is that right?", True),
+        ("what is right?", False),
+        ("Which drugs are correct for gout?", False),
     ],
 )
 def test_yes_no_questions_behind_a_label_or_asking_for_yes_or_no(text: str, framed: bool) -> None:
