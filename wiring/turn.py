@@ -60,6 +60,11 @@ GROUP_SIZE = 5
 """A plural follow-up ("what do they target") stands for at most this many of the last
 answers, the first shown."""
 
+ASKED_OF_A_SUBJECT = frozenset(
+    {"one_hop", "multi_hop", "claim", "mechanism", "overview", "no_relation"}
+)
+"""Intents of a question asked of the graph about a subject, answered or not."""
+
 PEOPLE = frozenset({"he", "she", "him", "her", "his"})
 """Pronouns that stand for a person (a patient in memory), never for a graph subject."""
 
@@ -89,11 +94,13 @@ class SessionContext:
 
     @classmethod
     def of(cls, asked: str, result: Result) -> SessionContext | None:
-        """The context a graph answer leaves; None for one that names nothing in ``asked`` or
-        that memory answered (its subjects are memory's own)."""
-        if result.status == Status.NOT_ANSWERED or any(
-            a.source == "memory" for a in result.answers
-        ):
+        """The context a graph answer leaves (one that found nothing about its subject too:
+        "and for apixaban?" after no side effects of warfarin); None for one that names nothing
+        in ``asked``, that was not asked of the graph, or that memory answered (its subjects are
+        memory's own)."""
+        if (
+            result.status == Status.NOT_ANSWERED and result.intent not in ASKED_OF_A_SUBJECT
+        ) or any(a.source == "memory" for a in result.answers):
             return None
         named = [
             e

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from engine.result import Status
+from engine.result import LinkedEntity, Result, Status
 from wiring.turn import SessionContext, take_turn
 
 pytestmark = pytest.mark.integration
@@ -233,3 +233,27 @@ def test_some_of_the_last_answers_picked_by_a_name_of_another_kind(helix: Any) -
     # the same question asked alone is not kept to them, and is not served from that answer
     alone = helix.ask(f"which drugs bind {name}?")
     assert {a.id for a in alone.answers} - set(answers)
+
+
+def test_a_question_that_found_nothing_about_its_subject_still_leaves_it() -> None:
+    warfarin = LinkedEntity(
+        mention="warfarin",
+        id="Compound::DB00682",
+        name="Warfarin",
+        kind="Compound",
+        score=1.0,
+        method="exact",
+        start=16,
+        end=24,
+    )
+    asked = "side effects of warfarin"
+
+    def result(intent: str) -> Result:
+        return Result(
+            question=asked, status=Status.NOT_ANSWERED, intent=intent, linked=[warfarin], text="x"
+        )
+
+    kept = SessionContext.of(asked, result("one_hop"))
+    assert kept is not None and kept.subject.id == warfarin.id and kept.answers == ()
+    # a question the graph was not asked ("how much warfarin ...") leaves no subject
+    assert SessionContext.of(asked, result("out_of_scope")) is None
