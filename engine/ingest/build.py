@@ -31,6 +31,7 @@ from engine.ingest import kg as kgload
 from engine.ingest.defaults import DefaultData, resolve_default, resolve_layer
 from engine.ingest.extras import (
     PACK_NEEDS,
+    PACK_VERSIONS,
     PACKS,
     SCHEMA_VERSION,
     LayerLoader,
@@ -250,7 +251,7 @@ def ingest(
         files: dict[str, Path] = {}
         for part in (*PACK_NEEDS.get(name, ()), name):
             files.update(resolve_layer(settings, part))
-        fp = fingerprint(list(files.values()))
+        fp = fingerprint(list(files.values()), PACK_VERSIONS.get(name, ""))
         if fresh or built.get(name) != fp:
             loaders.append((name, pack_loader(name, files, data.aliases, fp, report)))
     for item in kgx or []:

@@ -42,6 +42,12 @@ class to explain it in a drug that has no mechanism of its own."""
 MECHANISM_CLASSES = frozenset({"MoA", "EPC"})
 """``pharm_class`` types that say what a drug does (FDA mechanism, established class)."""
 
+MEMBER_CLASSES = ("MoA", "EPC", "PA")
+"""``pharm_class`` types whose classes become ``Pharmacologic Class`` nodes that include their
+drugs: the FDA's mechanisms and established classes (the ids Hetionet's classes have) and
+MeSH's pharmacological actions, the classes clinicians name ("Anticoagulants", "Adrenergic
+beta-Antagonists"); best first where two name one class."""
+
 Node = tuple[str, str, str]
 
 
@@ -238,4 +244,43 @@ def targets(
                 continue
             nodes.append((node, drugs.names[node], "Compound"))
             triples.append((node, "CbG", f"Gene::{entrez}", SOURCE, action, None))
+    return nodes, triples
+
+
+def class_key(name: str) -> str:
+    """One key for a class however a vocabulary words it: letter case, punctuation and a
+    plural last word aside ("Factor Xa Inhibitor", "Factor Xa Inhibitors")."""
+    words = "".join(c if c.isalnum() else " " for c in name.lower()).split()
+    if words and len(words[-1]) > 3 and words[-1].endswith("s") and not words[-1].endswith("ss"):
+        words[-1] = words[-1][:-1]
+    return " ".join(words)
+
+
+def classes(
+    path: Path, drugs: DrugMap, known: Mapping[str, str], report: LayerReport
+) -> tuple[list[Node], list[TripleRow]]:
+    """``PCiC`` from the pharmacologic classes of ``MEMBER_CLASSES``, each class on the graph's
+    class of the same key (``known``: key -> node id) when there is one, else on the first
+    vocabulary's node of that key; the class type as the edge's detail."""
+    rows = [r for r in _tsv(path) if r.get("TYPE") in MEMBER_CLASSES]
+    rows.sort(key=lambda r: MEMBER_CLASSES.index(r["TYPE"]))
+    node_of = dict(known)
+    seen: set[tuple[str, str]] = set()
+    nodes: list[Node] = []
+    triples: list[TripleRow] = []
+    for r in rows:
+        name, code = (r.get("CLASS") or "").strip(), (r.get("CLASS_SOURCE_ID") or "").strip()
+        drug = drugs.node.get(r["DRUG_ID"])
+        if not name or not code:
+            report.skipped["DrugCentral class: no name or id"] += 1
+            continue
+        if drug is None:
+            report.skipped["DrugCentral class: no DrugBank id"] += 1
+            continue
+        pc = node_of.setdefault(class_key(name), f"Pharmacologic Class::{code}")
+        if (pc, drug) in seen:
+            continue  # the class as another vocabulary names it
+        seen.add((pc, drug))
+        nodes += [(pc, name, "Pharmacologic Class"), (drug, drugs.names[drug], "Compound")]
+        triples.append((pc, "PCiC", drug, SOURCE, r["TYPE"], None))
     return nodes, triples

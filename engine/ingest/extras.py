@@ -25,12 +25,15 @@ PACKS = {PACK_LAYER: load_pack, orphanet.LAYER: orphanet.load_orphanet}
 """Layers built from manifest files (``helix-chat ingest --layer NAME``)."""
 PACK_NEEDS: dict[str, tuple[str, ...]] = {orphanet.LAYER: orphanet.NEEDS}
 """Other layers whose manifest files a layer also reads (not that it builds them)."""
+PACK_VERSIONS = {PACK_LAYER: "2"}
+"""A layer's version, part of its fingerprint: raised when the same files make other content
+(2: the disease pack's DrugCentral pharmacologic classes), so a built store gets it."""
 
 LayerLoader = Callable[[duckdb.DuckDBPyConnection], str]
 
 
-def fingerprint(paths: list[Path]) -> str:
-    h = hashlib.sha256(SCHEMA_VERSION.encode())
+def fingerprint(paths: list[Path], version: str = "") -> str:
+    h = hashlib.sha256((SCHEMA_VERSION + version).encode())
     for p in sorted(paths):
         st = p.stat()
         h.update(f"{p.name}:{st.st_size}".encode())

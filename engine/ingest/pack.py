@@ -4,9 +4,10 @@
   ``subclass of`` hierarchy (``DsD``);
 - DISEASES gene-disease associations (knowledge channel: 2022 filtered, 2015), as ``DaG`` with
   their channel and score; gene symbols mapped to Entrez through NCBI gene_info;
-- DrugCentral indications with a DOID (``CtD``) and drug targets with their action type
-  (``CbG``, detail ``inhibitor`` ...), each DrugCentral drug as one graph drug through its
-  DrugBank ids, an inactive ingredient's borrowed indications left out
+- DrugCentral indications with a DOID (``CtD``), drug targets with their action type
+  (``CbG``, detail ``inhibitor`` ...) and pharmacologic classes (``PCiC``: FDA mechanisms and
+  established classes, MeSH pharmacological actions), each DrugCentral drug as one graph drug
+  through its DrugBank ids, an inactive ingredient's borrowed indications left out
   (``engine/ingest/drugcentral.py``);
 - the full pathway-gene table behind Hetionet's 5k GpPW sample;
 - cross-references (DO xrefs, MONDO exact matches) that later layers join through.
@@ -230,6 +231,14 @@ def load_pack(
     )
     nodes, triples = nodes + n, triples + t
     n, t = drugcentral.targets(_need(files, "drugcentral_targets"), drugs, genes, report)
+    nodes, triples = nodes + n, triples + t
+    known = con.execute("SELECT id, name FROM nodes WHERE kind = 'Pharmacologic Class'").fetchall()
+    n, t = drugcentral.classes(
+        _need(files, "drugcentral_classes"),
+        drugs,
+        {drugcentral.class_key(str(name)): str(i) for i, name in known},
+        report,
+    )
     nodes, triples = nodes + n, triples + t
     n, t = pathway_genes(_need(files, "pathways"), report)
     nodes, triples = nodes + n, triples + t

@@ -51,7 +51,9 @@ def test_pack_adds_a_layer_with_sources_and_layers_restrict(settings: Settings, 
         "Disease Ontology": 3,  # zorbian syndrome -> zorbian disease -> disease, seed -> disease
         "DISEASES 2022": 1,
         "DISEASES 2015": 1,
-        "DrugCentral": 2,  # one indication (also in Hetionet), one typed target
+        # one indication (also in Hetionet), one typed target, one class (FDA's and MeSH's
+        # names of it are one node; a ChEBI role is no class)
+        "DrugCentral": 3,
         "PID": 1,
     }
     assert pack["skipped"]["DISEASES 2015: no DOID"] == 1
@@ -62,7 +64,7 @@ def test_pack_adds_a_layer_with_sources_and_layers_restrict(settings: Settings, 
     assert everything.layers == ("hetionet", "disease-pack")
     # the CtD edge both layers state is one edge of the adjacency, with two sources
     treats = (f"Compound::{compound}", "CtD", f"Disease::{disease}")
-    assert everything.n_triples == hetionet.n_triples + 7 - 1
+    assert everything.n_triples == hetionet.n_triples + 8 - 1
     labels = [s.label for s in everything.edge_sources([treats])[treats]]
     assert labels == ["DrugCentral", "hetionet"]
     gene_edge = (NEW_DISEASE, "DaG", INS)
@@ -72,6 +74,10 @@ def test_pack_adds_a_layer_with_sources_and_layers_restrict(settings: Settings, 
     ]
     target = (f"Compound::{compound}", "CbG", INS)
     assert "DrugCentral: inhibitor" in [s.label for s in everything.edge_sources([target])[target]]
+    member = ("Pharmacologic Class::N1", "PCiC", f"Compound::{compound}")
+    assert everything.name(member[0]) == "Seed Blocker"
+    assert [s.label for s in everything.edge_sources([member])[member]] == ["DrugCentral: EPC"]
+    assert not everything.has("Pharmacologic Class::D1")
 
     # restricted to Hetionet, the pack's disease is neither a node nor a name
     key = alias_key("zorbian syndrome")
@@ -206,3 +212,13 @@ def test_kill_during_embedding_and_a_stale_wal_leave_a_working_home(
     assert not settings.kg_path.with_name("kg.duckdb.wal").exists()
     assert not list(settings.stores_dir.glob("*.building*"))
     assert KGStore(settings.kg_path).has(NEW_DISEASE)
+
+
+def test_a_class_is_one_node_however_a_vocabulary_words_it() -> None:
+    from engine.ingest.drugcentral import class_key
+
+    assert class_key("Factor Xa Inhibitor") == class_key("Factor Xa Inhibitors")
+    assert class_key("beta-Adrenergic Blocker") == "beta adrenergic blocker"
+    # a word that ends in "ss" or is short keeps its last letter
+    assert class_key("Antihypertensive Class") == "antihypertensive class"
+    assert class_key("Gas") == "gas"

@@ -93,6 +93,8 @@ def write_pack(data: Path) -> tuple[str, str]:
     (dc / "pharm_class.tsv").write_text(
         "DRUG_ID\tDRUG_NAME\tTYPE\tCLASS_SOURCE_ID\tCLASS\tSOURCE\n"
         "1\tseed\tEPC\tN1\tSeed Blocker\tFDA\n"
+        "1\tseed\tPA\tD1\tSeed Blockers\tMeSH\n"
+        "1\tseed\thas role\tCHEBI:1\tseed role\tCHEBI\n"
     )
     (x / "pathways/pathways.tsv").write_text(
         "identifier\tname\turl\tn_genes\tn_coding_genes\tsource\tlicense\tgenes\tcoding_genes\n"
