@@ -189,7 +189,8 @@ class AgentLoop:
             for n in among
             if n in store.index
         ]
-        plan.set_op, plan.earlier = AMONG, True
+        plan.set_op = AMONG
+        plan.members_said = f"the last {len(plan.members)} answers"
 
     def _plan(self, question: str, choice: str | None, steps: Steps) -> tuple[str, Plan]:
         """The question respelled (same length: offsets hold for both), linked and planned."""
@@ -393,9 +394,7 @@ class AgentLoop:
         top = plan.dist[0][0] if plan.dist else None
         what = explainer.headline(plan.intent, plan.seeds[0].name, top, None)
         result.stop_reason = "no answer holds for the set"
-        names = [e.name for e in plan.members]
-        if plan.earlier:
-            names = [f"the last {len(names)} answers"] if len(names) > 1 else names
+        names = [plan.members_said] if plan.members_said else [e.name for e in plan.members]
         note = explainer.none_among(what, names)
         return self._literature(result, hits, note)
 
@@ -526,7 +525,7 @@ class AgentLoop:
                 )
             else:
                 result.text = explainer.kg_answer(store, result.answers, result.paths, what)
-            if plan.set_op == AMONG and not plan.earlier:
+            if plan.set_op == AMONG and not plan.members_said:
                 result.text = explainer.among_note(
                     result.text, plan.members, {a.id for a in result.answers}
                 )

@@ -37,9 +37,10 @@ class Plan:
     """A set question's two entities of the seed's kind, in the order said; the walk answers
     for each and ``set_op`` combines them."""
     set_op: SetOp | None = None
-    earlier: bool = False
-    """``members`` are the conversation's last answers (``ask(among=...)``), not names the
-    question lists: those it leaves out are not said one by one."""
+    members_said: str = ""
+    """How the answer names ``members`` that the question does not list (the conversation's
+    last answers, ``ask(among=...)``; the drugs of a class it names): then those left out are
+    not said one by one."""
     set_counts: list[int] = field(default_factory=list)
     set_held: dict[str, int] = field(default_factory=dict)
     """For a set question of any of its entities: answer id -> how many of them reach it."""

@@ -44,7 +44,13 @@ from engine.result import Candidate, LinkedEntity
 from engine.understand.bank import is_relation_word
 from engine.understand.cueshare import shared_relations, widen
 from engine.understand.datarel import DataVocabulary
-from engine.understand.form import YES_NO_START, asked_span, is_wh_question, is_yes_no
+from engine.understand.form import (
+    YES_NO_START,
+    asked_span,
+    framed_yes_no,
+    is_wh_question,
+    is_yes_no,
+)
 from engine.understand.lexicon import COMPILED_CUES, is_structural, written_out
 from engine.understand.linking import Linker, examples
 from engine.understand.mentions import LinkResult, Mention
@@ -233,6 +239,8 @@ class Planner:
         or ``RELATION_CHOICE`` and a relation); ``link`` is the question's linking when done
         already. The steps are the module docstring's."""
         link = link or self.link(question)
+        if choice is None and (of_class := self._class_for(question, link)) is not None:
+            return of_class
         apart = [m for m in link.mentions if set_apart(question, m.start)]
         if apart and len(apart) < len(link.mentions) and choice is None:
             return self._set_apart(question, apart)
@@ -280,6 +288,42 @@ class Planner:
             )
             or self._walk(plan, words, meaning, parses, single, ents)
         )
+
+    def _class_for(self, question: str, link: LinkResult) -> Plan | None:
+        """A question for the drugs of a class that a disease is given ("anticoagulants for
+        afib", "which antibiotics treat UTI"): planned as the drugs for the disease, its
+        answers kept to the class's drugs. None for any other question."""
+        kinds = [{self.store.kind(n) for n in m.node_ids} for m in link.mentions]
+        if len(kinds) != 2 or {"Pharmacologic Class"} not in kinds:
+            return None
+        named = link.mentions[kinds.index({"Pharmacologic Class"})]
+        other = kinds[1 - kinds.index({"Pharmacologic Class"})]
+        if "Disease" not in other or len(named.node_ids) != 1:
+            return None
+        if is_yes_no(question) or framed_yes_no(question):
+            return None
+        pc = named.node_ids[0]
+        drugs = self.store.objects(pc, "PCiC")
+        plan = self.plan(f"{question[: named.start]}drugs{question[named.end :]}")
+        if not plan.therapy or plan.set_op is not None or not drugs:
+            return None
+        plan.question, plan.qhash = question, question_hash(question)
+        name = self.store.name(pc)
+        plan.members = [
+            LinkedEntity(
+                mention=self.store.name(d),
+                id=d,
+                name=self.store.name(d),
+                kind="Compound",
+                score=1.0,
+                method="user",
+            )
+            for d in drugs
+        ]
+        plan.set_op, plan.therapy = AMONG, False
+        plan.members_said = f"the {len(drugs)} {name}"
+        plan.note = "; ".join(x for x in (plan.note, name) if x)
+        return plan
 
     def _set_apart(self, question: str, apart: Sequence[Mention]) -> Plan:
         """Plan ``question`` without the names it sets apart from its answers and the words

@@ -215,3 +215,28 @@ def test_a_name_set_apart_is_no_answer_and_no_seed(helix: Any) -> None:
     assert {a.id for a in r.answers} == every - {gene_id}
     if every - {gene_id}:
         assert f"(besides {gene})" in r.text
+
+
+def test_the_drugs_of_a_class_for_a_disease_are_the_class_s_drugs_that_treat_it(
+    helix: Any,
+) -> None:
+    store = helix.c.store
+    disease = "Disease::DOID:1826"  # epilepsy syndrome
+    treats = set(store.objects(disease, "CtD^-1")) | {
+        c for c, _, d in helix.triples(disease, "CtD", 500) if d == disease
+    }
+    classes = sorted(
+        n
+        for n in store.ids
+        if n.startswith("Pharmacologic Class::")
+        and (members := set(store.objects(n, "PCiC")))
+        and members & treats
+        and members - treats
+    )
+    assert classes, "the slice holds a class with drugs for epilepsy and drugs for other things"
+    pc = classes[0]
+    members = set(store.objects(pc, "PCiC"))
+    r = helix.ask(f"{store.name(pc)} for epilepsy")
+    assert r.status is Status.ANSWERED
+    assert {a.id for a in r.answers} == members & treats
+    assert f"({store.name(pc)})" in r.text.splitlines()[0]
