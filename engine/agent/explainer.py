@@ -103,9 +103,12 @@ def therapy_answer(
     paths: list[list[Triple]],
     seed: str,
     seed_kind: str,
+    note: str = "",
 ) -> str:
     """A therapy answer in two labelled groups: what modifies the disease (treats) and what
-    relieves its symptoms (palliates), or, from a drug, the diseases of each."""
+    relieves its symptoms (palliates), or, from a drug, the diseases of each; ``note`` after
+    the headline's subject ("besides sumatriptan")."""
+    seed = f"{seed} ({note})" if note else seed
     if seed_kind == "Disease":
         summary = (
             f"**Drugs for {seed}**: disease-modifying (treats): {listed(treats)}; "

@@ -521,7 +521,13 @@ class AgentLoop:
             if groups is not None:
                 seed = plan.seeds[0]
                 result.text = explainer.therapy_answer(
-                    store, groups.treats, groups.palliates, result.paths, seed.name, seed.kind
+                    store,
+                    groups.treats,
+                    groups.palliates,
+                    result.paths,
+                    seed.name,
+                    seed.kind,
+                    _besides(plan),
                 )
             else:
                 result.text = explainer.kg_answer(store, result.answers, result.paths, what)
@@ -614,5 +620,5 @@ class AgentLoop:
 def _besides(plan: Plan) -> str:
     """The plan's note, with the names it sets apart ("besides epilepsy syndrome")."""
     names = dict.fromkeys(e.name for e in plan.excluded)
-    apart = f"besides {', '.join(names)}" if names else ""
+    apart = plan.excluded_said or (f"besides {', '.join(names)}" if names else "")
     return "; ".join(x for x in (plan.note, apart) if x)

@@ -51,6 +51,9 @@ class Plan:
     excluded: list[LinkedEntity] = field(default_factory=list)
     """Names the question sets apart from the answers it wants ("besides epilepsy"): no
     answer, and said in the headline."""
+    excluded_said: str = ""
+    """How the headline names ``excluded`` when the question names them as a group ("not
+    Adrenergic beta-Antagonists"): then they are not said one by one."""
     therapy: bool = False
     """The question asks for a therapy: walked along treats and palliates, answered in two
     labelled groups (``therapy``)."""

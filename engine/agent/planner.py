@@ -20,6 +20,7 @@ candidates after that becomes a clarifying question.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Literal
@@ -54,6 +55,7 @@ from engine.understand.form import (
 from engine.understand.lexicon import COMPILED_CUES, is_structural, written_out
 from engine.understand.linking import Linker, examples
 from engine.understand.mentions import LinkResult, Mention
+from engine.understand.negation import opens_negation
 from engine.understand.parse import Features
 from engine.understand.pathfit import order_cues, score_metapath
 from engine.understand.reading import (
@@ -304,12 +306,8 @@ class Planner:
             return None
         pc = named.node_ids[0]
         drugs = self.store.objects(pc, "PCiC")
-        plan = self.plan(f"{question[: named.start]}drugs{question[named.end :]}")
-        if not plan.therapy or plan.set_op is not None or not drugs:
-            return None
-        plan.question, plan.qhash = question, question_hash(question)
         name = self.store.name(pc)
-        plan.members = [
+        members = [
             LinkedEntity(
                 mention=self.store.name(d),
                 id=d,
@@ -320,9 +318,23 @@ class Planner:
             )
             for d in drugs
         ]
-        plan.set_op, plan.therapy = AMONG, False
-        plan.members_said = f"the {len(drugs)} {name}"
-        plan.note = "; ".join(x for x in (plan.note, name) if x)
+        lo = max((m.end for m in link.mentions if m.end <= named.start), default=0)
+        denied = _denial(question, lo, named.start)
+        if denied is not None:
+            # "glaucoma drugs that aren't beta blockers": the drugs for the disease without them
+            plan = self.plan(f"{question[:denied].rstrip()} {question[named.end :]}".strip())
+            if not plan.therapy or plan.set_op is not None:
+                return None
+            plan.excluded += members
+            plan.excluded_said = f"not {name}"
+        else:
+            plan = self.plan(f"{question[: named.start]}drugs{question[named.end :]}")
+            if not plan.therapy or plan.set_op is not None or not drugs:
+                return None
+            plan.members, plan.set_op, plan.therapy = members, AMONG, False
+            plan.members_said = f"the {len(drugs)} {name}"
+            plan.note = "; ".join(x for x in (plan.note, name) if x)
+        plan.question, plan.qhash = question, question_hash(question)
         return plan
 
     def _set_apart(self, question: str, apart: Sequence[Mention]) -> Plan:
@@ -765,3 +777,20 @@ def focused(words: Wording) -> bool:
 def question_hash(question: str) -> str:
     """The question's id in traces: the first ``QHASH_CHARS`` hex digits of its SHA-1."""
     return hashlib.sha1(question.encode("utf-8")).hexdigest()[:QHASH_CHARS]
+
+
+_CLAUSE = re.compile(r"\b(?:that|which|who)\s+$", re.IGNORECASE)
+
+
+def _denial(question: str, lo: int, hi: int) -> int | None:
+    """Where the words between ``lo`` and ``hi`` start to deny or set apart the name at ``hi``
+    ("drugs *that aren't* beta blockers", "drugs *other than* statins"), else None."""
+    if (apart := EXCLUDING.search(question[lo:hi])) is not None:
+        return lo + apart.start()
+    for m in re.finditer(r"[\w']+", question[lo:hi]):
+        word = m.group().lower().replace("\u2019", "'")
+        if opens_negation(word) or word.endswith("n't"):
+            at = lo + m.start()
+            clause = _CLAUSE.search(question[lo:at])
+            return lo + clause.start() if clause is not None else at
+    return None

@@ -240,3 +240,8 @@ def test_the_drugs_of_a_class_for_a_disease_are_the_class_s_drugs_that_treat_it(
     assert r.status is Status.ANSWERED
     assert {a.id for a in r.answers} == members & treats
     assert f"({store.name(pc)})" in r.text.splitlines()[0]
+    # denied, the class's drugs are set apart from the drugs for the disease
+    others = helix.ask(f"drugs for epilepsy that aren't {store.name(pc)}")
+    assert others.status is Status.ANSWERED
+    assert others.answers and not {a.id for a in others.answers} & members
+    assert f"(not {store.name(pc)})" in others.text.splitlines()[0]
