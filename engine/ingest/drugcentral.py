@@ -197,16 +197,25 @@ class Inactive:
 
 
 def indications(
-    path: Path, drugs: DrugMap, inactive: Inactive, report: LayerReport
+    path: Path,
+    drugs: DrugMap,
+    inactive: Inactive,
+    report: LayerReport,
+    named: Mapping[str, str] | None = None,
 ) -> tuple[list[Node], list[TripleRow]]:
-    """``CtD`` from the indications with a DOID, each on its drug's one graph drug."""
+    """``CtD`` from the indications with a DOID, each on its drug's one graph drug; one
+    without a DOID whose name is one Disease Ontology term's (``named``: ``class_key`` of a
+    name -> DOID; "Schizophrenia", "Urinary Tract Infections") is that term's."""
     nodes: list[Node] = []
     triples: list[TripleRow] = []
     for r in _tsv(path):
         doid = (r.get("DOID") or "").strip()
         if not doid.startswith("DOID:"):
-            report.skipped["DrugCentral indication: no DOID"] += 1
-            continue
+            doid = (named or {}).get(class_key(r.get("INDICATION_FDB") or ""), "")
+            if not doid:
+                report.skipped["DrugCentral indication: no DOID"] += 1
+                continue
+            report.remapped["DrugCentral indication: no DOID, by its Disease Ontology name"] += 1
         node = drugs.node.get(r["DRUG_ID"])
         if node is None:
             report.skipped["DrugCentral indication: no DrugBank id"] += 1

@@ -83,6 +83,21 @@ def do_terms(path: Path, report: LayerReport) -> tuple[list[tuple[str, str, str]
     return nodes, triples
 
 
+def do_names(nodes: Iterable[tuple[str, str, str]], aliases: AliasSource) -> dict[str, str]:
+    """``drugcentral.class_key`` of each Disease Ontology label and term name -> its DOID,
+    for the names that are one term's only."""
+    found: dict[str, set[str]] = {}
+    for nid, label, kind in nodes:
+        if kind == "Disease":
+            found.setdefault(drugcentral.class_key(label), set()).add(nid.removeprefix("Disease::"))
+    names = aliases.path("disease-ontology_term-names.tsv")
+    if names is not None:
+        for row in _tsv_rows(names):
+            if len(row) >= 2 and row[0].startswith("DOID:"):
+                found.setdefault(drugcentral.class_key(row[1]), set()).add(row[0])
+    return {k: next(iter(v)) for k, v in found.items() if k and len(v) == 1}
+
+
 def jensen_rows(path: Path) -> list[list[str]]:
     """DISEASES rows: protein, symbol, DOID, disease, channel, evidence, score."""
     return list(_tsv_rows(path))
@@ -228,6 +243,7 @@ def load_pack(
             drugs,
         ),
         report,
+        do_names(nodes, aliases),
     )
     nodes, triples = nodes + n, triples + t
     n, t = drugcentral.targets(_need(files, "drugcentral_targets"), drugs, genes, report)

@@ -51,20 +51,23 @@ def test_pack_adds_a_layer_with_sources_and_layers_restrict(settings: Settings, 
         "Disease Ontology": 3,  # zorbian syndrome -> zorbian disease -> disease, seed -> disease
         "DISEASES 2022": 1,
         "DISEASES 2015": 1,
-        # one indication (also in Hetionet), one typed target, one class (FDA's and MeSH's
-        # names of it are one node; a ChEBI role is no class)
-        "DrugCentral": 3,
+        # one indication (also in Hetionet), one by its DO name, one typed target, one class
+        # (FDA's and MeSH's names of it are one node; a ChEBI role is no class)
+        "DrugCentral": 4,
         "PID": 1,
     }
     assert pack["skipped"]["DISEASES 2015: no DOID"] == 1
     assert pack["skipped"]["DrugCentral indication: no DOID"] == 1
+    assert pack["remapped"]["DrugCentral indication: no DOID, by its Disease Ontology name"] == 1
 
     everything = KGStore(settings.kg_path)
     hetionet = KGStore(settings.kg_path, layers={"hetionet"})
     assert everything.layers == ("hetionet", "disease-pack")
     # the CtD edge both layers state is one edge of the adjacency, with two sources
     treats = (f"Compound::{compound}", "CtD", f"Disease::{disease}")
-    assert everything.n_triples == hetionet.n_triples + 8 - 1
+    assert everything.n_triples == hetionet.n_triples + 9 - 1
+    named = (f"Compound::{compound}", "CtD", NEW_DISEASE)
+    assert [s.label for s in everything.edge_sources([named])[named]] == ["DrugCentral"]
     labels = [s.label for s in everything.edge_sources([treats])[treats]]
     assert labels == ["DrugCentral", "hetionet"]
     gene_edge = (NEW_DISEASE, "DaG", INS)

@@ -19,9 +19,9 @@ import pytest
 from engine.config import Settings
 from engine.providers.embedder.sentence import SentenceTransformerEmbedder
 from engine.result import Result, Status
+from engine.understand.shortforms import short_forms
 from memory.asks import AskScorer, load_slots
 from memory.clock import SimulatedClock
-from engine.understand.shortforms import short_forms
 from memory.linking import AliasHit, StatementLinker
 from memory.service import UserMemory
 from tests.memory.memfakes import ALIASES, NODES

@@ -84,6 +84,7 @@ def write_pack(data: Path) -> tuple[str, str]:
     (dc / "drug_indication.tsv").write_text(
         "DRUG_ID\tDRUG_NAME\tINDICATION_FDB\tUMLS_CUI\tSNOMEDCT_CUI\tDOID\n"
         f"1\tseed\tseed disease\tC1\t1\t{disease}\n1\tseed\tsunburn\tC2\t2\t\n"
+        "1\tseed\tZorbian Syndromes\tC3\t3\t\n"
     )
     (dc / "drug_target.tsv").write_text(
         "DRUG_ID\tCHEMBL_ID\tDRUG_NAME\tTARGET_NAME\tTARGET_FAMILY\tUNIPROT\tGENE\tSWISSPROT\t"
