@@ -44,6 +44,7 @@ from engine.understand.followup import (
     elliptical,
     group_word,
     ordinal,
+    others_of,
     plural,
     substitute,
 )
@@ -309,8 +310,9 @@ def _answer_group(engine: EnginePort, text: str, context: SessionContext) -> Rea
 
 
 def _top_answer(engine: EnginePort, text: str, context: SessionContext) -> Reading | None:
-    """ "this/that <kind>" naming the kind of the last answers, not the last subject's
-    ("which other drugs share that target" after a drug's targets): the first answer."""
+    """ "this/that/the same <kind>" naming the kind of the last answers, not the last
+    subject's ("which other drugs share that target" after a drug's targets): the first
+    answer, and "other" things of the subject's kind leave the subject out."""
     if not context.answers:
         return None
     kind = engine.node_kind(context.answers[0])
@@ -319,7 +321,13 @@ def _top_answer(engine: EnginePort, text: str, context: SessionContext) -> Readi
     found = described(text, kind)
     if found is None:
         return None
-    return _answer_at(text, *found, context, 0)
+    reading = _answer_at(text, *found, context, 0)
+    if others_of(text, context.subject.kind):
+        # "other drugs that hit the same target": the last subject is no answer
+        subject = context.subject
+        asked = f"{reading.text.rstrip(' ?.!')} other than {subject.name}"
+        return Reading(asked, reading.note, (*reading.pinned, subject.id))
+    return reading
 
 
 def _answer_at(text: str, start: int, end: int, context: SessionContext, index: int) -> Reading:

@@ -185,13 +185,22 @@ def attach(text: str, name: str) -> str:
     return f"{body} of {name}{text[len(body) :]}"
 
 
-SINGULAR = re.compile(rf"\b(?:this|that)\s+({_KIND_NOUN})\b", re.IGNORECASE)
-"""A singular demonstrative with a kind noun ("that target", "this gene")."""
+SINGULAR = re.compile(rf"\b(?:this|that|the same)\s+({_KIND_NOUN})\b", re.IGNORECASE)
+"""A singular demonstrative with a kind noun ("that target", "this gene", "the same target")."""
+
+OTHER = re.compile(rf"\bother\s+({_KIND_NOUN})\b", re.IGNORECASE)
+"""Things of a kind besides one already named ("other drugs that hit the same target")."""
+
+
+def others_of(text: str, kind: str) -> bool:
+    """``text`` asks for things of ``kind`` other than one it refers to ("other drugs ...")."""
+    return any(KIND_WORDS.get(m.group(1).lower()) == kind for m in OTHER.finditer(text))
 
 
 def described(text: str, kind: str) -> tuple[int, int] | None:
-    """The first "this/that <kind noun>" in ``text`` whose noun names ``kind`` (the top
-    answer of a list of that kind: "which drugs share that target" after a drug's targets)."""
+    """The first "this/that/the same <kind noun>" in ``text`` whose noun names ``kind`` (the
+    top answer of a list of that kind: "which drugs share that target" after a drug's
+    targets)."""
     for m in SINGULAR.finditer(text):
         if KIND_WORDS.get(m.group(1).lower()) == kind:
             return m.start(), m.end()

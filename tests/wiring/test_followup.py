@@ -257,3 +257,22 @@ def test_a_question_that_found_nothing_about_its_subject_still_leaves_it() -> No
     assert kept is not None and kept.subject.id == warfarin.id and kept.answers == ()
     # a question the graph was not asked ("how much warfarin ...") leaves no subject
     assert SessionContext.of(asked, result("out_of_scope")) is None
+
+
+def test_other_drugs_of_the_same_target_leave_the_last_drug_out(helix: Any) -> None:
+    def binders(gene: str) -> set[str]:
+        return {t[0] for t in helix.triples(gene, "CbG", 500)}
+
+    # a drug of the slice whose first target other drugs bind too
+    for drug in ("donepezil", "galantamine", "memantine", "rivastigmine", "levodopa"):
+        first = take_turn(helix, None, f"which genes does {drug} bind")
+        assert first.result is not None and first.context is not None
+        top = first.result.answers[0]
+        if len(binders(top.id)) > 1:
+            break
+    subject = first.context.subject
+    other = take_turn(helix, None, "other drugs that bind the same target?", context=first.context)
+    assert other.asked == f"other drugs that bind {top.name} other than {subject.name}"
+    assert other.result is not None and other.result.status == Status.ANSWERED
+    assert {a.id for a in other.result.answers} == binders(top.id) - {subject.id}
+    assert other.result.understood[0] == f"Reading 'the same target' as {top.name}."
