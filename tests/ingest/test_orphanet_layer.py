@@ -63,7 +63,10 @@ def test_orphanet_layer_and_recovered_diseases_rows(
     write_orphanet(layer_data)
     report = ingest(settings, layers=["disease-pack", "orphanet"], embedder_factory=hash_embedder)
     pack, orpha = report.layers["disease-pack"], report.layers["orphanet"]
-    assert pack["remapped"] == {"DISEASES 2022: obsolete DOID, by disease name": 1}
+    assert pack["remapped"] == {
+        "DISEASES 2022: obsolete DOID, by disease name": 1,
+        "DrugCentral indication: no DOID, by its Disease Ontology name": 1,
+    }
     assert pack["skipped"]["DISEASES 2022: DOID not in the Disease Ontology"] == 1
     assert orpha["triples"] == {"Orphanet 2017": 2}
     assert orpha["skipped"] == {
