@@ -124,9 +124,6 @@ class KGStore:
         self.layers: tuple[str, ...] = tuple(
             x for x in self.built_layers if not layers or x in layers
         )
-        self.provenance = Provenance.load(
-            self.con, self.layers if self.layered else None, self._superseded_samples()
-        )
         self.ids: list[str] = []
         self.names: list[str] = []
         self.kinds: list[str] = []
@@ -148,10 +145,14 @@ class KGStore:
             }
             self._stored, self.n_triples = snapshot["stored"], snapshot["n_triples"]
             self.index = {nid: i for i, nid in enumerate(self.ids)}
+            self.provenance = Provenance.of_state(snapshot["provenance"])
         else:
             self.prepared_why = why or None
             self._read_nodes()
             self._load_adjacency()
+            self.provenance = Provenance.load(
+                self.con, self.layers if self.layered else None, self._superseded_samples()
+            )
             if target is not None:
                 write_prepared(target, fingerprint, self._snapshot())
         kind_names = sorted(set(self.kinds))
@@ -238,12 +239,14 @@ class KGStore:
         self.index = {nid: i for i, nid in enumerate(self.ids)}
 
     def _snapshot(self) -> dict[str, object]:
-        """What ``_read_nodes`` and ``_load_adjacency`` read, to be kept in a prepared file."""
+        """What ``_read_nodes``, ``_load_adjacency`` and ``Provenance.load`` read, to be kept
+        in a prepared file."""
         return {
             "nodes": (self.ids, self.names, self.kinds),
             "adj": {k: (c.indptr, c.indices) for k, c in self._adj.items()},
             "stored": self._stored,
             "n_triples": self.n_triples,
+            "provenance": self.provenance.state(),
         }
 
     def _active(self) -> None:
