@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -75,12 +76,18 @@ class SentenceTransformerEmbedder:
         self._model_dir = resolve_model_dir(ref)
         self._model: object | None = None
         self._numpy: BertEncoder | None = None
+        self._loading = threading.Lock()
+        """Held while a runtime loads: threads asking at once load it once."""
         self.dim = 384
 
     def _light(self) -> BertEncoder | None:
         """The numpy forward pass, loaded on first use, when the runtime is numpy and it runs
         this model; None otherwise (from then on: torch)."""
-        if self._numpy is None and self.runtime == "numpy":
+        if self._numpy is not None or self.runtime != "numpy":
+            return self._numpy
+        with self._loading:
+            if self._numpy is not None or self.runtime != "numpy":
+                return self._numpy
             try:
                 self._numpy = BertEncoder(self._model_dir, batch_size=min(self.batch_size, 64))
                 self.dim = self._numpy.dim
@@ -90,7 +97,11 @@ class SentenceTransformerEmbedder:
         return self._numpy
 
     def _load(self) -> object:
-        if self._model is None:
+        if self._model is not None:
+            return self._model
+        with self._loading:
+            if self._model is not None:
+                return self._model
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
             os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
