@@ -117,7 +117,8 @@ class TeamTools:
         self.engines = Engines(settings, engine_factory)
         """The server's engine and those of other layer sets, shared by every user."""
         self.lock = threading.RLock()
-        """One call at a time uses the engines (DuckDB and FAISS are not shared by threads)."""
+        """Guards the table of users; each user's calls hold that user's own lock, and the
+        engines answer several users at once."""
         self._users: dict[str, HelixTools] = {}
 
     def current(self) -> HelixTools:
@@ -135,7 +136,6 @@ class TeamTools:
                 tools = HelixTools(
                     settings, user, open_helix, self._memory_factory, engines=self.engines
                 )
-                tools.lock = self.lock
                 self._users[user] = tools
             return tools
 

@@ -1,8 +1,9 @@
 """The tools' logic, synchronous and transport-free (``server.py`` exposes it over MCP).
 
-One instance serves one user. The engine and the user's memory are opened on first use and
-every call into them is serialised by a lock: DuckDB connections and FAISS indexes are not
-meant for concurrent use from several threads.
+One instance serves one user. The engine and the user's memory are opened on first use; the
+user's calls are serialised by the instance's lock (its memory writes keep their order and
+transactions, its conversations their context). The engine answers the calls of several users
+at once (``engines.py``).
 """
 
 from __future__ import annotations
@@ -248,8 +249,7 @@ class HelixTools:
         problem = question_problem(question, self.settings.max_question_chars)
         if problem:
             raise ToolError(problem)
-        with self.lock:
-            engine = self.engine_for(layers)
+        with self.lock, self.engines.using(layers) as engine:
             memory, unusable = self._usable_memory(use_memory)
             try:
                 turn = take_turn(  # a memory failing in the turn: answered from the graph
