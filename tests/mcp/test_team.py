@@ -196,3 +196,37 @@ def test_a_team_server_answers_several_users_at_once(tmp_path: Path) -> None:
     assert asked["slow"]["question"] == slow
     assert busy_engines and all(e.closed for e in busy_engines)  # closed once it answered
     team.close()
+
+
+def test_a_team_server_runs_at_most_its_workers_calls_at_once(tmp_path: Path) -> None:
+    """With one worker, another user's question waits for the one being answered, then runs."""
+    from engine.config import Settings
+    from helix_mcp.team import TeamTools
+    from tests.support.fake_engine import make_engine
+
+    slow = "What drugs treat Alzheimer's disease slowly?"
+    engine = make_engine(Settings(home=tmp_path))
+    engine.slow = slow  # type: ignore[attr-defined]
+    team = TeamTools(
+        Settings(home=tmp_path, trace_exporter="none", team_workers=1), lambda _: engine
+    )
+    alice = threading.Thread(
+        target=lambda: team.tools_of("alice").ask(slow, use_memory=False), daemon=True
+    )
+    alice.start()
+    assert engine.started.wait(10)
+    asked: dict[str, Any] = {}
+    bob = threading.Thread(
+        target=lambda: asked.update(
+            bob=team.tools_of("bob").ask("What drugs treat diabetes?", use_memory=False)
+        ),
+        daemon=True,
+    )
+    bob.start()
+    bob.join(timeout=1.0)
+    assert bob.is_alive() and "bob" not in asked  # waiting for the one worker
+    engine.release.set()
+    alice.join(timeout=30)
+    bob.join(timeout=30)
+    assert asked["bob"]["status"] == "ANSWERED"
+    team.close()
