@@ -12,6 +12,7 @@ import importlib
 import logging
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -54,6 +55,10 @@ QUERY_TEXTS = 8
 """A call of at most this many texts is a question's (its words, its masked form): small
 matrices, where a second thread gains about 2 ms on a quiet machine and loses far more when
 another process wants the core."""
+RECENT_CALLS = 512
+"""Short calls whose vectors are kept (the latest): one question's text is embedded by several
+readers (the planner, the answer cache's look-up and its store), and a server is asked the same
+questions again. Kept per whole call, so a call gets exactly the vectors it got before."""
 
 
 class SentenceTransformerEmbedder:
@@ -78,6 +83,8 @@ class SentenceTransformerEmbedder:
         self._numpy: BertEncoder | None = None
         self._loading = threading.Lock()
         """Held while a runtime loads: threads asking at once load it once."""
+        self._recent: OrderedDict[tuple[str, ...], Vectors] = OrderedDict()
+        self._recent_lock = threading.Lock()
         self.dim = 384
 
     def _light(self) -> BertEncoder | None:
@@ -127,6 +134,22 @@ class SentenceTransformerEmbedder:
     def encode(self, texts: list[str]) -> Vectors:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        if len(texts) > QUERY_TEXTS:
+            return self._encode(texts)
+        key = tuple(texts)
+        with self._recent_lock:
+            hit = self._recent.get(key)
+            if hit is not None:
+                self._recent.move_to_end(key)
+                return hit.copy()
+        vecs = self._encode(texts)
+        with self._recent_lock:
+            self._recent[key] = vecs.copy()
+            while len(self._recent) > RECENT_CALLS:
+                self._recent.popitem(last=False)
+        return vecs
+
+    def _encode(self, texts: list[str]) -> Vectors:
         light = self._light()
         if light is not None:  # numpy's BLAS threads: the process's (one, at open)
             return light.encode(texts)
