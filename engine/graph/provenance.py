@@ -141,6 +141,8 @@ class Provenance:
         return cls(**state)  # type: ignore[arg-type]
 
     def _stated(self, key: bytes) -> list[EdgeSource] | None:
+        if len(key) > self.keys.dtype.itemsize:  # longer than any key stated (and a search
+            return None  # for it would copy the keys to its width)
         i = int(np.searchsorted(self.keys, key))
         if i >= len(self.keys) or self.keys[i] != key:
             return None
