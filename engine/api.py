@@ -29,7 +29,8 @@ from engine.index.vectors import IndexMissing, VectorIndex
 from engine.ingest.ready import stores_ready
 from engine.ingest.report import Progress
 from engine.ports import AliasEntry, Embed, MemoryPort
-from engine.providers.embedder.sentence import SentenceTransformerEmbedder
+from engine.providers.embedder.base import Vectors
+from engine.providers.embedder.sentence import QUERY_TEXTS, SentenceTransformerEmbedder
 from engine.providers.llm import language_model
 from engine.ranking.presets import MODES, Fusion
 from engine.result import Evidence, LinkedEntity, Result, Status, Triple
@@ -48,7 +49,7 @@ from engine.understand.prepared import (
     stored_part,
 )
 from engine.understand.scope import ScopeReader
-from engine.understand.semantic import SemanticScorer
+from engine.understand.semantic import SemanticScorer, cached_vectors
 from engine.understand.spelling import Speller
 from engine.understand.vocabulary import Language, Vocabulary, name_words
 from engine.util.threads import single_threaded_blas
@@ -373,8 +374,20 @@ class Helix:
         ]
 
     def embed(self) -> Embed | None:
-        """The embedding function (normalised vectors), for callers such as the answer cache."""
-        return self.c.embedder.encode if self.c.embedder is not None else None
+        """The embedding function (normalised vectors), for callers such as the answer cache.
+        A call of many texts (a reader's bank of wordings, such as memory's) is kept under
+        the stores directory (``cached_vectors``): the next start reads it, not the model."""
+        embedder = self.c.embedder
+        if embedder is None:
+            return None
+        kept = self.settings.stores_dir / "understand"
+
+        def embed(texts: list[str]) -> Vectors:
+            if len(texts) <= QUERY_TEXTS:
+                return embedder.encode(texts)
+            return cached_vectors(embedder, texts, kept)
+
+        return embed
 
     def speller(self, words: Iterable[str]) -> Speller | None:
         speller = self.c.planner.speller

@@ -197,6 +197,11 @@ class Settings(BaseSettings):
     said unreachable; while it stays down, later operations fail at once (retried after a
     pause that doubles to 30 s) and graph questions are answered without memory."""
 
+    team_workers: int = Field(default=2, ge=1)
+    """Tool calls a team server process runs at once (its users' others wait their turn, in
+    order): about the cores it may use. More only share the interpreter's one lock, so every
+    call in flight, and the database connection it holds, takes longer."""
+
     team_token_grace_minutes: float = 60.0
     """While the database is unreachable, a team server still accepts a bearer token it
     checked against the database this many minutes ago (graph tools keep working; memory

@@ -33,7 +33,13 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from engine.config import Settings
 from helix_mcp.engines import Engines
-from helix_mcp.ports import EngineFactory, MemoryFactory, open_helix, open_user_memory
+from helix_mcp.ports import (
+    EngineFactory,
+    MemoryFactory,
+    open_helix,
+    open_user_memory,
+    shared_parts,
+)
 from helix_mcp.server import make_server
 from helix_mcp.strict import TEAM_USER_HINT
 from helix_mcp.tools import HelixTools
@@ -113,12 +119,17 @@ class TeamTools:
         memory_factory: MemoryFactory = open_user_memory,
     ) -> None:
         self.settings = settings
-        self._memory_factory = memory_factory
+        self._memory_factory = (
+            shared_parts() if memory_factory is open_user_memory else memory_factory
+        )
         self.engines = Engines(settings, engine_factory)
         """The server's engine and those of other layer sets, shared by every user."""
         self.lock = threading.RLock()
-        """One call at a time uses the engines (DuckDB and FAISS are not shared by threads)."""
+        """Guards the table of users; each user's calls hold that user's own lock, and the
+        engines answer several users at once."""
         self._users: dict[str, HelixTools] = {}
+        self.slots = threading.BoundedSemaphore(settings.team_workers)
+        """Held by each tool call while it runs: at most ``team_workers`` at once."""
 
     def current(self) -> HelixTools:
         """The tools of the user whose token authenticated this request."""
@@ -133,9 +144,13 @@ class TeamTools:
             if tools is None:
                 settings = self.settings.model_copy(update={"user": user})
                 tools = HelixTools(
-                    settings, user, open_helix, self._memory_factory, engines=self.engines
+                    settings,
+                    user,
+                    open_helix,
+                    self._memory_factory,
+                    engines=self.engines,
+                    slots=self.slots,
                 )
-                tools.lock = self.lock
                 self._users[user] = tools
             return tools
 

@@ -1,15 +1,17 @@
 """The tools' logic, synchronous and transport-free (``server.py`` exposes it over MCP).
 
-One instance serves one user. The engine and the user's memory are opened on first use and
-every call into them is serialised by a lock: DuckDB connections and FAISS indexes are not
-meant for concurrent use from several threads.
+One instance serves one user. The engine and the user's memory are opened on first use; the
+user's calls are serialised by the instance's lock (its memory writes keep their order and
+transactions, its conversations their context). The engine answers the calls of several users
+at once (``engines.py``).
 """
 
 from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any
 
 from mcp.server.mcpserver.exceptions import ToolError
@@ -134,9 +136,12 @@ class HelixTools:
         memory_factory: MemoryFactory,
         *,
         engines: Engines | None = None,
+        slots: AbstractContextManager[object] | None = None,
     ) -> None:
         """``engines``: those of a team server, shared by its users and closed by it (this
-        instance then closes only the user's memory); by default its own."""
+        instance then closes only the user's memory); by default its own. ``slots``: what a
+        call holds while it runs, after its user's turn comes (a team server's bound on the
+        calls it runs at once); by default nothing."""
         self.settings = settings
         self.user = user
         self._memory_factory = memory_factory
@@ -144,8 +149,15 @@ class HelixTools:
         self.engines = engines or Engines(settings, engine_factory)
         self._memory: UserMemoryPort | None = None
         self.lock = threading.RLock()
+        self._slots = slots or nullcontext()
         self.contexts: dict[str | None, SessionContext] = {}
         """Each conversation's context for follow-ups, by MCP session id."""
+
+    @contextmanager
+    def turn(self) -> Iterator[None]:
+        """One tool call: this user's calls one at a time, then a slot of the server's."""
+        with self.lock, self._slots:
+            yield
 
     # --- lazily opened resources ---------------------------------------------------------
     def engine(self) -> EnginePort:
@@ -248,8 +260,7 @@ class HelixTools:
         problem = question_problem(question, self.settings.max_question_chars)
         if problem:
             raise ToolError(problem)
-        with self.lock:
-            engine = self.engine_for(layers)
+        with self.turn(), self.engines.using(layers) as engine:
             memory, unusable = self._usable_memory(use_memory)
             try:
                 turn = take_turn(  # a memory failing in the turn: answered from the graph
@@ -291,7 +302,7 @@ class HelixTools:
     def kg_get_triples(self, node: str, rel: str | None = None, limit: int = 50) -> TriplesOut:
         if rel is not None and rel not in BY_ABBREV:
             raise ToolError(f"unknown relation {rel!r}; known: {', '.join(sorted(BY_ABBREV))}")
-        with self.lock:
+        with self.turn():
             ref = self.node(node)
             triples = self.engine().triples(ref.id, rel, limit + 1)
             return TriplesOut(
@@ -303,7 +314,7 @@ class HelixTools:
     def kg_walk(
         self, start: str, relations: Sequence[str], max_paths: int = 20, fanout: int = 25
     ) -> WalkOut:
-        with self.lock:
+        with self.turn():
             ref = self.node(start)
             try:
                 hops = parse_hops(relations, ref.kind)
@@ -328,7 +339,7 @@ class HelixTools:
     def dense_search(self, text: str, k: int = 10) -> PassagesOut:
         if not text.strip():
             raise ToolError("the search text is empty")
-        with self.lock:
+        with self.turn():
             try:
                 hits = self.engine().dense_search(text, k)
             except ToolError:
@@ -357,7 +368,7 @@ class HelixTools:
             raise ToolError("give a statement, or a fact as subj, rel and obj")
         if supersedes is not None and len(supersedes) != 3:
             raise ToolError("supersedes must be a triple [subj, rel, obj]")
-        with self.lock:
+        with self.turn():
             memory = self.memory()
             try:
                 if subj and rel and obj:
@@ -390,7 +401,7 @@ class HelixTools:
     def memory_search(self, query: str, limit: int = 20) -> FactsOut:
         if not query.strip():
             raise ToolError("the query is empty")
-        with self.lock:
+        with self.turn():
             facts = self.memory().search(query, limit)
         return FactsOut(facts=[fact_out(f) for f in facts[:limit]])
 
@@ -404,7 +415,7 @@ class HelixTools:
         triple = (subj, rel, obj)
         if subject and any(triple):
             raise ToolError("give either a subject or a fact (subj, rel, obj), not both")
-        with self.lock:
+        with self.turn():
             memory = self.memory()
             if subject:
                 removed = memory.forget(subject)
@@ -417,7 +428,7 @@ class HelixTools:
 
     # --- resources -----------------------------------------------------------------------
     def node_card_json(self, node_id: str, sample: int = 12) -> str:
-        with self.lock:
+        with self.turn():
             ref = self.node(node_id)
             engine = self.engine()
             triples = engine.triples(ref.id, None, 500)

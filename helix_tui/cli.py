@@ -211,7 +211,7 @@ def ask(
     settings = settings_for(ctx.obj["home"], ctx.obj["user"], layers)
     # the session's store first: one that cannot be used is said before the engine loads
     with SessionStore(settings, settings.user) if session_id else nullcontext() as store:
-        helix = open_engine(settings)
+        helix = open_engine(settings, warm=False)
         try:
             if store is None or session_id is None:
                 turn = take_turn(helix, None, question, mode=mode, choice=choice)  # type: ignore[arg-type]

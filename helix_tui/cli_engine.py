@@ -125,15 +125,17 @@ def ingest_or_fail(settings: Settings, **kwargs: Any) -> IngestReport:
     return report
 
 
-def open_engine(settings: Settings, *, modes: Collection[Mode] = ()) -> Helix:
+def open_engine(settings: Settings, *, modes: Collection[Mode] = (), warm: bool = True) -> Helix:
     """The engine (``wiring.open.open_engine``), building the stores first when missing; a
-    store that cannot be read is a one-line error, a part that could not load a warning."""
+    store that cannot be read is a one-line error, a part that could not load a warning.
+    ``warm``: embed a text now, so the first question does not load the model (a command that
+    asks one question has no reason to)."""
     from engine.graph.store import StoreUnreadable, UnknownLayer
     from wiring.open import open_engine as wired
 
     ensure_stores(settings)
     try:
-        helix = wired(settings, modes=modes)
+        helix = wired(settings, modes=modes, warm=warm)
     except (UnknownLayer, StoreUnreadable) as exc:
         raise click.ClickException(str(exc)) from None
     for problem in helix.c.errors:

@@ -8,6 +8,7 @@ questions (``Helix.open(..., modes=...)``), else on the first dense question.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -47,6 +48,7 @@ class DenseBaseline:
         self.stores_dir = stores_dir
         self.top_n = top_n
         self.triples: VectorIndex | None = None
+        self._preparing = threading.Lock()
         if eager:
             self.prepare()
 
@@ -54,11 +56,14 @@ class DenseBaseline:
         """Load the verbalised-triple index, building (and caching) it when missing."""
         if self.triples is not None or self.embedder is None:
             return
-        cache = CachedEmbedder(self.embedder, self.stores_dir / "embeddings")
-        try:
-            self.triples = load_or_build(self.store, cache, self.stores_dir / "triples.faiss")
-        finally:
-            cache.close()
+        with self._preparing:  # threads answering at once load it once
+            if self.triples is not None:
+                return
+            cache = CachedEmbedder(self.embedder, self.stores_dir / "embeddings")
+            try:
+                self.triples = load_or_build(self.store, cache, self.stores_dir / "triples.faiss")
+            finally:
+                cache.close()
 
     def answer(self, question: str, steps: Steps) -> Result:
         result = Result(question=question, status=Status.NOT_ANSWERED, mode="dense", intent="dense")

@@ -9,7 +9,7 @@ its edges, in and out.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from engine.result import Hub
@@ -33,30 +33,37 @@ def paths_through(graph: nx.MultiDiGraph, node: str) -> set[int]:
 
 
 def find_hubs(graph: nx.MultiDiGraph) -> list[Hub]:
-    """The nodes on the most answer paths when that is at least half of them and the answer
-    has ``MIN_PATHS`` paths or more; the question's own entities and the answers (node
-    ``role`` other than "path") are never hubs. Ties are all given, by name."""
-    total = int(graph.graph.get("paths", 0))
+    """The hubs of an answer's graph (``pick_hubs``): its nodes of ``role`` "path", with the
+    answer paths through each."""
+    nodes = graph.nodes
+    return pick_hubs(
+        int(graph.graph.get("paths", 0)),
+        (
+            (node, nodes[node].get("name") or node, nodes[node].get("kind"))
+            for node, role in nodes(data="role")
+            if role == "path"
+        ),
+        lambda node: len(paths_through(graph, node)),
+    )
+
+
+def pick_hubs(
+    total: int, candidates: Iterable[tuple[str, str, str | None]], count: Callable[[str], int]
+) -> list[Hub]:
+    """The ``candidates`` (id, name, kind: the nodes on the way, never the question's own
+    entities or the answers) on the most of ``total`` answer paths (``count``) when that is at
+    least half of them and the answer has ``MIN_PATHS`` paths or more. Ties are all given, by
+    name."""
     if total < MIN_PATHS:
         return []
-    counts = {
-        node: len(paths_through(graph, node))
-        for node, role in graph.nodes(data="role")
-        if role == "path"
-    }
+    counts = {(node, name, kind): count(node) for node, name, kind in candidates}
     best = max(counts.values(), default=0)
     if best < 2 or best * 2 < total:
         return []
     hubs = [
-        Hub(
-            id=node,
-            name=graph.nodes[node].get("name") or node,
-            kind=graph.nodes[node].get("kind"),
-            paths=best,
-            of=total,
-        )
-        for node, count in counts.items()
-        if count == best
+        Hub(id=node, name=name, kind=kind, paths=best, of=total)
+        for (node, name, kind), n in counts.items()
+        if n == best
     ]
     return sorted(hubs, key=lambda h: (h.name.lower(), h.id))
 

@@ -22,14 +22,15 @@ left out: they are the user's private notes, and a graph file is made to be shar
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
-
-from engine.export.hub import MIN_PATHS, find_hubs, hub_line, paths_through
+from engine.export.hub import MIN_PATHS, find_hubs, hub_line, paths_through, pick_hubs
 from engine.graph.relations import verb_phrase
 from engine.result import Hub, Result, Triple
 from engine.util.ids import kind_of
+
+if TYPE_CHECKING:  # imported when a graph is built: an answer's hubs are counted without it
+    import networkx as nx
 
 FORMAT = "helix-subgraph/1"
 
@@ -93,6 +94,8 @@ def answer_graph(result: Result) -> nx.MultiDiGraph:
 
 
 def _graph_and_hubs(result: Result) -> tuple[nx.MultiDiGraph, list[Hub]]:
+    import networkx as nx
+
     paths = list(_graph_paths(result))
     graph = nx.MultiDiGraph(
         format=FORMAT,
@@ -123,11 +126,15 @@ def _graph_and_hubs(result: Result) -> tuple[nx.MultiDiGraph, list[Hub]]:
     return graph, hubs
 
 
-def _describe_nodes(graph: nx.MultiDiGraph, result: Result) -> None:
+def _roles(result: Result) -> tuple[dict[str, str], dict[str, str | None], set[str], set[str]]:
+    """(names, kinds, seeds, answers) of the nodes ``result`` names."""
     names = result.all_names()
     kinds = {e.id: e.kind for e in result.linked} | {a.id: a.kind for a in result.answers}
-    seeds = {e.id for e in result.linked}
-    answers = {a.id for a in result.answers}
+    return names, kinds, {e.id for e in result.linked}, {a.id for a in result.answers}
+
+
+def _describe_nodes(graph: nx.MultiDiGraph, result: Result) -> None:
+    names, kinds, seeds, answers = _roles(result)
     for node, data in graph.nodes(data=True):
         roles = [r for r, ids in (("seed", seeds), ("answer", answers)) if node in ids]
         sources: list[str] = []
@@ -146,8 +153,23 @@ def _describe_nodes(graph: nx.MultiDiGraph, result: Result) -> None:
 
 
 def path_hubs(result: Result) -> list[Hub]:
-    """The hubs of ``result``'s paths (``hub.find_hubs`` on its subgraph); an answer with
-    fewer than ``hub.MIN_PATHS`` graph paths has none, and no graph is built for it."""
-    if sum(1 for _ in _graph_paths(result)) < MIN_PATHS:
+    """The hubs of ``result``'s paths: what ``hub.find_hubs`` finds on its subgraph, counted
+    on the paths themselves (no graph is built, so answering never imports NetworkX)."""
+    paths = list(_graph_paths(result))
+    if len(paths) < MIN_PATHS:
         return []
-    return _graph_and_hubs(result)[1]
+    through: dict[str, set[int]] = {}
+    for rank, path in paths:
+        for subj, _, obj in path:
+            through.setdefault(subj, set()).add(rank)
+            through.setdefault(obj, set()).add(rank)
+    names, kinds, seeds, answers = _roles(result)
+    return pick_hubs(
+        len(paths),
+        (
+            (node, names.get(node) or node, kinds.get(node) or kind_of(node) or "")
+            for node in through
+            if node not in seeds and node not in answers
+        ),
+        lambda node: len(through[node]),
+    )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -100,6 +101,8 @@ class LocalEdgePredictor:
             OrderedDict()
         )
         self._cache_size = cache_size
+        self._cache_lock = threading.Lock()
+        """The cache is shared by the threads answering at once (its order moves on a hit)."""
         self.cache_hits = 0
 
     def predict(
@@ -112,11 +115,12 @@ class LocalEdgePredictor:
         calibrated: bool = True,
     ) -> list[tuple[DirectedRel, float]]:
         key = (qhash, node_id, ">".join(u.key for u in prefix))
-        hit = self._cache.get(key)
-        if hit is not None:
-            self.cache_hits += 1
-            self._cache.move_to_end(key)
-            return hit
+        with self._cache_lock:
+            hit = self._cache.get(key)
+            if hit is not None:
+                self.cache_hits += 1
+                self._cache.move_to_end(key)
+                return hit
         d = len(prefix)
         mass: dict[DirectedRel, float] = {}
         total = 0.0
@@ -128,7 +132,8 @@ class LocalEdgePredictor:
         ranked = sorted(mass.items(), key=lambda kv: -kv[1])[: self.top_k]
         t = self.calibration.temperature if calibrated else 1.0
         out = [(u, calibrate(m / total, t) if total else 0.0) for u, m in ranked]
-        self._cache[key] = out
-        if len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
+        with self._cache_lock:
+            self._cache[key] = out
+            if len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
         return out

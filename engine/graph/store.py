@@ -100,10 +100,13 @@ class KGStore:
         t0 = time.perf_counter()
         self.path = path
         self.prepared_why: str | None = None
-        self._active_lock = threading.Lock()
-        self._active_made = False
+        self._local = threading.local()
+        self._cursors: list[tuple[threading.Thread, duckdb.DuckDBPyConnection]] = []
+        self._cursors_lock = threading.Lock()
+        self._typed_lock = threading.Lock()
         try:
-            self.con = duckdb.connect(str(path), read_only=True)
+            self._main = duckdb.connect(str(path), read_only=True)
+            self._local.con = self._main
             self._load(path, layers, prepared_dir)
         except duckdb.Error as exc:  # a block overwritten inside the file fails when read
             raise self.unreadable(exc) from exc
@@ -123,9 +126,6 @@ class KGStore:
                 )
         self.layers: tuple[str, ...] = tuple(
             x for x in self.built_layers if not layers or x in layers
-        )
-        self.provenance = Provenance.load(
-            self.con, self.layers if self.layered else None, self._superseded_samples()
         )
         self.ids: list[str] = []
         self.names: list[str] = []
@@ -148,10 +148,14 @@ class KGStore:
             }
             self._stored, self.n_triples = snapshot["stored"], snapshot["n_triples"]
             self.index = {nid: i for i, nid in enumerate(self.ids)}
+            self.provenance = Provenance.of_state(snapshot["provenance"])
         else:
             self.prepared_why = why or None
             self._read_nodes()
             self._load_adjacency()
+            self.provenance = Provenance.load(
+                self.con, self.layers if self.layered else None, self._superseded_samples()
+            )
             if target is not None:
                 write_prepared(target, fingerprint, self._snapshot())
         kind_names = sorted(set(self.kinds))
@@ -164,6 +168,26 @@ class KGStore:
         them), with how many edges are kept of how many."""
         self._documents = self._has_table("documents")
         self._shares: dict[str, float] = {}
+
+    @property
+    def con(self) -> duckdb.DuckDBPyConnection:
+        """This thread's connection to the store: the one opened with it for the opening
+        thread, a cursor of it (``con.cursor()``, DuckDB's way to share one database between
+        threads) for any other, made on the thread's first query. The store is read-only
+        after open, so threads answer at once without waiting for each other."""
+        con: duckdb.DuckDBPyConnection | None = getattr(self._local, "con", None)
+        if con is None:
+            with self._cursors_lock:
+                alive = []
+                for thread, cursor in self._cursors:  # close those of finished threads
+                    if thread.is_alive():
+                        alive.append((thread, cursor))
+                    else:
+                        cursor.close()
+                con = self._main.cursor()
+                self._cursors = [*alive, (threading.current_thread(), con)]
+            self._local.con = con
+        return con
 
     def unreadable(self, exc: BaseException) -> StoreUnreadable:
         """``exc`` (a DuckDB error reading the file) as one sentence naming the file and fix."""
@@ -238,21 +262,23 @@ class KGStore:
         self.index = {nid: i for i, nid in enumerate(self.ids)}
 
     def _snapshot(self) -> dict[str, object]:
-        """What ``_read_nodes`` and ``_load_adjacency`` read, to be kept in a prepared file."""
+        """What ``_read_nodes``, ``_load_adjacency`` and ``Provenance.load`` read, to be kept
+        in a prepared file."""
         return {
             "nodes": (self.ids, self.names, self.kinds),
             "adj": {k: (c.indptr, c.indices) for k, c in self._adj.items()},
             "stored": self._stored,
             "n_triples": self.n_triples,
+            "provenance": self.provenance.state(),
         }
 
     def _active(self) -> None:
-        """The temp tables of the active layers (``_restrict``), made on first need: an open
-        that reads its nodes and adjacency from a prepared file may never query them."""
-        with self._active_lock:
-            if not self._active_made:
-                self._restrict()
-                self._active_made = True
+        """The temp tables of the active layers (``_restrict``), made on first need by this
+        thread's connection (temp tables are its own): only building the nodes, adjacency and
+        alias index reads them, so an open from prepared files never makes them."""
+        if not getattr(self._local, "active", False):
+            self._restrict()
+            self._local.active = True
 
     def _load_adjacency(self) -> None:
         self._active()
@@ -330,7 +356,12 @@ class KGStore:
 
     def _typed(self, rel: str, detail: str) -> None:
         """Adjacency of the ``rel`` edges whose detail names ``detail`` (an action type),
-        in the active layers, built on first use."""
+        in the active layers, built on first use (by one thread; the others wait for it)."""
+        with self._typed_lock:
+            if f"{rel}[{detail}]^-1" not in self._adj:
+                self._build_typed(rel, detail)
+
+    def _build_typed(self, rel: str, detail: str) -> None:
         rows = self.con.execute(
             "SELECT DISTINCT subj, obj FROM triples WHERE rel = ? AND list_contains(?, layer)"
             " AND list_contains(string_split(detail, ', '), ?)",
@@ -438,9 +469,13 @@ class KGStore:
     def triples_of(
         self, node_id: str, rel: str | None = None, limit: int = 50
     ) -> list[tuple[str, str, str]]:
-        self._active()
-        q = "SELECT subj, rel, obj FROM active_triples WHERE (subj = ? OR obj = ?)"
+        """The node's triples in the active layers (a triple stated by several counts once),
+        by relation; the ends of an active triple are active nodes."""
+        q = "SELECT subj, rel, obj FROM triples WHERE (subj = ? OR obj = ?)"
         args: list[object] = [node_id, node_id]
+        if self.layered:
+            q = q.replace("SELECT", "SELECT DISTINCT") + " AND list_contains(?, layer)"
+            args.append(list(self.layers))
         if rel:
             q += " AND rel = ?"
             args.append(rel)
@@ -511,4 +546,8 @@ class KGStore:
         return str(row[0]) if row else None
 
     def close(self) -> None:
-        self.con.close()
+        with self._cursors_lock:
+            for _, cursor in self._cursors:
+                cursor.close()
+            self._cursors = []
+        self._main.close()

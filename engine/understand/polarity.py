@@ -111,15 +111,18 @@ class Polarity:
     def scores(self, words: Sequence[str]) -> list[float]:
         """Each word's polarity (cached); the embedder's rows are unit vectors, so dot products
         are cosines."""
-        missing = [w for w in dict.fromkeys(words) if w not in self._cache]
+        found = {w: self._cache.get(w) for w in dict.fromkeys(words)}  # the cache may be
+        missing = [w for w, v in found.items() if v is None]  # cleared by another thread
         if missing:
             rising, falling = self._anchor_vectors()
             vecs = np.asarray(self.embedder.encode([w.replace("-", " ") for w in missing]))
             values = (vecs @ rising.T).mean(axis=1) - (vecs @ falling.T).mean(axis=1)
+            computed = dict(zip(missing, (float(v) for v in values), strict=True))
             if len(self._cache) + len(missing) > MAX_CACHED:
                 self._cache.clear()
-            self._cache.update(zip(missing, (float(v) for v in values), strict=True))
-        return [self._cache[w] for w in words]
+            self._cache.update(computed)
+            found.update(computed)
+        return [found[w] for w in words]  # type: ignore[misc]
 
     def sign(self, text: str) -> int:
         """+1 when the words of ``text`` (placeholders left out) say up, -1 down, 0 neither or

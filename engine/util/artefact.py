@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import importlib.util
 import logging
 import os
 import pickle
@@ -27,11 +28,16 @@ FORMAT = 1
 
 
 def code_digest(modules: tuple[str, ...]) -> str:
-    """A digest of the source of ``modules`` (their name when no source file is shipped)."""
+    """A digest of the source of ``modules`` (their name when no source file is shipped); a
+    module not imported yet is found, not imported (a library only the build uses)."""
     h = hashlib.sha256()
     for name in modules:
-        module = sys.modules.get(name) or __import__(name, fromlist=["_"])
-        path = getattr(module, "__file__", None)
+        module = sys.modules.get(name)
+        if module is not None:
+            path = getattr(module, "__file__", None)
+        else:
+            spec = importlib.util.find_spec(name)
+            path = spec.origin if spec is not None and spec.has_location else None
         try:
             h.update(Path(path).read_bytes() if path else name.encode())
         except OSError:

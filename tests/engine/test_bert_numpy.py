@@ -114,3 +114,20 @@ def test_the_mapped_weights_are_the_files_tensors(tmp_path: Path) -> None:
     small.write_bytes(small.read_bytes()[:20])  # broken: safetensors' own reader says why
     with pytest.raises(Exception):  # noqa: B017 - whichever error safetensors raises
         mapped(small)
+
+
+def test_a_short_call_made_again_gets_its_vectors_without_running_the_model() -> None:
+    embedder = SentenceTransformerEmbedder(Settings().embed_model, 32, runtime="numpy")
+    texts = ["which drugs treat asthma?", "asthma"]
+    first = embedder.encode(texts)
+    light = embedder._light()
+    assert light is not None
+    runs: list[int] = []
+    forward = light._forward
+    light._forward = lambda ids, mask: runs.append(len(ids)) or forward(ids, mask)  # type: ignore[method-assign]
+    again = embedder.encode(texts)
+    assert runs == [] and np.array_equal(again, first)
+    again[0, 0] = 7.0  # the caller's copy: what is kept stays as it was
+    assert np.array_equal(embedder.encode(texts), first)
+    embedder.encode(["asthma"])  # another call: run, not pieced together from the last
+    assert runs == [1]

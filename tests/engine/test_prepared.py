@@ -169,3 +169,22 @@ def test_a_read_alias_index_is_the_built_one(home: Settings) -> None:
         assert any(read.matcher.spans([t.norm for t in tokenize(q)]) for q in QUESTIONS)
     finally:
         store.close()
+
+
+def test_a_bank_of_wordings_embedded_through_the_engine_is_kept_for_the_next_start(
+    helix: Helix, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Memory's readers embed their banks through ``Helix.embed``: a call of many texts is
+    kept under the stores directory and read back, not embedded at every start."""
+    embed = helix.embed()
+    assert embed is not None and helix.c.embedder is not None
+    texts = [f"what was the patient's dose of drug {i} before" for i in range(12)]
+    first = embed(texts)
+    ran: list[int] = []
+    encode = helix.c.embedder.encode
+    monkeypatch.setattr(helix.c.embedder, "encode", lambda t: ran.append(len(t)) or encode(t))
+    again = helix.embed()
+    assert again is not None
+    assert (again(texts) == first).all() and ran == []
+    again(["a question"])  # a question's own few texts are embedded as they come
+    assert ran == [1]

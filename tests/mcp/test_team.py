@@ -8,6 +8,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -136,3 +137,96 @@ def test_a_team_server_shares_the_engines_of_other_layers_and_keeps_few_open(
     assert sum(not e.closed for e in layered) == MAX_LAYERED  # the older ones were closed
     team.close()
     assert all(engine.closed for engine in opened)
+
+
+def test_a_team_server_answers_several_users_at_once(tmp_path: Path) -> None:
+    """One user's slow question does not hold up another's (each user's calls are serialised,
+    not the engine's), and an engine of other layers dropped while it answers stays open
+    until that answer is given."""
+    from engine.config import Settings
+    from helix_mcp.engines import MAX_LAYERED
+    from helix_mcp.team import TeamTools
+    from tests.support.fake_engine import make_engine
+
+    slow = "What drugs treat Alzheimer's disease slowly?"
+    opened: list[Any] = []
+
+    def factory(settings: Settings) -> Any:
+        engine = make_engine(settings)
+        engine.slow = slow  # type: ignore[attr-defined]
+        engine.layers = tuple(settings.layer_set or ("hetionet",))  # type: ignore[attr-defined]
+        opened.append(engine)
+        return engine
+
+    team = TeamTools(Settings(home=tmp_path, trace_exporter="none"), factory)
+    asked: dict[str, Any] = {}
+
+    def ask_slowly() -> None:
+        asked["slow"] = team.tools_of("alice").ask(slow, use_memory=False, layers=["pack-0"])
+
+    waiting = threading.Thread(target=ask_slowly)
+    waiting.start()
+    try:
+        busy = None
+        for _ in range(500):
+            busy = next((e for e in opened if e.started.is_set()), None)
+            if busy is not None:
+                break
+            time.sleep(0.01)
+        assert busy is not None, "the slow question never started"
+
+        def ask_bob() -> None:
+            asked["other"] = team.tools_of("bob").ask(
+                "What drugs treat diabetes?", use_memory=False
+            )
+            for i in range(1, MAX_LAYERED + 2):  # bob's layer sets push alice's engine out
+                team.tools_of("bob").ask("What treats it?", use_memory=False, layers=[f"p{i}"])
+
+        bob = threading.Thread(target=ask_bob, daemon=True)
+        bob.start()
+        bob.join(timeout=30)
+        assert not bob.is_alive(), "bob's questions waited for alice's"
+        assert asked["other"]["status"] == "ANSWERED"
+        assert not busy.closed  # still answering alice
+    finally:
+        busy_engines = [e for e in opened if e.started.is_set()]
+        for e in busy_engines:
+            e.release.set()
+        waiting.join(timeout=30)
+    assert asked["slow"]["question"] == slow
+    assert busy_engines and all(e.closed for e in busy_engines)  # closed once it answered
+    team.close()
+
+
+def test_a_team_server_runs_at_most_its_workers_calls_at_once(tmp_path: Path) -> None:
+    """With one worker, another user's question waits for the one being answered, then runs."""
+    from engine.config import Settings
+    from helix_mcp.team import TeamTools
+    from tests.support.fake_engine import make_engine
+
+    slow = "What drugs treat Alzheimer's disease slowly?"
+    engine = make_engine(Settings(home=tmp_path))
+    engine.slow = slow  # type: ignore[attr-defined]
+    team = TeamTools(
+        Settings(home=tmp_path, trace_exporter="none", team_workers=1), lambda _: engine
+    )
+    alice = threading.Thread(
+        target=lambda: team.tools_of("alice").ask(slow, use_memory=False), daemon=True
+    )
+    alice.start()
+    assert engine.started.wait(10)
+    asked: dict[str, Any] = {}
+    bob = threading.Thread(
+        target=lambda: asked.update(
+            bob=team.tools_of("bob").ask("What drugs treat diabetes?", use_memory=False)
+        ),
+        daemon=True,
+    )
+    bob.start()
+    bob.join(timeout=1.0)
+    assert bob.is_alive() and "bob" not in asked  # waiting for the one worker
+    engine.release.set()
+    alice.join(timeout=30)
+    bob.join(timeout=30)
+    assert asked["bob"]["status"] == "ANSWERED"
+    team.close()

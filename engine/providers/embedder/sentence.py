@@ -11,6 +11,8 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -53,6 +55,10 @@ QUERY_TEXTS = 8
 """A call of at most this many texts is a question's (its words, its masked form): small
 matrices, where a second thread gains about 2 ms on a quiet machine and loses far more when
 another process wants the core."""
+RECENT_CALLS = 512
+"""Short calls whose vectors are kept (the latest): one question's text is embedded by several
+readers (the planner, the answer cache's look-up and its store), and a server is asked the same
+questions again. Kept per whole call, so a call gets exactly the vectors it got before."""
 
 
 class SentenceTransformerEmbedder:
@@ -75,12 +81,20 @@ class SentenceTransformerEmbedder:
         self._model_dir = resolve_model_dir(ref)
         self._model: object | None = None
         self._numpy: BertEncoder | None = None
+        self._loading = threading.Lock()
+        """Held while a runtime loads: threads asking at once load it once."""
+        self._recent: OrderedDict[tuple[str, ...], Vectors] = OrderedDict()
+        self._recent_lock = threading.Lock()
         self.dim = 384
 
     def _light(self) -> BertEncoder | None:
         """The numpy forward pass, loaded on first use, when the runtime is numpy and it runs
         this model; None otherwise (from then on: torch)."""
-        if self._numpy is None and self.runtime == "numpy":
+        if self._numpy is not None or self.runtime != "numpy":
+            return self._numpy
+        with self._loading:
+            if self._numpy is not None or self.runtime != "numpy":
+                return self._numpy
             try:
                 self._numpy = BertEncoder(self._model_dir, batch_size=min(self.batch_size, 64))
                 self.dim = self._numpy.dim
@@ -90,7 +104,11 @@ class SentenceTransformerEmbedder:
         return self._numpy
 
     def _load(self) -> object:
-        if self._model is None:
+        if self._model is not None:
+            return self._model
+        with self._loading:
+            if self._model is not None:
+                return self._model
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
             os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -116,6 +134,22 @@ class SentenceTransformerEmbedder:
     def encode(self, texts: list[str]) -> Vectors:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        if len(texts) > QUERY_TEXTS:
+            return self._encode(texts)
+        key = tuple(texts)
+        with self._recent_lock:
+            hit = self._recent.get(key)
+            if hit is not None:
+                self._recent.move_to_end(key)
+                return hit.copy()
+        vecs = self._encode(texts)
+        with self._recent_lock:
+            self._recent[key] = vecs.copy()
+            while len(self._recent) > RECENT_CALLS:
+                self._recent.popitem(last=False)
+        return vecs
+
+    def _encode(self, texts: list[str]) -> Vectors:
         light = self._light()
         if light is not None:  # numpy's BLAS threads: the process's (one, at open)
             return light.encode(texts)
