@@ -123,9 +123,11 @@ class AnswerCache:
                 row = self._nearest(db, question, mode, cutoff)
             if row is None:
                 return None
-            db.execute(
-                "UPDATE answers SET last_hit = ?, hits = hits + 1 WHERE id = ?", (iso(now), row[0])
-            )
+            if not self._rows.reading:  # the hit is counted only where it can be written
+                db.execute(
+                    "UPDATE answers SET last_hit = ?, hits = hits + 1 WHERE id = ?",
+                    (iso(now), row[0]),
+                )
             result = Result.model_validate_json(row[1])
             return result.model_copy(update={"cached": True, "question": question})
 

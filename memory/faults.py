@@ -122,13 +122,29 @@ def fault_of(path: Path, exc: BaseException) -> MemoryFault | None:
     elif "i/o error" in lower or "unable to open" in lower:
         cause = blocked(path.parent)
     if cause is not None:
-        return MemoryFault(
-            f"your memory store {path} cannot be written: {cause}; nothing new was kept "
-            "(what is stored is intact)"
-        )
+        return _cannot_write(path, cause)
     return MemoryFault(
         f"your memory store {path} cannot be used ({text}); run `helix-chat doctor`, which says why"
     )
+
+
+def _cannot_write(path: Path, cause: str) -> MemoryFault:
+    return MemoryFault(
+        f"your memory store {path} cannot be written: {cause}; nothing new was kept "
+        "(what is stored is intact)"
+    )
+
+
+def unwritable(path: Path) -> MemoryFault | None:
+    """Why nothing can be written to the store at ``path`` now (its disk is full or read-only,
+    ``blocked``), as the fault a write raises before trying (``unwritten``: nothing of it
+    reached the file); None when the disk lets it write."""
+    cause = blocked(path.parent)
+    if cause is None:
+        return None
+    fault = _cannot_write(path, cause)
+    fault.unwritten = True
+    return fault
 
 
 @contextmanager
@@ -149,4 +165,4 @@ def said_truly(path: Path, *, os_errors: bool = False, unwritten: bool = False) 
         raise fault from exc
 
 
-__all__ = ["blocked", "fault_of", "said_truly"]
+__all__ = ["blocked", "fault_of", "said_truly", "unwritable"]
