@@ -174,7 +174,11 @@ class EnginePort(Protocol):
         choice: str | None = None,
         qid: str | None = None,
         on_event: EventSink | None = None,
-    ) -> Result: ...
+        user: str | None = None,
+    ) -> Result:
+        """``user``: who asked, whose directory keeps the question's trace (default: the
+        settings' user), so that forgetting a patient finds it there."""
+        ...
 
     def link(self, text: str, kinds: set[str] | None = None) -> list[LinkedEntity]: ...
 
