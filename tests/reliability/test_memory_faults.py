@@ -226,3 +226,36 @@ def test_a_server_started_on_a_full_disk_stores_again_once_space_is_freed(
     assert not _data(asked).get("memory_error"), asked.content[0].text
     patients = {s for s, _ in _current(home) if s.startswith("patient:")}
     assert patients == {"patient:5170", "patient:5171"}
+
+
+def test_a_cached_answer_is_served_on_a_full_disk(
+    small_disk: Path,
+) -> None:
+    """A hit's count is bookkeeping: a cache open when the disk fills up, or one opened once
+    it is full, still serves its answers."""
+    import sqlite3
+
+    from memory.cache import AnswerCache
+    from memory.clock import SimulatedClock
+    from tests.memory.test_cache import _kg_result
+
+    clock = SimulatedClock()
+    path = small_disk / "cache.sqlite"
+    open_before = AnswerCache(path, clock)
+    try:
+        for i in range(20):
+            assert open_before.put(f"question {i}", "hybrid", _kg_result())
+        with sqlite3.connect(path) as con:  # its WAL empty: a hit's count needs new space
+            assert con.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0] == 0
+        filler = _fill(small_disk, 0)
+        hit = open_before.get("question 3", "hybrid")
+        assert hit is not None and hit.cached
+    finally:
+        open_before.close()
+    opened_after = AnswerCache(path, clock)
+    try:
+        hit = opened_after.get("question 4", "hybrid")
+        assert hit is not None and hit.answers[0].id == "Compound::DB00843"
+    finally:
+        opened_after.close()
+        filler.unlink()
