@@ -76,12 +76,37 @@ def test_a_graph_store_this_user_may_not_read_is_said_so(home_copy: Path, tmp_pa
     kg.chmod(0o000)
     try:
         code, said = _cli(home_copy, tmp_path, "ask", QUESTION, capped=True)
+        done = _run(home_copy, tmp_path, "doctor", capped=True)
     finally:
         kg.chmod(0o644)
     assert code == 1
     line = _one_sentence(said, str(kg), "may not read it", "owner and mode")
     assert "ingest --force" not in line  # the file is whole: rebuilding it is no fix
     _row("kg.duckdb", "unreadable", line, "all (read-only store)")
+    flat = " ".join(done.stdout.split())
+    assert done.returncode == 1 and f"kg.duckdb: run chmod a+r {kg}" in flat, flat
+    assert "ingest --force" not in flat, flat
+
+
+@pytest.mark.parametrize("name", ["names.faiss", "passages.faiss"])
+def test_an_index_this_user_may_not_read_is_said_so_and_not_to_rebuild(
+    home_copy: Path, tmp_path: Path, name: str
+) -> None:
+    index = home_copy / "stores" / name
+    index.chmod(0o000)
+    try:
+        asked = _run(home_copy, tmp_path, "ask", QUESTION, capped=True)
+        done = _run(home_copy, tmp_path, "doctor", capped=True)
+    finally:
+        index.chmod(0o644)
+    assert asked.returncode == 0, asked.stderr  # answered without that index
+    warned = [x for x in asked.stderr.splitlines() if name in x]
+    assert warned and "may not read it (check its owner and mode)" in warned[0], asked.stderr
+    assert "ingest --force" not in asked.stderr
+    flat = " ".join(done.stdout.split())
+    assert done.returncode == 1 and f"{name}: run chmod a+r {index}" in flat, flat
+    assert "ingest --force" not in flat, flat
+    _row(name, "unreadable", warned[0].strip(), "all (read-only store)")
 
 
 @pytest.fixture
