@@ -259,3 +259,34 @@ def test_a_cached_answer_is_served_on_a_full_disk(
     finally:
         opened_after.close()
         filler.unlink()
+
+
+def test_an_immutable_user_directory_is_said_as_read_only_and_memory_is_still_read(
+    tmp_path: Path,
+) -> None:
+    """A directory nothing can be created in (``chattr +i``: root cannot either), its files
+    whole: DuckDB cannot make the vault's WAL ("Operation not permitted"). A write says the
+    directory is read-only, never a bare driver error, and a memory question is answered."""
+    home = tmp_path / "home"
+    for out in _replies(home, [("memory_store", {"statement": STATED[0]})]):
+        _data(out)
+    where = next((home / "users").iterdir())
+    if subprocess.run(["chattr", "+i", str(where)], capture_output=True).returncode != 0:
+        pytest.skip("chattr +i is not available on this file system")
+    try:
+        stored, asked = _replies(
+            home,
+            [
+                ("memory_store", {"statement": "Patient MRN 5172 was started on metformin."}),
+                ("ask", {"question": "what is MRN 5170 on?"}),
+            ],
+        )
+    finally:
+        subprocess.run(["chattr", "-i", str(where)], check=True)
+    refused = _data(stored)
+    assert refused["stored"] is False, refused
+    message = refused["message"]
+    assert message.startswith("not stored: your memory store ") and "Exception" not in message
+    assert "cannot be written: its directory is read-only" in message, message
+    answer = _data(asked)
+    assert answer["status"] == "ANSWERED" and "Metformin" in answer["text"], answer
