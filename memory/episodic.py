@@ -17,7 +17,6 @@ import threading
 from collections.abc import Coroutine, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -96,9 +95,9 @@ class AsyncEpisodicStore:
     async def _connect(self) -> tuple[aiosqlite.Connection, bool]:
         """A connection of ``open_sqlite`` (migrated; for reading only on a full or read-only
         disk), and whether it only reads."""
-        db = await aiosqlite.Connection(
-            partial(open_sqlite, self.path, self._clock, MIGRATIONS), iter_chunk_size=64
-        )
+        # opened here, so a file that cannot be used raises before aiosqlite's thread starts
+        conn = open_sqlite(self.path, self._clock, MIGRATIONS)
+        db = await aiosqlite.Connection(lambda: conn, iter_chunk_size=64)
         async with db.execute("PRAGMA query_only") as cur:
             row = await cur.fetchone()
         return db, bool(row and row[0])
