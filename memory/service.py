@@ -494,7 +494,10 @@ class UserMemory:
                 errno.ENOSPC: "the disk is full",
                 errno.EDQUOT: "the disk is full",
                 errno.EROFS: "its disk is mounted read-only",
-            }.get(exc.errno or 0, "this user may not replace it: check its owner, mode and flags")
+            }.get(
+                exc.errno or 0,
+                "this user may not read or replace it: check its owner, mode and flags",
+            )
             again = f"forget {subject} again" if subject else "forget it again"
             return (
                 f"the traces in {exc.filename or self.dir / 'traces'} still hold the questions "
