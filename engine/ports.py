@@ -174,8 +174,13 @@ class EnginePort(Protocol):
         choice: str | None = None,
         qid: str | None = None,
         on_event: EventSink | None = None,
+        user: str | None = None,
         among: Sequence[str] = (),
-    ) -> Result: ...
+    ) -> Result:
+        """``user``: who asked, whose directory keeps the question's trace (default: the
+        settings' user), so that forgetting a patient finds it there; ``among``: keep the
+        answers to these nodes (a follow-up picking from the last answers)."""
+        ...
 
     def link(self, text: str, kinds: set[str] | None = None) -> list[LinkedEntity]: ...
 

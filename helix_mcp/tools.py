@@ -272,6 +272,7 @@ class HelixTools:
                     choice=choice,
                     context=self.contexts.get(session),
                     unusable=unusable,
+                    user=self.user,  # traced in this user's directory, where forget looks
                 )
                 if turn.context is not None:
                     self.contexts[session] = turn.context

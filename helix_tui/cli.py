@@ -210,13 +210,14 @@ def ask(
     gc.disable()
     settings = settings_for(ctx.obj["home"], ctx.obj["user"], layers)
     # the session's store first: one that cannot be used is said before the engine loads
+    unsaved = None
     with SessionStore(settings, settings.user) if session_id else nullcontext() as store:
         helix = open_engine(settings, warm=False)
         try:
             if store is None or session_id is None:
                 turn = take_turn(helix, None, question, mode=mode, choice=choice)  # type: ignore[arg-type]
             else:
-                turn = _ask_in_session(helix, store, session_id, question, mode, choice)
+                turn, unsaved = _ask_in_session(helix, store, session_id, question, mode, choice)
         finally:
             helix.close()
     result = turn.result
@@ -229,6 +230,8 @@ def ask(
         Console().print(render_result(result))
     if graph_file is not None:
         _write_graph(result, graph_file)
+    if unsaved is not None:  # answered, but the session could not keep the turn
+        raise click.ClickException(f"the answer was not saved in session {session_id}: {unsaved}")
 
 
 def _check_graph_file(path: Path) -> None:
@@ -262,9 +265,10 @@ def _write_graph(result: Any, path: Path) -> None:
 
 def _ask_in_session(
     helix: Any, store: Any, session_id: str, question: str, mode: Any, choice: str | None
-) -> Any:
+) -> tuple[Any, str | None]:
     """One turn of a stored chat session: its last turns give the follow-up context, and the
-    turn is added to it."""
+    turn is added to it. Returns the turn, and why it could not be added (its store cannot
+    be written: the disk is full), the answer being shown all the same."""
     from wiring.turn import context_from, take_turn
 
     context = context_from((t.question, t.result) for t in store.turns(session_id))
@@ -272,8 +276,11 @@ def _ask_in_session(
         helix, None, question, mode=mode, session=session_id, choice=choice, context=context
     )
     if turn.result is not None:
-        store.add_turn(session_id, question, turn.result)
-    return turn
+        try:
+            store.add_turn(session_id, question, turn.result)
+        except StoreFault as exc:
+            return turn, str(exc)
+    return turn, None
 
 
 def main() -> None:

@@ -21,7 +21,7 @@ from pathlib import Path
 import duckdb
 
 from engine.config import Settings
-from engine.index.vectors import IndexMissing, VectorIndex
+from engine.index.vectors import IndexMissing, VectorIndex, digest_path
 from engine.ingest.build import stores_ready
 from engine.ingest.datadir import State, locate, search_dirs
 from engine.ingest.defaults import build_manifest
@@ -38,6 +38,11 @@ from sessions.store import SESSIONS_FILE
 
 INGEST = "helix-chat ingest"
 REBUILD = "helix-chat ingest --force"
+
+
+def _owner(path: Path) -> str:
+    """The fix for a whole store this user may not read."""
+    return f"chmod a+r {path}, or chown it to this user (the file is whole; rebuilding is no fix)"
 
 
 class Level(StrEnum):
@@ -121,7 +126,9 @@ def read_every_block(con: duckdb.DuckDBPyConnection) -> int:
 
 def check_stores(settings: Settings, *, verify: bool = False) -> Iterator[Finding]:
     """kg.duckdb opens read-only and has rows (with ``verify``, every block is read and its
-    checksum checked); the FAISS indexes load with ids in step."""
+    checksum checked); the FAISS indexes load with ids in step (with ``verify``, their bytes
+    match the digest their build kept). A store this user may not read is whole: the fix is
+    its owner and mode, not a rebuild."""
     kg = settings.kg_path
     if not kg.exists():
         yield Finding("stores", kg.name, Level.FAIL, f"{kg} is not built", INGEST)
@@ -145,18 +152,27 @@ def check_stores(settings: Settings, *, verify: bool = False) -> Iterator[Findin
                 None if counts["nodes"] and counts["triples"] else REBUILD,
             )
         except duckdb.Error as exc:
-            yield Finding(
-                "stores", kg.name, Level.FAIL, f"{kg} cannot be read ({_reason(exc)})", REBUILD
-            )
+            reason = _reason(exc)
+            fix = _owner(kg) if "permission denied" in reason.lower() else REBUILD
+            yield Finding("stores", kg.name, Level.FAIL, f"{kg} cannot be read ({reason})", fix)
     for name in ("names", "passages"):
         path = settings.stores_dir / f"{name}.faiss"
         try:
             index = VectorIndex.load(path)
         except IndexMissing as exc:
+            said = str(exc).split("; rebuild")[0]
             fix = REBUILD if path.exists() or kg.exists() else INGEST
-            yield Finding("stores", path.name, Level.FAIL, str(exc).split("; rebuild")[0], fix)
+            fix = _owner(path) if "may not read it" in said else fix
+            yield Finding("stores", path.name, Level.FAIL, said, fix)
             continue
-        yield Finding("stores", path.name, Level.OK, f"{len(index):,} vectors, ids in step")
+        changed = VectorIndex.changed(path) if verify else None
+        if changed is not None:
+            yield Finding("stores", path.name, Level.FAIL, changed.split("; rebuild")[0], REBUILD)
+            continue
+        checked = ", its bytes as built" if verify and digest_path(path).is_file() else ""
+        yield Finding(
+            "stores", path.name, Level.OK, f"{len(index):,} vectors, ids in step{checked}"
+        )
 
 
 class Damaged(Exception):

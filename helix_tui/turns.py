@@ -97,6 +97,7 @@ def chat_turn(
         split=request.split,
         context=contexts.get(key) if contexts is not None else None,
         unusable=unusable,
+        user=request.user,  # traced in this user's directory (after /user too)
     )
     if contexts is not None and turn.context is not None:
         contexts[key] = turn.context

@@ -8,6 +8,7 @@ vectors); without one, only the exact normalized question text hits.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterable
 from datetime import timedelta
@@ -18,6 +19,7 @@ import numpy as np
 
 from engine.ports import Embed
 from engine.result import Result, Status
+from engine.util.faults import MemoryFault
 from engine.util.text import normalize
 from memory.clock import Clock, iso
 from memory.migrate import Executor, Migrations
@@ -25,6 +27,7 @@ from memory.store.rows import RowDB, SqliteRows
 
 CACHE_FILE = "cache.sqlite"
 MIGRATIONS = Migrations("cache")
+log = logging.getLogger(__name__)
 REVIEWED_STOPS = frozenset({"accepted", "reviewed", "review_accepted", "reviewer_accepted"})
 
 
@@ -110,24 +113,37 @@ class AnswerCache:
 
     def get(self, question: str, mode: str) -> Result | None:
         """A live cached answer to this (or a near-identical) question, or None."""
-        with self._lock, self._rows.conn() as db:
-            now = self._clock.now()
-            cutoff = iso(now - self.ttl)
-            norm = normalize(question)
-            row = db.execute(
-                "SELECT id, result FROM answers WHERE mode = ? AND norm = ? AND created_at >= ? "
-                "ORDER BY id DESC LIMIT 1",
-                (mode, norm, cutoff),
-            ).fetchone()
-            if row is None and self._embed is not None:
-                row = self._nearest(db, question, mode, cutoff)
+        with self._lock:
+            with self._rows.conn() as db:
+                now = self._clock.now()
+                cutoff = iso(now - self.ttl)
+                norm = normalize(question)
+                row = db.execute(
+                    "SELECT id, result FROM answers WHERE mode = ? AND norm = ? AND "
+                    "created_at >= ? ORDER BY id DESC LIMIT 1",
+                    (mode, norm, cutoff),
+                ).fetchone()
+                if row is None and self._embed is not None:
+                    row = self._nearest(db, question, mode, cutoff)
             if row is None:
                 return None
-            db.execute(
-                "UPDATE answers SET last_hit = ?, hits = hits + 1 WHERE id = ?", (iso(now), row[0])
-            )
+            self._count_hit(int(row[0]), iso(now))
             result = Result.model_validate_json(row[1])
             return result.model_copy(update={"cached": True, "question": question})
+
+    def _count_hit(self, answer_id: int, now: str) -> None:
+        """Count a hit (the LRU order): bookkeeping, so a store that cannot be written now
+        (its disk full or read-only) serves the answer all the same, and the log says so."""
+        if self._rows.reading:
+            return
+        try:
+            with self._rows.conn() as db:
+                db.execute(
+                    "UPDATE answers SET last_hit = ?, hits = hits + 1 WHERE id = ?",
+                    (now, answer_id),
+                )
+        except MemoryFault as exc:
+            log.warning("a cached answer's hit was not counted: %s", exc)
 
     def _nearest(
         self, db: Executor, question: str, mode: str, cutoff: str

@@ -22,8 +22,9 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from engine.util.faults import MemoryFault
 from memory.clock import Clock, iso, parse_instant
-from memory.faults import said_truly
+from memory.faults import said_truly, unwritable
 from memory.migrate import Migrations
 from memory.sqlite import open_sqlite
 
@@ -83,14 +84,36 @@ class AsyncEpisodicStore:
         self.window = window
         self.ttl = timedelta(minutes=ttl_minutes)
         self._db: aiosqlite.Connection | None = None
+        self.reading = False
+        """The file could only be opened for reading (its disk is full or read-only)."""
 
     async def open(self) -> AsyncEpisodicStore:
         if self._db is None:
-            open_sqlite(self.path, self._clock, MIGRATIONS).close()
-            self._db = await aiosqlite.connect(self.path, isolation_level=None, timeout=30.0)
-            await self._db.execute("PRAGMA synchronous=NORMAL")
-            await self._db.execute("PRAGMA busy_timeout=30000")
+            self._db, self.reading = await self._connect()
         return self
+
+    async def _connect(self) -> tuple[aiosqlite.Connection, bool]:
+        """A connection of ``open_sqlite`` (migrated; for reading only on a full or read-only
+        disk), and whether it only reads."""
+        # opened here, so a file that cannot be used raises before aiosqlite's thread starts
+        conn = open_sqlite(self.path, self._clock, MIGRATIONS)
+        db = await aiosqlite.Connection(lambda: conn, iter_chunk_size=64)
+        async with db.execute("PRAGMA query_only") as cur:
+            row = await cur.fetchone()
+        return db, bool(row and row[0])
+
+    async def _writable(self) -> aiosqlite.Connection:
+        """The connection a write goes through: one that could only read is opened again for
+        writing as soon as the disk lets it (space was freed); else the write fails on it,
+        said as the file's fault ("cannot be written: the disk is full")."""
+        if self.reading and unwritable(self.path) is None:
+            try:
+                fresh, reading = await self._connect()
+            except MemoryFault:
+                return self.db
+            await self.db.close()
+            self._db, self.reading = fresh, reading
+        return self.db
 
     async def close(self) -> None:
         if self._db is not None:
@@ -121,9 +144,10 @@ class AsyncEpisodicStore:
     ) -> int:
         """Append a turn, trim the session to its window and drop expired turns."""
         now = self._clock.now()
-        await self.db.execute("BEGIN IMMEDIATE")
+        db = await self._writable()
+        await db.execute("BEGIN IMMEDIATE")
         try:
-            cur = await self.db.execute(
+            cur = await db.execute(
                 "INSERT INTO turns (session, subject, query, chain, evidence, quality, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (
@@ -137,16 +161,16 @@ class AsyncEpisodicStore:
                 ),
             )
             turn_id = int(cur.lastrowid or 0)
-            await self.db.execute(
+            await db.execute(
                 "DELETE FROM turns WHERE session = ? AND id NOT IN (SELECT id FROM turns WHERE "
                 "session = ? ORDER BY id DESC LIMIT ?)",
                 (session, session, self.window),
             )
-            await self.db.execute("DELETE FROM turns WHERE created_at < ?", (iso(now - self.ttl),))
-            await self.db.execute("COMMIT")
+            await db.execute("DELETE FROM turns WHERE created_at < ?", (iso(now - self.ttl),))
+            await db.execute("COMMIT")
         except BaseException:
-            if self.db.in_transaction:  # SQLite ends it itself on a full disk
-                await self.db.execute("ROLLBACK")
+            if db.in_transaction:  # SQLite ends it itself on a full disk
+                await db.execute("ROLLBACK")
             raise
         return turn_id
 
@@ -186,16 +210,19 @@ class AsyncEpisodicStore:
                 args += [m.lower(), m.lower()]
         if not clauses:
             return 0
-        cur = await self.db.execute(f"DELETE FROM turns WHERE {' OR '.join(clauses)}", args)
+        db = await self._writable()
+        cur = await db.execute(f"DELETE FROM turns WHERE {' OR '.join(clauses)}", args)
         return int(cur.rowcount or 0)
 
     async def delete_session(self, session: str) -> int:
-        cur = await self.db.execute("DELETE FROM turns WHERE session = ?", (session,))
+        db = await self._writable()
+        cur = await db.execute("DELETE FROM turns WHERE session = ?", (session,))
         return int(cur.rowcount or 0)
 
     async def prune(self) -> int:
         """Delete expired turns now (``add`` also does this)."""
-        cur = await self.db.execute(
+        db = await self._writable()
+        cur = await db.execute(
             "DELETE FROM turns WHERE created_at < ?", (iso(self._clock.now() - self.ttl),)
         )
         return int(cur.rowcount or 0)

@@ -39,6 +39,9 @@ DAMAGED = (
 )
 FULL = ("no space left", "database or disk is full")
 READ_ONLY = ("read-only file system", "readonly database")
+REFUSED = ("operation not permitted", "cannot open file", "could not write file")
+"""The file system refused a file beside the store (DuckDB's WAL in a directory nothing can
+be made in): read against the disk and the directory, as a vague I/O error is."""
 READ_ONLY_DISK = "its disk is mounted read-only"
 LOW_SPACE = 256 * 1024
 """Free bytes under which a vague write error is taken for a full disk."""
@@ -85,7 +88,7 @@ def _ours(exc: BaseException) -> bool:
     if isinstance(exc, duckdb.Error):
         lower = str(exc).lower()
         return isinstance(exc, duckdb.IOException) or any(
-            word in lower for word in (*DAMAGED, *FULL, *READ_ONLY, "permission denied")
+            word in lower for word in (*DAMAGED, *FULL, *READ_ONLY, *REFUSED, "permission denied")
         )
     return False
 
@@ -102,6 +105,7 @@ def fault_of(path: Path, exc: BaseException) -> MemoryFault | None:
             errno.EROFS: " read-only file system",
             errno.ENOSPC: " no space left",
             errno.EDQUOT: " no space left",
+            errno.EPERM: " operation not permitted",
         }.get(exc.errno or 0, " permission denied")
     if any(word in lower for word in DAMAGED):
         return MemoryFault(
@@ -109,8 +113,10 @@ def fault_of(path: Path, exc: BaseException) -> MemoryFault | None:
             "which says how to set it aside"
         )
     cause = None
-    mounted_ro = blocked(path.parent) == READ_ONLY_DISK
-    if not mounted_ro and ("permission denied" in lower or not _usable(path)):
+    beside = blocked(path.parent)
+    denied = "permission denied" in lower
+    # the file's own owner or mode, unless the directory beside it is what refuses
+    if beside != READ_ONLY_DISK and (not _usable(path) or (denied and beside is None)):
         return MemoryFault(
             f"your memory store {path} cannot be opened: this user may not read and write it "
             "(check its owner and mode); nothing in it is lost"
@@ -118,17 +124,33 @@ def fault_of(path: Path, exc: BaseException) -> MemoryFault | None:
     if any(word in lower for word in FULL):
         cause = "the disk is full"
     elif any(word in lower for word in READ_ONLY):
-        cause = blocked(path.parent) or "its directory is read-only"
-    elif "i/o error" in lower or "unable to open" in lower:
-        cause = blocked(path.parent)
+        cause = beside or "its directory is read-only"
+    elif denied or any(w in lower for w in ("i/o error", "unable to open", *REFUSED)):
+        cause = beside  # vague words: the disk and the directory say which
     if cause is not None:
-        return MemoryFault(
-            f"your memory store {path} cannot be written: {cause}; nothing new was kept "
-            "(what is stored is intact)"
-        )
+        return _cannot_write(path, cause)
     return MemoryFault(
         f"your memory store {path} cannot be used ({text}); run `helix-chat doctor`, which says why"
     )
+
+
+def _cannot_write(path: Path, cause: str) -> MemoryFault:
+    return MemoryFault(
+        f"your memory store {path} cannot be written: {cause}; nothing new was kept "
+        "(what is stored is intact)"
+    )
+
+
+def unwritable(path: Path) -> MemoryFault | None:
+    """Why nothing can be written to the store at ``path`` now (its disk is full or read-only,
+    ``blocked``), as the fault a write raises before trying (``unwritten``: nothing of it
+    reached the file); None when the disk lets it write."""
+    cause = blocked(path.parent)
+    if cause is None:
+        return None
+    fault = _cannot_write(path, cause)
+    fault.unwritten = True
+    return fault
 
 
 @contextmanager
@@ -149,4 +171,4 @@ def said_truly(path: Path, *, os_errors: bool = False, unwritten: bool = False) 
         raise fault from exc
 
 
-__all__ = ["blocked", "fault_of", "said_truly"]
+__all__ = ["blocked", "fault_of", "said_truly", "unwritable"]

@@ -8,6 +8,7 @@ the same transaction. Nothing here is shared between users.
 
 from __future__ import annotations
 
+import errno
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -478,9 +479,31 @@ class UserMemory:
             self.cache.forget_text(needles)
             if self.forget_elsewhere is not None:
                 self.forget_elsewhere(needles)
-            forget_in_traces(trace_files(self.settings, self.user), needles)
-        self.residue = self._erase_deleted_bytes()
+            traces = self._forget_in_traces(needles, subject)
+        left = [x for x in (traces, self._erase_deleted_bytes()) if x]
+        self.residue = "; ".join(left) or None
         return len(gone)
+
+    def _forget_in_traces(self, needles: list[str], subject: str | None) -> str | None:
+        """Drop the user's traces naming any of ``needles``; what could not be dropped, said
+        with how to finish (None when every trace naming them is gone)."""
+        try:
+            forget_in_traces(trace_files(self.settings, self.user), needles)
+        except OSError as exc:
+            cause = {
+                errno.ENOSPC: "the disk is full",
+                errno.EDQUOT: "the disk is full",
+                errno.EROFS: "its disk is mounted read-only",
+            }.get(
+                exc.errno or 0,
+                "this user may not read or replace it: check its owner, mode and flags",
+            )
+            again = f"forget {subject} again" if subject else "forget it again"
+            return (
+                f"the traces in {exc.filename or self.dir / 'traces'} still hold the questions "
+                f"that named it, as they could not be rewritten ({cause}); {again} once they can"
+            )
+        return None
 
     def _erase_deleted_bytes(self) -> str | None:
         """Rewrite the user's store files so deleted rows leave no bytes in them; what could

@@ -412,6 +412,7 @@ def take_turn(
     context: SessionContext | None = None,
     max_chars: int = MAX_QUESTION_CHARS,
     unusable: str | None = None,
+    user: str | None = None,
 ) -> TurnOutcome:
     """Note the statements of ``text`` in ``memory`` and ask the rest (the module's rule).
 
@@ -421,7 +422,8 @@ def take_turn(
     that could not be opened (it is then as if it failed in the turn). ``context`` is the
     conversation's, from the previous turn's outcome. A text longer than ``max_chars`` is not
     offered to memory either: the engine refuses it in one sentence, in the chat as in ``ask``
-    and MCP."""
+    and MCP. ``user`` is who typed it: the question's trace is kept in their directory (the
+    engine's settings' user by default), where forgetting a patient finds it."""
     facts: tuple[FactPort, ...] = ()
     unread: tuple[str, ...] = ()
     memory_error = unusable if memory is None else None
@@ -454,7 +456,9 @@ def take_turn(
     reading = read_follow_up(engine, asked, context) if choice is None else None
     if reading is not None:
         asked = reading.text
-    ask = partial(engine.ask, asked, mode=mode, session=session, qid=qid, on_event=on_event)
+    ask = partial(
+        engine.ask, asked, mode=mode, session=session, qid=qid, on_event=on_event, user=user
+    )
     if reading is not None and reading.among:
         ask = partial(ask, among=reading.among)
     try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Collection
@@ -29,7 +30,27 @@ def _first_line(exc: BaseException) -> str:
 
 
 def _unreadable(path: Path, reason: str) -> str:
+    if "permission denied" in reason.lower():  # the file is whole: rebuilding is no fix
+        return f"{path} cannot be read: this user may not read it (check its owner and mode)"
     return f"{path} cannot be read ({reason}); rebuild it with {REBUILD}"
+
+
+def digest_path(path: Path) -> Path:
+    """Where the sha256 of the index file at ``path`` is kept (``names.sha256``)."""
+    return path.with_suffix(".sha256")
+
+
+def index_files(path: Path) -> tuple[Path, Path, Path]:
+    """The files of the index at ``path``: its vectors, its ids and its vectors' digest."""
+    return path, path.with_suffix(".ids.json"), digest_path(path)
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 class VectorIndex:
@@ -48,13 +69,35 @@ class VectorIndex:
         return cls(index, ids)
 
     def save(self, path: Path) -> None:
+        """Write the index, its ids and its digest (``index_files``); each replaces its file
+        at once."""
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
         faiss.write_index(self.index, str(tmp))
         ids_tmp = path.with_suffix(".ids.tmp")
         ids_tmp.write_text(json.dumps(self.ids), encoding="utf-8")
+        digest_tmp = path.with_suffix(".sha256.tmp")
+        digest_tmp.write_text(_sha256(tmp) + "\n", encoding="utf-8")
+        _, ids, digest = index_files(path)
         tmp.replace(path)
-        ids_tmp.replace(path.with_suffix(".ids.json"))
+        ids_tmp.replace(ids)
+        digest_tmp.replace(digest)
+
+    @staticmethod
+    def changed(path: Path) -> str | None:
+        """Why the index file at ``path`` is not the one its build wrote (its bytes no longer
+        match the digest kept beside it: overwritten or damaged since; FAISS has no checksum
+        of its own), as one sentence; None when it matches or no digest was kept (an index
+        built before digests were)."""
+        kept = digest_path(path)
+        if not kept.is_file():
+            return None
+        if _sha256(path) == kept.read_text(encoding="utf-8").strip():
+            return None
+        return (
+            f"{path} is damaged (its bytes no longer match the sha256 its build kept in "
+            f"{kept.name}); rebuild it with {REBUILD}"
+        )
 
     @classmethod
     def load(cls, path: Path) -> VectorIndex:

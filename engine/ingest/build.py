@@ -26,7 +26,7 @@ from pathlib import Path
 import duckdb
 
 from engine.config import Settings
-from engine.index.vectors import VectorIndex
+from engine.index.vectors import VectorIndex, index_files
 from engine.ingest import kg as kgload
 from engine.ingest.defaults import DefaultData, resolve_default, resolve_layer
 from engine.ingest.extras import (
@@ -337,7 +337,10 @@ def _finish_indexes(
         if emb is not None:
             emb.close()
     for out, live in swaps:
-        out.with_suffix(".ids.json").replace(live.with_suffix(".ids.json"))
-        out.replace(live)
+        built, ids, digest = index_files(out)
+        _, live_ids, live_digest = index_files(live)
+        ids.replace(live_ids)
+        digest.replace(live_digest)
+        built.replace(live)
     if tmp is not None:
         tmp.replace(kg_path)

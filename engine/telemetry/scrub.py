@@ -30,31 +30,40 @@ def trace_files(settings: Settings, user: str) -> list[Path]:
 def forget_in_traces(paths: Sequence[Path], needles: Iterable[str]) -> int:
     """Rewrite each file of ``paths`` without the traces mentioning any of ``needles``;
     returns the traces dropped. An unreadable line is kept as it is (it is not ours to
-    judge), unless it is text that contains a needle."""
+    judge), unless it is text that contains a needle. A file that cannot be read or replaced
+    raises its ``OSError`` (the files before it are rewritten already)."""
     folded = [n.casefold() for n in needles if n and n.strip()]
     if not folded:
         return 0
     dropped = 0
     for path in paths:
-        lines = path.read_text(encoding="utf-8", errors="surrogateescape").splitlines(True)
-        parsed = [_parse(line) for line in lines]
-        gone: set[str] = set()
-        bad: set[int] = set()
-        for i, (line, (trace, texts)) in enumerate(zip(lines, parsed, strict=True)):
-            if trace is None and _mentions([line], folded):
-                bad.add(i)
-            elif trace is not None and _mentions(texts, folded):
-                gone.add(trace)
-        if not gone and not bad:
-            continue
-        kept = [
-            line
-            for i, (line, (trace, _)) in enumerate(zip(lines, parsed, strict=True))
-            if i not in bad and trace not in gone
-        ]
-        _replace(path, "".join(kept))
-        dropped += len(gone) + len(bad)
+        try:
+            dropped += _forget_in(path, folded)
+        except OSError as exc:  # said of the trace file, not of its temporary copy
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
     return dropped
+
+
+def _forget_in(path: Path, folded: Sequence[str]) -> int:
+    """``forget_in_traces`` of one file."""
+    lines = path.read_text(encoding="utf-8", errors="surrogateescape").splitlines(True)
+    parsed = [_parse(line) for line in lines]
+    gone: set[str] = set()
+    bad: set[int] = set()
+    for i, (line, (trace, texts)) in enumerate(zip(lines, parsed, strict=True)):
+        if trace is None and _mentions([line], folded):
+            bad.add(i)
+        elif trace is not None and _mentions(texts, folded):
+            gone.add(trace)
+    if not gone and not bad:
+        return 0
+    kept = [
+        line
+        for i, (line, (trace, _)) in enumerate(zip(lines, parsed, strict=True))
+        if i not in bad and trace not in gone
+    ]
+    _replace(path, "".join(kept))
+    return len(gone) + len(bad)
 
 
 def _parse(line: str) -> tuple[str | None, list[str]]:
@@ -92,12 +101,18 @@ def _mentions(texts: Iterable[str], folded: Sequence[str]) -> bool:
 
 
 def _replace(path: Path, text: str) -> None:
+    """``path`` replaced by ``text`` at once; when it cannot be (a full disk, a file this
+    user may not replace), the ``OSError`` is raised and no partial copy is left beside it."""
     fresh = path.with_name(path.name + ".scrub")
-    with fresh.open("w", encoding="utf-8", errors="surrogateescape") as fh:
-        fh.write(text)
-        fh.flush()
-        os.fsync(fh.fileno())
-    fresh.replace(path)
+    try:
+        with fresh.open("w", encoding="utf-8", errors="surrogateescape") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        fresh.replace(path)
+    except OSError:
+        fresh.unlink(missing_ok=True)
+        raise
 
 
 __all__ = ["forget_in_traces", "trace_files"]

@@ -356,6 +356,9 @@ def check_role(conn: psycopg.Connection[Any]) -> None:
 class PgRows:
     """One user's rows of one store schema (``memory.store.rows.RowDB``)."""
 
+    reading = False
+    """A database that answers takes writes (one that does not is a fault of its own)."""
+
     def __init__(self, backend: PgBackend, user: str, schema: str) -> None:
         self.backend = backend
         self.user = user

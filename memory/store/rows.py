@@ -15,13 +15,18 @@ from pathlib import Path
 from typing import Protocol
 
 from engine.config import Settings
+from engine.util.faults import MemoryFault
 from memory.clock import Clock
-from memory.faults import said_truly
+from memory.faults import said_truly, unwritable
 from memory.migrate import Executor, Migrations
-from memory.sqlite import open_sqlite
+from memory.sqlite import open_sqlite, reading_only
 
 
 class RowDB(Protocol):
+    reading: bool
+    """True while the rows can only be read (``memory.sqlite.open_sqlite`` on a full or
+    read-only disk): a store leaves out the writes that only keep its books (a hit's count)."""
+
     def conn(self) -> AbstractContextManager[Executor]:
         """A connection for statements that stand alone (each its own transaction)."""
         ...
@@ -40,25 +45,41 @@ class SqliteRows:
 
     def __init__(self, path: Path, clock: Clock, migrations: Migrations) -> None:
         self.path = path
+        self._clock = clock
+        self._migrations = migrations
         self._db = open_sqlite(path, clock, migrations)
+        self.reading = reading_only(self._db)
         self._lock = threading.RLock()
+
+    def _current(self) -> sqlite3.Connection:
+        """The connection; one that could only read is opened again for writing as soon as
+        the disk lets it (space was freed), else kept for reading."""
+        if self.reading and unwritable(self.path) is None:
+            try:
+                fresh = open_sqlite(self.path, self._clock, self._migrations)
+            except MemoryFault:
+                return self._db  # a write says why, in the file's own words
+            self._db.close()
+            self._db, self.reading = fresh, reading_only(fresh)
+        return self._db
 
     @contextmanager
     def conn(self) -> Iterator[sqlite3.Connection]:
         with self._lock, said_truly(self.path):
-            yield self._db
+            yield self._current()
 
     @contextmanager
     def tx(self) -> Iterator[sqlite3.Connection]:
         with self._lock, said_truly(self.path):
-            self._db.execute("BEGIN IMMEDIATE")
+            db = self._current()
+            db.execute("BEGIN IMMEDIATE")
             try:
-                yield self._db
+                yield db
             except BaseException:
-                if self._db.in_transaction:  # SQLite ends it itself on a full disk: the
-                    self._db.execute("ROLLBACK")  # error to raise is that one, not ours
+                if db.in_transaction:  # SQLite ends it itself on a full disk: the
+                    db.execute("ROLLBACK")  # error to raise is that one, not ours
                 raise
-            self._db.execute("COMMIT")
+            db.execute("COMMIT")
 
     def close(self) -> None:
         with self._lock:

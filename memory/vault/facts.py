@@ -12,12 +12,14 @@ the file, its lock and transactions ``memory.vault.file``.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
 from engine.result import Triple
+from engine.util.faults import MemoryFault
 from engine.util.text import alias_key
 from memory.clock import Clock, from_naive_utc, naive_utc
 from memory.literals import measurement_key
@@ -28,6 +30,7 @@ from memory.vault.file import VaultDB
 from memory.vault.queries import FactQueries
 
 _PRUNE_EVERY = 128
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -296,17 +299,22 @@ class Vault(FactQueries):
         return out
 
     def touch(self, ids: Iterable[int]) -> None:
-        """Record a use (LRU order, usage count) of these facts."""
+        """Record a use (LRU order, usage count) of these facts. A store that cannot be
+        written now (its disk full or read-only) does not stop the answer that used them:
+        the use goes unrecorded, and the log says so."""
         ids = list(ids)
         if not ids:
             return
         marks = ",".join("?" for _ in ids)
-        with self._tx() as conn:
-            conn.execute(
-                f"UPDATE facts SET last_used = ?, usage_count = usage_count + 1 "
-                f"WHERE id IN ({marks})",
-                [naive_utc(self._clock.now()), *ids],
-            )
+        try:
+            with self._tx() as conn:
+                conn.execute(
+                    f"UPDATE facts SET last_used = ?, usage_count = usage_count + 1 "
+                    f"WHERE id IN ({marks})",
+                    [naive_utc(self._clock.now()), *ids],
+                )
+        except MemoryFault as exc:
+            log.warning("the use of %d remembered facts was not recorded: %s", len(ids), exc)
 
     def forget_facts(self, triples: Iterable[Triple]) -> list[Fact]:
         """Delete every row (all intervals) of these triples; returns what was deleted."""

@@ -20,8 +20,9 @@ from typing import Any, Protocol
 import duckdb
 from filelock import FileLock
 
+from engine.util.faults import MemoryFault
 from memory.clock import Clock, iso
-from memory.faults import said_truly
+from memory.faults import said_truly, unwritable
 from memory.migrate import Executor, Migrations, migrate
 from memory.vault.cache import ReadCache, ReadKey
 
@@ -101,29 +102,68 @@ class DuckVaultDB:
         self._lock = vault_lock(path)
         self._conn: duckdb.DuckDBPyConnection | None = None
         self._depth = 0
+        self.reading: MemoryFault | None = None
+        """Why the open file could only be opened for reading (its disk full or read-only)."""
 
     @contextmanager
     def hold(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        # taking its lock file and opening it come before any work: nothing was written
-        with said_truly(self.path, os_errors=True, unwritten=True):
-            lock = self._lock.acquire(timeout=self._timeout)
-        with lock:
+        with self._locked():
             if self._conn is None:
                 self._conn = self._open()
             with said_truly(self.path):
                 yield from self._held(self._conn)
 
+    def _locked(self) -> AbstractContextManager[object]:
+        """The file's lock, taken; none on a disk nothing can be written to (mounted
+        read-only: no lock file can be made there, and no process writes the file)."""
+        try:
+            # taking its lock file comes before any work: nothing was written
+            with said_truly(self.path, os_errors=True, unwritten=True):
+                return self._lock.acquire(timeout=self._timeout)
+        except MemoryFault:
+            if self.path.is_file() and unwritable(self.path):
+                return nullcontext()
+            raise
+
     def _open(self) -> duckdb.DuckDBPyConnection:
-        """The file, opened and migrated (its faults said; nothing of the caller's written)."""
-        with said_truly(self.path, os_errors=True, unwritten=True):
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = duckdb.connect(str(self.path))
-            try:
-                migrate(conn, MIGRATIONS, iso(self._clock.now()))
-            except BaseException:
-                conn.close()
+        """The file, opened and migrated (its faults said; nothing of the caller's written);
+        on a disk that is full or read-only, opened for reading only when that is all it
+        allows (``reading``: a write then says why it cannot be made)."""
+        try:
+            with said_truly(self.path, os_errors=True, unwritten=True):
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                conn = duckdb.connect(str(self.path))
+                try:
+                    migrate(conn, MIGRATIONS, iso(self._clock.now()))
+                except BaseException:
+                    conn.close()
+                    raise
+        except MemoryFault as fault:
+            reader = self._reader()
+            if reader is None:
                 raise
+            self.reading = fault
+            return reader
+        self.reading = None
         return conn
+
+    def _reader(self) -> duckdb.DuckDBPyConnection | None:
+        """The file opened read-only, when nothing can be written beside it and it holds every
+        migration; None otherwise."""
+        if not self.path.is_file() or unwritable(self.path) is None:
+            return None
+        try:
+            conn = duckdb.connect(str(self.path), read_only=True)
+        except duckdb.Error:
+            return None
+        try:
+            done = {str(r[0]) for r in conn.execute("SELECT name FROM _migrations").fetchall()}
+        except duckdb.Error:
+            done = set()
+        if set(MIGRATIONS.names()) <= done:
+            return conn
+        conn.close()
+        return None
 
     def _held(self, conn: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConnection]:
         """``conn`` for one more nested block; closed when the outermost one ends."""
@@ -139,6 +179,8 @@ class DuckVaultDB:
     @contextmanager
     def tx(self) -> Iterator[duckdb.DuckDBPyConnection]:
         with self.hold() as conn:
+            if self.reading is not None:  # opened for reading only: why, before any write
+                raise unwritable(self.path) or self.reading
             conn.execute("BEGIN TRANSACTION")
             try:
                 yield conn

@@ -66,3 +66,30 @@ def test_sync_wrapper_runs_the_async_store(tmp_path: Path, clock: SimulatedClock
         assert reopened.all() == []
     finally:
         reopened.close()
+
+
+def test_a_damaged_file_is_its_fault_and_no_thread_is_left_to_fail(
+    tmp_path: Path, clock: SimulatedClock
+) -> None:
+    """Opening a damaged log raises its one sentence before any connection thread starts, so
+    none is left to report to the store's loop after it closed."""
+    import threading
+    import time
+
+    import pytest
+
+    from engine.util.faults import MemoryFault
+
+    path = tmp_path / "episodic.sqlite"
+    path.write_bytes(b"SQLite format 3\0" + b"\xff" * 5000)
+    failed: list[object] = []
+    before = threading.excepthook
+    threading.excepthook = failed.append
+    try:
+        for _ in range(5):
+            with pytest.raises(MemoryFault, match="is damaged"):
+                EpisodicStore(path, clock)
+        time.sleep(0.3)
+    finally:
+        threading.excepthook = before
+    assert failed == []

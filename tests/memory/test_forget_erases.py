@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from engine.config import Settings
 from engine.events import StepEvent
 from engine.result import Result, Status
@@ -101,3 +103,37 @@ def test_forget_in_traces_searches_text_not_ids_or_times(tmp_path: Path) -> None
     path.write_text(before + "not json, names Ada Moreno\n" + "not json either\n")
     assert forget_in_traces([path], ["ada moreno"]) == 1
     assert path.read_text() == before + "not json either\n"
+
+
+def test_traces_that_cannot_be_rewritten_are_said_left_behind_and_the_rest_is_erased(
+    tmp_path: Path, clock: SimulatedClock, linker: StatementLinker
+) -> None:
+    """A trace file forget may not replace (immutable here; a file of another owner or a
+    full disk alike) is named in what forget left behind, with how to finish; the stores are
+    still erased and compacted, and no half-written copy of the traces is left beside it."""
+    import subprocess
+
+    settings = Settings(home=tmp_path / "home", user=USER, trace_exporter="jsonl")
+    memory = UserMemory(settings, USER, clock=clock, linker=linker)
+    path = spans_path(settings, USER)
+    try:
+        assert memory.state("Patient Ada Moreno (MRN 4471) was started on metformin.") is not None
+        _ask_traced(settings, "Is MRN 4471 still on metformin?", "4471")
+        if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
+            pytest.skip("chattr +i is not available on this file system")
+        try:
+            assert memory.forget("MRN 4471") == 1
+        finally:
+            subprocess.run(["chattr", "-i", str(path)], check=True)
+        left = memory.residue
+        assert left is not None and f"traces in {path} still" in left, left
+        assert "forget patient:4471 again" in left, left
+        assert "\n" not in left and "Traceback" not in left
+        assert b"4471" in path.read_bytes()  # said, not pretended
+        user_dir = settings.user_dir(USER)
+        assert {k for k in _bytes_of(user_dir, b"4471")} == {"traces/spans.jsonl"}
+        assert not list(path.parent.glob("*.scrub"))
+        assert memory.forget("patient:4471") == 0 and memory.residue is None  # finished
+        assert _bytes_of(user_dir, b"4471") == {}
+    finally:
+        memory.close()

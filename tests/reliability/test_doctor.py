@@ -194,3 +194,26 @@ def test_verify_reads_every_block_and_finds_one_overwritten(home_copy: Path) -> 
     assert res.exit_code == 1, res.output
     flat = " ".join(res.output.split())
     assert "is damaged" in flat and "vault.duckdb: run mv " in flat
+
+
+@pytest.mark.parametrize("name", ["names.faiss", "passages.faiss"])
+def test_verify_finds_an_index_overwritten_inside(home_copy: Path, name: str) -> None:
+    """FAISS keeps no checksum: an index whose vectors were overwritten still loads and
+    searches (garbage); its build kept the file's sha256 beside it, and --verify compares."""
+    path = home_copy / "stores" / name
+    size = path.stat().st_size
+    with path.open("r+b") as fh:  # 64 KB of vectors in the middle of the file
+        fh.seek(size // 2)
+        fh.write(b"\xab" * 65536)
+    plain = _doctor(home_copy)
+    assert plain.exit_code == 0, plain.output  # it loads, its ids in step
+    res = CliRunner().invoke(cli, ["--home", str(home_copy), "doctor", "--verify"], obj={})
+    assert res.exit_code == 1, res.output
+    flat = " ".join(res.output.split())
+    assert "is damaged" in flat and f"{name}: run helix-chat ingest --force" in flat, flat
+
+
+def test_verify_passes_the_indexes_as_built(home_copy: Path) -> None:
+    res = CliRunner().invoke(cli, ["--home", str(home_copy), "doctor", "--verify"], obj={})
+    flat = " ".join(res.output.split())
+    assert res.exit_code == 0 and flat.count("ids in step, its bytes as built") == 2, flat

@@ -10,6 +10,8 @@ Run with ``-m slow -s`` for the table the closing note of the issue quotes."""
 from __future__ import annotations
 
 import re
+import shutil
+import sqlite3
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -37,17 +39,23 @@ def table() -> Iterator[None]:
         print("\n".join(ROWS))
 
 
-def _cli(
+def _run(
     home: Path, sandbox: Path, *args: str, capped: bool = False, **env: str
-) -> tuple[int, str]:
+) -> subprocess.CompletedProcess[str]:
     command = [*NO_OVERRIDE, *HELIX] if capped else HELIX
-    done = subprocess.run(
+    return subprocess.run(
         [*command, "--user", "t", *args],
         env=subprocess_env(home, sandbox, HELIX_TRACE_EXPORTER="none", **env),
         capture_output=True,
         text=True,
         timeout=600,
     )
+
+
+def _cli(
+    home: Path, sandbox: Path, *args: str, capped: bool = False, **env: str
+) -> tuple[int, str]:
+    done = _run(home, sandbox, *args, capped=capped, **env)
     return done.returncode, done.stderr.replace("Error: ", "").strip()
 
 
@@ -68,12 +76,37 @@ def test_a_graph_store_this_user_may_not_read_is_said_so(home_copy: Path, tmp_pa
     kg.chmod(0o000)
     try:
         code, said = _cli(home_copy, tmp_path, "ask", QUESTION, capped=True)
+        done = _run(home_copy, tmp_path, "doctor", capped=True)
     finally:
         kg.chmod(0o644)
     assert code == 1
     line = _one_sentence(said, str(kg), "may not read it", "owner and mode")
     assert "ingest --force" not in line  # the file is whole: rebuilding it is no fix
     _row("kg.duckdb", "unreadable", line, "all (read-only store)")
+    flat = " ".join(done.stdout.split())
+    assert done.returncode == 1 and f"kg.duckdb: run chmod a+r {kg}" in flat, flat
+    assert "ingest --force" not in flat, flat
+
+
+@pytest.mark.parametrize("name", ["names.faiss", "passages.faiss"])
+def test_an_index_this_user_may_not_read_is_said_so_and_not_to_rebuild(
+    home_copy: Path, tmp_path: Path, name: str
+) -> None:
+    index = home_copy / "stores" / name
+    index.chmod(0o000)
+    try:
+        asked = _run(home_copy, tmp_path, "ask", QUESTION, capped=True)
+        done = _run(home_copy, tmp_path, "doctor", capped=True)
+    finally:
+        index.chmod(0o644)
+    assert asked.returncode == 0, asked.stderr  # answered without that index
+    warned = [x for x in asked.stderr.splitlines() if name in x]
+    assert warned and "may not read it (check its owner and mode)" in warned[0], asked.stderr
+    assert "ingest --force" not in asked.stderr
+    flat = " ".join(done.stdout.split())
+    assert done.returncode == 1 and f"{name}: run chmod a+r {index}" in flat, flat
+    assert "ingest --force" not in flat, flat
+    _row(name, "unreadable", warned[0].strip(), "all (read-only store)")
 
 
 @pytest.fixture
@@ -123,3 +156,35 @@ def test_a_database_that_does_not_answer_is_said_before_the_engine_loads(
     assert code == 1
     line = _one_sentence(said, "HELIX_DATABASE_URL", "Connection refused")
     _row("PostgreSQL", "database down", line, "all (nothing written)")
+
+
+def _turns(path: Path) -> int:
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return int(con.execute("SELECT count(*) FROM turns").fetchone()[0])
+    finally:
+        con.close()
+
+
+def test_a_full_disk_shows_the_answer_and_says_the_session_did_not_keep_it(
+    home_copy: Path, tmp_path: Path, small_disk: Path
+) -> None:
+    (small_disk / "users").mkdir()
+    (home_copy / "users").symlink_to(small_disk / "users")  # the user's files on a small disk
+    code, said = _cli(home_copy, tmp_path / "fill", "ask", "--session", "s1", QUESTION)
+    assert code == 0, said
+    path = Settings(home=home_copy).user_dir("t") / "sessions.sqlite"
+    held = _turns(path)
+    filler = small_disk / "filler"
+    with filler.open("wb") as fh:
+        fh.write(b"\0" * shutil.disk_usage(small_disk).free)
+    try:
+        done = _run(home_copy, tmp_path, "ask", "--session", "s1", "and gout?")
+    finally:
+        filler.unlink()
+    assert done.returncode == 1, done.stderr
+    assert "Reading this as" in done.stdout and "gout" in done.stdout, done.stdout  # answered
+    said = done.stderr.replace("Error: ", "").strip()
+    line = _one_sentence(said, "not saved in session s1", str(path), "the disk is full")
+    assert _turns(path) == held  # the session keeps every turn it had
+    _row("sessions.sqlite", "full disk", line, "all stores")

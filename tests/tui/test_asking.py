@@ -64,3 +64,11 @@ def test_a_statement_alone_is_answered_with_its_note(tmp_path: Path) -> None:
     assert isinstance(done, AnswerReady)
     assert done.result.intent == "statement"
     assert done.result.text == "Noted: MRN 4471 takes Sitagliptin"
+
+
+def test_a_question_is_traced_for_the_user_who_asked_it(tmp_path: Path) -> None:
+    """The chat's user (a replay switches between users) keeps the question's trace, where
+    forgetting a patient finds it, not the user the engine was opened for."""
+    asked = AskRequest(question=AMBIGUOUS_QUESTION, user="bob", session="s1", mode="hybrid")
+    _, _, calls = run(tmp_path, asked)
+    assert [c["user"] for c in calls] == ["bob"]
