@@ -24,6 +24,9 @@ def test_a_real_question_is_fully_traced(helix, tmp_path):
     assert {"plan", "predict_edges", "walk", "review"} <= steps
     walk = next(c for c in root.children if c.span.step == "walk")
     assert [c.span.label for c in walk.children][:1] == ["walk d=1"]
-    assert root.children_ms == pytest.approx(root.span.duration_ms, rel=0.10)
+    # the steps account for the question's time, up to the few milliseconds tracing itself
+    # takes (a fixed cost: with the question's vectors kept from the warm-up, the answer takes
+    # about 30 ms, so a tenth of it is no bound for that cost)
+    assert root.children_ms == pytest.approx(root.span.duration_ms, rel=0.10, abs=5.0)
     assert root.span.duration_ms == pytest.approx(result.latency_ms, rel=0.10, abs=2.0)
     assert root.span.attributes["helix.status"] == str(result.status)
