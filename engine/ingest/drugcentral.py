@@ -196,26 +196,73 @@ class Inactive:
         return True
 
 
+CLAUSES = (" due to ", " associated with ", " secondary to ", " caused by ", " following ")
+"""Where an indication's name goes on to say what the condition comes from ("Pulmonary Edema
+due to Chronic Heart Failure" is an edema): the condition is the part before."""
+
+NEGATING = frozenset({"non", "not", "no", "without", "anti"})
+"""A word that turns the words after it into their opposite ("non hodgkin lymphoma")."""
+
+
+def head_doid(name: str, named: Mapping[str, str], heads: Mapping[str, str]) -> tuple[str, str]:
+    """The DOID an indication's name stands for, and how it was found: the whole name when it
+    is one term's (``named``), else the longest run of its last words that names a disease
+    (``heads``: the names an indication may be read as), the condition a qualified name is a
+    kind of: "Chronic Heart Failure", "Acute Tuberculosis", "Plaque Psoriasis". Words before a
+    negating word are never dropped, nor words saying what the drug is for ("Diagnostic Test
+    for Cushing's Syndrome" is no treatment)."""
+    whole = class_key(name)
+    if whole in named:
+        return named[whole], "name"
+    low = name.lower()
+    for sep in CLAUSES:
+        if (i := low.find(sep)) > 0:
+            low = low[:i]
+    words = class_key(low).split()
+    for i in range(0 if low != name.lower() else 1, len(words)):
+        if i and (words[i - 1] in NEGATING or words[i - 1] == "for"):
+            break
+        if doid := heads.get(" ".join(words[i:])):
+            return doid, "head"
+    return "", ""
+
+
 def indications(
     path: Path,
     drugs: DrugMap,
     inactive: Inactive,
     report: LayerReport,
     named: Mapping[str, str] | None = None,
+    broad: frozenset[str] = frozenset(),
 ) -> tuple[list[Node], list[TripleRow]]:
-    """``CtD`` from the indications with a DOID, each on its drug's one graph drug; one
-    without a DOID whose name is one Disease Ontology term's (``named``: ``class_key`` of a
-    name -> DOID; "Schizophrenia", "Urinary Tract Infections") is that term's."""
+    """``CtD`` from the indications with a DOID, each on its drug's one graph drug. One
+    without a DOID is read by its name (``head_doid``): a name that is one Disease Ontology
+    term's (``named``: ``class_key`` of a name -> DOID; "Schizophrenia") is that term's, and a
+    qualified name is the disease its last words name, by the Disease Ontology's names or the
+    names DrugCentral itself gives a DOID ("Heart Failure"), except the ``broad`` terms
+    ("syndrome", "disease") a name's last word may be without saying which."""
+    rows = list(_tsv(path))
+    own: dict[str, set[str]] = defaultdict(set)
+    for r in rows:
+        if (d := (r.get("DOID") or "").strip()).startswith("DOID:"):
+            own[class_key(r.get("INDICATION_FDB") or "")].add(d)
+    heads = {k: next(iter(v)) for k, v in own.items() if k and len(v) == 1}
+    heads.update(named or {})
+    heads = {k: d for k, d in heads.items() if d not in broad}
     nodes: list[Node] = []
     triples: list[TripleRow] = []
-    for r in _tsv(path):
+    for r in rows:
         doid = (r.get("DOID") or "").strip()
         if not doid.startswith("DOID:"):
-            doid = (named or {}).get(class_key(r.get("INDICATION_FDB") or ""), "")
+            doid, how = head_doid(r.get("INDICATION_FDB") or "", named or {}, heads)
             if not doid:
                 report.skipped["DrugCentral indication: no DOID"] += 1
                 continue
-            report.remapped["DrugCentral indication: no DOID, by its Disease Ontology name"] += 1
+            report.remapped[
+                "DrugCentral indication: no DOID, by its Disease Ontology name"
+                if how == "name"
+                else "DrugCentral indication: no DOID, by the disease its name ends with"
+            ] += 1
         node = drugs.node.get(r["DRUG_ID"])
         if node is None:
             report.skipped["DrugCentral indication: no DrugBank id"] += 1

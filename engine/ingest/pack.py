@@ -98,6 +98,35 @@ def do_names(nodes: Iterable[tuple[str, str, str]], aliases: AliasSource) -> dic
     return {k: next(iter(v)) for k, v in found.items() if k and len(v) == 1}
 
 
+BROAD_DESCENDANTS = 300
+"""A Disease Ontology term with more subtypes than this ("syndrome", "disease by infectious
+agent") is too broad to be what a qualified indication name is a kind of."""
+
+
+def broad_terms(
+    nodes: Iterable[tuple[str, str, str]], triples: Iterable[TripleRow]
+) -> frozenset[str]:
+    """DOIDs of the terms with more than ``BROAD_DESCENDANTS`` subtypes, and of the root."""
+    kids: dict[str, set[str]] = {}
+    for child, rel, parent, *_ in triples:
+        if rel == "DsD":
+            kids.setdefault(parent, set()).add(child)
+    broad = {"DOID:4"}
+    for nid, _, kind in nodes:
+        if kind != "Disease":
+            continue
+        seen: set[str] = set()
+        front = [nid]
+        while front and len(seen) <= BROAD_DESCENDANTS:
+            for k in kids.get(front.pop(), ()):
+                if k not in seen:
+                    seen.add(k)
+                    front.append(k)
+        if len(seen) > BROAD_DESCENDANTS:
+            broad.add(nid.removeprefix("Disease::"))
+    return frozenset(broad)
+
+
 def jensen_rows(path: Path) -> list[list[str]]:
     """DISEASES rows: protein, symbol, DOID, disease, channel, evidence, score."""
     return list(_tsv_rows(path))
@@ -244,6 +273,7 @@ def load_pack(
         ),
         report,
         do_names(nodes, aliases),
+        broad_terms(nodes, triples),
     )
     nodes, triples = nodes + n, triples + t
     n, t = drugcentral.targets(_need(files, "drugcentral_targets"), drugs, genes, report)

@@ -8,7 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from engine.ingest.drugcentral import DrugMap, Inactive, indications, targets
+from engine.ingest.drugcentral import (
+    DrugMap,
+    Inactive,
+    class_key,
+    head_doid,
+    indications,
+    targets,
+)
 from engine.ingest.layers import GeneInfo, LayerReport
 
 IDENTIFIERS = [
@@ -169,3 +176,71 @@ def test_duplicate_drugbank_entries_are_one_graph_drug(files: dict[str, Path]) -
         ("DRUGBANK:DB09449", "Compound::DB09127"),
     ]
     assert report.merged["DrugCentral: a drug's other DrugBank ids, merged"] == 4
+
+
+HEADS = {
+    class_key(name): doid
+    for name, doid in [
+        ("Heart Failure", "DOID:6000"),
+        ("Tuberculosis", "DOID:399"),
+        ("Lymphoma", "DOID:0060058"),
+    ]
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "doid", "how"),
+    [
+        ("Schizophrenia", "DOID:5419", "name"),
+        ("Chronic Heart Failure", "DOID:6000", "head"),
+        ("Acute Decompensated Heart Failure", "DOID:6000", "head"),
+        ("Acute Tuberculosis", "DOID:399", "head"),
+        # the condition is what comes before "due to": an edema, no heart failure
+        ("Pulmonary Edema due to Chronic Heart Failure", "", ""),
+        # a negated kind is no kind of it
+        ("Non Hodgkin Lymphoma", "", ""),
+        # what a drug is for, not what it treats
+        ("Diagnostic Test for Tuberculosis", "", ""),
+        ("Heart Failure Clinic Visit", "", ""),
+    ],
+)
+def test_an_indication_without_a_doid_is_read_by_the_disease_its_name_ends_with(
+    name: str, doid: str, how: str
+) -> None:
+    named = {"schizophrenia": "DOID:5419"}
+    assert head_doid(name, named, {**HEADS, **named}) == (doid, how)
+
+
+def test_a_qualified_indication_is_its_diseases_and_a_broad_last_word_is_not(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "drug_indication.tsv"
+    rows = [
+        ("DRUG_ID", "DRUG_NAME", "INDICATION_FDB", "UMLS_CUI", "SNOMEDCT_CUI", "DOID"),
+        ("50", "famotidine", "Heart Failure", "C0018801", "", "DOID:6000"),
+        ("74", "acetylsalicylic acid", "Chronic Heart Failure", "C0264716", "", ""),
+        ("4239", "calcium carbonate", "Acute Coronary Syndrome", "", "", ""),
+    ]
+    path.write_text("".join("\t".join(r) + "\n" for r in rows))
+    drugs = DrugMap(
+        node={"50": "Compound::DB00927", "74": "Compound::DB00945", "4239": "Compound::DB06724"},
+        names={
+            "Compound::DB00927": "Famotidine",
+            "Compound::DB00945": "Aspirin",
+            "Compound::DB06724": "Calcium carbonate",
+        },
+        merged={},
+    )
+    report = LayerReport("disease-pack")
+    inactive = Inactive(frozenset({"50", "74", "4239"}), {}, {}, {}, 3)
+    _, triples = indications(
+        path, drugs, inactive, report, {"syndrome": "DOID:225"}, frozenset({"DOID:225"})
+    )
+    assert {(s, o) for s, _, o, *_ in triples} == {
+        ("Compound::DB00927", "Disease::DOID:6000"),
+        ("Compound::DB00945", "Disease::DOID:6000"),
+    }
+    assert report.remapped == {
+        "DrugCentral indication: no DOID, by the disease its name ends with": 1
+    }
+    assert report.skipped["DrugCentral indication: no DOID"] == 1
