@@ -3,7 +3,7 @@ passages (marked relevant or not), and the literature answer when the graph has 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from engine.agent import explainer
@@ -146,12 +146,15 @@ def literature(
     naming: list[str] | None = None,
     otherwise: str | None = None,
     embedder: Embedder | None = None,
+    about: Sequence[Sequence[str]] = (),
 ) -> Result:
     """Answer from passages that pass the relevance floor, labelled as literature after
     what the graph could not say (``kg_note``); else NOT_ANSWERED saying so
     (``otherwise``, by default the note itself)."""
     texts = store.passages([h.id for h in hits]) if hits else {}
-    good = relevant(hits, texts={k: v[1] or "" for k, v in texts.items()}, naming=naming or ())
+    good = relevant(
+        hits, texts={k: v[1] or "" for k, v in texts.items()}, naming=naming or (), about=about
+    )
     attach_passages(result, store, hits, {h.id for h in good})
     if not good:
         result.text = otherwise or kg_note or explainer.nothing()

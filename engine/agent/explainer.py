@@ -240,6 +240,12 @@ def understood(entities: list[str]) -> str:
     return prompts.load("answer_understood").render(entities=names).strip()
 
 
+def no_study(entities: list[str]) -> str:
+    """NOT_ANSWERED for a question to the literature that no passage at hand speaks to."""
+    names = " and ".join(f"**{e}**" for e in dict.fromkeys(entities))
+    return prompts.load("answer_no_study").render(entities=names).strip()
+
+
 def no_path(entity: str, reason: str) -> str:
     return prompts.load("answer_no_path").render(entity=entity, reason=reason).strip()
 

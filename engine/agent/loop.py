@@ -320,13 +320,21 @@ class AgentLoop:
             note = explainer.no_path(
                 names[0], plan.note or "none of its relations matches the question"
             )
-            return self._literature(result, hits, note, otherwise=explainer.understood(names))
+            return self._literature(
+                result,
+                hits,
+                note,
+                otherwise=explainer.understood(names),
+                about=named_as(plan),
+            )
         if plan.intent in {"one_hop", "multi_hop", "mechanism", "overview"}:
             return self._graph(plan, result, hits, steps, llm)
         names = [e.name for e in plan.seeds]
-        return self._literature(
-            result, hits, otherwise=explainer.understood(names) if names else None
-        )
+        if plan.intent == "literature" and names:
+            otherwise = explainer.no_study([e.name for e in [*plan.seeds, *plan.targets]])
+        else:
+            otherwise = explainer.understood(names) if names else None
+        return self._literature(result, hits, otherwise=otherwise, about=named_as(plan))
 
     def _literature(
         self, result: Result, hits: list[PassageHit], note: str = "", **kw: Any
@@ -365,7 +373,7 @@ class AgentLoop:
             a.update(accepted=verdict.accepted, confidence=round(verdict.confidence, 3))
         if not verdict.accepted:
             note = explainer.no_path(plan.seeds[0].name, verdict.reason)
-            return self._literature(result, hits, note)
+            return self._literature(result, hits, note, about=named_as(plan))
         with steps.step("fuse", "fusing graph and passage evidence") as a:
             target = plan.targets[0].id if plan.intent == "mechanism" and plan.targets else None
             fill_from_paths(result, store, self.c.fusion, paths, target, hits)
@@ -622,3 +630,12 @@ def _besides(plan: Plan) -> str:
     names = dict.fromkeys(e.name for e in plan.excluded)
     apart = plan.excluded_said or (f"besides {', '.join(names)}" if names else "")
     return "; ".join(x for x in (plan.note, apart) if x)
+
+
+def named_as(plan: Plan) -> list[list[str]]:
+    """The question's entities, each by the names a passage about it would use: as typed and
+    as the graph calls it."""
+    return [
+        list(dict.fromkeys(n for n in (e.mention, e.name) if n))
+        for e in [*plan.seeds, *plan.targets]
+    ]

@@ -40,9 +40,12 @@ def relevant(
     *,
     texts: Mapping[str, str] | None = None,
     naming: Sequence[str] = (),
+    about: Sequence[Sequence[str]] = (),
 ) -> list[PassageHit]:
-    """The hits whose document passes both floors (and, with ``naming``, whose document's
-    text uses every word of those phrases), in their retrieved order."""
+    """The hits whose document passes both floors, in their retrieved order. With ``naming``,
+    the document's text uses every word of those phrases; with ``about`` (the question's
+    entities, each as its names: as typed, as the graph calls it), it names every entity by
+    one of its names: a study of another drug answers no question about this one."""
     best: dict[str, tuple[float, float]] = {}
     for h in hits:
         d = doc_of(h.id)
@@ -53,14 +56,26 @@ def relevant(
         for d, (dense, lexical) in best.items()
         if dense >= floor.dense and lexical >= floor.lexical
     }
-    if naming:
-        words = {w for n in naming for w in alias_key(n).split() if len(w) >= 3}
+    if naming or about:
         bodies: dict[str, set[str]] = {}
         for h in hits:
             d = doc_of(h.id)
             bodies.setdefault(d, set()).update(alias_key((texts or {}).get(h.id, "")).split())
+        words = _words(naming)
         ok = {d for d in ok if all(uses_word(bodies.get(d, set()), w) for w in words)}
+        ok = {d for d in ok if all(_names(bodies.get(d, set()), names) for names in about)}
     return [h for h in hits if doc_of(h.id) in ok]
+
+
+def _words(phrases: Sequence[str]) -> set[str]:
+    return {w for n in phrases for w in alias_key(n).split() if len(w) >= 3}
+
+
+def _names(body: set[str], names: Sequence[str]) -> bool:
+    """The text uses every word of at least one of ``names`` (true when none has a word of
+    three letters or more to look for)."""
+    sets = [w for n in names if (w := _words([n]))]
+    return not sets or any(all(uses_word(body, w) for w in ws) for ws in sets)
 
 
 def uses_word(body: set[str], word: str) -> bool:

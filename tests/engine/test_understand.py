@@ -155,3 +155,34 @@ def test_relevance_backoff_needs_every_word_of_the_missing_name() -> None:
     }
     good = relevant(hits, texts=texts, naming=["Malaysian breast cancer"])
     assert [h.id for h in good] == ["pubmedqa:1:0"]
+
+
+def test_relevance_about_entities_needs_one_name_of_each() -> None:
+    from engine.index.dense import PassageHit
+    from engine.understand.relevance import relevant
+
+    hits = [PassageHit("pubmedqa:1:0", 0.8, 0.7, 9.0), PassageHit("pubmedqa:2:0", 0.7, 0.6, 8.0)]
+    texts = {
+        "pubmedqa:1:0": "Paracetamol after surgery in older patients with delirium.",
+        "pubmedqa:2:0": "Atypical antipsychotics as adjunctive therapy in depression.",
+    }
+    about = [["paracetamol", "Acetaminophen"], ["delirium"]]
+    assert [h.id for h in relevant(hits, texts=texts, about=about)] == ["pubmedqa:1:0"]
+    # the graph's name does as well as the typed one
+    about = [["tylenol", "Acetaminophen"]]
+    assert relevant(hits, texts=texts, about=about) == []
+    texts["pubmedqa:1:0"] = "Acetaminophen after surgery in older patients."
+    assert [h.id for h in relevant(hits, texts=texts, about=about)] == ["pubmedqa:1:0"]
+
+
+def test_a_study_question_about_a_drug_no_passage_names_is_not_answered_from_others(
+    helix,
+) -> None:
+    # the passages on vaccine storage pass the floors; none of them is about the drug
+    r = helix.ask(
+        "Is there evidence that metformin changes how vaccines are stored in refrigerators?"
+    )
+    assert r.status is Status.NOT_ANSWERED, r.text
+    assert "None of the abstracts at hand" in r.text and "Metformin" in r.text
+    plain = helix.ask("How are vaccines stored in general practice refrigerators?")
+    assert plain.status is Status.ANSWERED
