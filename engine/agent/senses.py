@@ -38,6 +38,12 @@ CENTRAL_RATIO = 10
 is the one meant ("lupus": systemic lupus erythematosus, not the rarely linked lupus
 erythematosus; "crohns": Crohn's disease, not ileitis); closer senses are asked about."""
 
+SUBTYPE_RATIO = 4
+"""A subtype the graph holds this many times more facts about than the disease it is a kind of
+is the one meant by a name they share ("lupus", the Disease Ontology's name of lupus
+erythematosus: systemic lupus erythematosus): the parent is then the ontology's grouping of
+it, the subtype the disease its facts are about."""
+
 CENTRAL_KINDS = frozenset({"Disease"})
 """Kinds whose names the vocabularies share between a common disease and a rare relative
 of it; a drug name shared by two drugs (a brand of each) or a symbol shared by two genes is
@@ -139,11 +145,24 @@ def central(store: KGStore, m: Mention, ids: list[str]) -> list[str]:
         if len(nodes) < 2 or kind not in CENTRAL_KINDS:
             continue
         facts = sorted(((held(store, n), n) for n in nodes), reverse=True)
-        if facts[0][0] >= CENTRAL_RATIO * max(facts[1][0], 1) and (
-            facts[0][1] in named or not named & set(nodes)
+        ratio = CENTRAL_RATIO
+        if len(nodes) == 2 and facts[1][1] in ancestors(store, facts[0][1]):
+            ratio = SUBTYPE_RATIO
+        if facts[0][0] >= ratio * max(facts[1][0], 1) and (
+            facts[0][1] in named or not named & set(nodes) or ratio == SUBTYPE_RATIO
         ):
             drop |= {n for _, n in facts[1:]}
     return [n for n in ids if n not in drop]
+
+
+def ancestors(store: KGStore, node_id: str, depth: int = 2) -> set[str]:
+    """The diseases ``node_id`` is a subtype of (``DsD``), up to ``depth`` steps up."""
+    out: set[str] = set()
+    front = [node_id]
+    for _ in range(depth):
+        front = [p for n in front for p in store.objects(n, "DsD")]
+        out.update(front)
+    return out
 
 
 def named_after(store: KGStore, ids: list[str], scores: dict[str, float]) -> list[str]:
