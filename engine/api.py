@@ -14,6 +14,7 @@ from typing import Concatenate, ParamSpec, TypeVar
 
 import duckdb
 
+from engine.agent import subtypes
 from engine.agent.dense import DenseBaseline
 from engine.agent.loop import AgentLoop, Components
 from engine.agent.planner import Planner
@@ -221,13 +222,58 @@ class Helix:
                 on_event=trace.tee(on_event),
                 among=among,
             )
-            rolled = self._roll_up(question, result, mode=mode, memory=memory, session=session)
-            result = rolled or result
+            kw = {"mode": mode, "memory": memory, "session": session}
+            result = self._with_subtypes(question, result, **kw) or result
+            result = self._roll_up(question, result, **kw) or result
             result.degraded = list(dict.fromkeys([*self.c.degraded, *result.degraded]))
             self._cite_sources(result)
             result.name_nodes(self.node_names)
             result.hubs = path_hubs(result)
             return trace.finish(result)
+
+    def _with_subtypes(
+        self,
+        question: str,
+        result: Result,
+        *,
+        mode: Mode | None,
+        memory: MemoryPort | None,
+        session: str | None,
+    ) -> Result | None:
+        """A therapy answer for a disease with few drugs of its own goes on with its
+        subtypes' (``engine/agent/subtypes.py``); one with none is answered by them."""
+        diseases = [e for e in result.linked if e.kind == "Disease" and 0 <= e.start < e.end]
+        if len(diseases) != 1 or result.intent not in ROLL_UP_INTENTS:
+            return None
+        d = diseases[0]
+        if result.status is Status.ANSWERED:
+            if (
+                not subtypes.therapy_of(result, d.id)
+                or len(result.answers) >= subtypes.SUBTYPE_FILL
+            ):
+                return None
+        elif result.status is not Status.NOT_ANSWERED:
+            return None
+        added = 0
+        base = result if result.status is Status.ANSWERED else None
+        for child in subtypes.subtypes_treated(self.c.store, d.id):
+            name = self.c.store.name(child)
+            again = self.loop.ask(
+                question[: d.start] + name + question[d.end :],
+                mode=mode,
+                memory=memory,
+                session=session,
+            )
+            if not subtypes.therapy_of(again, child):
+                continue
+            if base is None:
+                base = result.model_copy(deep=True)
+                base.status, base.answers, base.paths = Status.ANSWERED, [], []
+                base.stop_reason, base.intent = again.stop_reason, again.intent
+                base.text = f"{d.name} has no drugs of its own in the graph; its subtypes do."
+            added += subtypes.add_subtype(base, again, d.id, child, name)
+            base.latency_ms += again.latency_ms
+        return base if added else None
 
     def _roll_up(
         self,

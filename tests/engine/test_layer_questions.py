@@ -129,3 +129,21 @@ def test_without_the_kgx_layer_its_relation_is_not_there(layered: Helix) -> None
         assert helix.c.planner.data.actions.actions.keys() == {"agonist", "inhibitor"}
     finally:
         helix.close()
+
+
+def test_drugs_for_a_disease_with_none_of_its_own_are_its_subtypes(
+    layered: Helix, home: tuple[Settings, str]
+) -> None:
+    # the pack's zorbian syndrome (treated by the seed drug, read from an indication named
+    # "Zorbian Syndromes") is a subtype of zorbian disease, which has no drug of its own
+    r = layered.ask("which drugs treat zorbian disease?")
+    assert r.status is Status.ANSWERED, r.text
+    assert [a.id for a in r.answers] == [home[1]]
+    assert "its subtypes do" in r.text and "For its subtype **zorbian syndrome**" in r.text
+    assert r.paths == [
+        [
+            (home[1], "CtD", NEW_DISEASE),
+            (NEW_DISEASE, "DsD", "Disease::DOID:0050002"),
+        ]
+    ]
+    assert "for its subtype zorbian syndrome" in (r.answers[0].why or "")

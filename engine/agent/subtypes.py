@@ -1,0 +1,85 @@
+"""Drugs for a disease's subtypes: "drugs for diabetes" wants metformin, which the graph records
+for type 2 diabetes mellitus, a subtype (``DsD``, from the disease pack) of the diabetes
+mellitus asked about.
+
+A therapy answer for a disease that has fewer than ``SUBTYPE_FILL`` drugs of its own goes on
+with the drugs of its ``SUBTYPES`` subtypes that have the most, each labelled with the subtype
+and after the disease's own drugs; a disease with none of its own is answered by its subtypes'
+alone. Their paths end with the ``is a subtype of`` hop, so each answer is still a path to the
+disease asked about.
+"""
+
+from __future__ import annotations
+
+from engine.graph.relations import DirectedRel
+from engine.graph.store import KGStore
+from engine.result import Answer, Evidence, Result, Status
+
+THERAPY_RELS = frozenset({"CtD", "CpD"})
+SUBTYPE_REL = "DsD"
+SUBTYPE_FILL = 10
+"""A disease with this many drugs of its own is answered by them alone."""
+SUBTYPES = 2
+"""Subtypes whose drugs are added, those with the most first."""
+SUBTYPE_SHARE = 0.5
+"""A subtype's drug scores at most this share of the disease's own weakest drug."""
+LISTED = 6
+"""Drugs named per subtype in the answer's text."""
+
+
+def therapy_of(result: Result, disease: str) -> bool:
+    """The result answers what treats or palliates ``disease``: one-hop paths, each a drug's
+    treats or palliates edge to it."""
+    return (
+        result.status is Status.ANSWERED
+        and bool(result.paths)
+        and all(
+            len(p) == 1 and p[0][1] in THERAPY_RELS and p[0][2] == disease for p in result.paths
+        )
+    )
+
+
+def subtypes_treated(store: KGStore, disease: str) -> list[str]:
+    """The disease's direct subtypes with drugs of their own, those with the most first (then
+    by name), at most ``SUBTYPES``."""
+    i = store.index.get(disease)
+    if i is None:
+        return []
+    down = DirectedRel(SUBTYPE_REL, True, "Disease", "Disease")
+    treated = [u for u in store.uses() if u.rel in THERAPY_RELS and u.inverse]
+    kids = {store.ids[j] for j in store.neighbors(i, down).tolist()}
+    counted = [
+        (sum(store.degree(store.index[k], u) for u in treated), store.name(k), k) for k in kids
+    ]
+    return [k for n, _, k in sorted(counted, key=lambda c: (-c[0], c[1])) if n > 0][:SUBTYPES]
+
+
+def add_subtype(result: Result, child: Result, disease: str, child_id: str, name: str) -> int:
+    """``child``'s drugs (a therapy answer for the subtype ``child_id``) added to ``result``
+    after its own, with their paths extended by the subtype hop and a line of text; returns
+    how many were new."""
+    have = {a.id for a in result.answers}
+    floor = min((a.score for a in result.answers), default=1.0) * SUBTYPE_SHARE
+    top = max((a.score for a in child.answers), default=1.0) or 1.0
+    new = [a for a in child.answers if a.id not in have]
+    hop = (child_id, SUBTYPE_REL, disease)
+    result.answers += [
+        Answer(
+            id=a.id,
+            name=a.name,
+            score=round(floor * a.score / top, 6),
+            kind=a.kind,
+            source=a.source,
+            why=f"for its subtype {name}" + (f"; {a.why}" if a.why else ""),
+        )
+        for a in new
+    ]
+    ids = {a.id for a in new}
+    result.paths += [[*p, hop] for p in child.paths if p and p[0][0] in ids]
+    result.evidence.append(Evidence(kind="triple", triple=hop, score=1.0))
+    result.evidence += [e for e in child.evidence if e.kind == "triple"]
+    if new:
+        names = ", ".join(a.name for a in new[:LISTED])
+        more = f" and {len(new) - LISTED} more" if len(new) > LISTED else ""
+        result.text += f"\n\nFor its subtype **{name}**: {names}{more}."
+    return len(new)
