@@ -28,7 +28,7 @@ PACK_NEEDS: dict[str, tuple[str, ...]] = {orphanet.LAYER: orphanet.NEEDS}
 PACK_VERSIONS = {PACK_LAYER: "4"}
 """A layer's version, part of its fingerprint: raised when the same files make other content
 (2: DrugCentral pharmacologic classes; 3: indications read by their DO name; 4: and by the
-disease their name ends with), so a built store gets it."""
+disease their name ends with, and DISEASES' association-study rows), so a built store gets it."""
 
 LayerLoader = Callable[[duckdb.DuckDBPyConnection], str]
 

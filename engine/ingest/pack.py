@@ -132,6 +132,25 @@ def jensen_rows(path: Path) -> list[list[str]]:
     return list(_tsv_rows(path))
 
 
+GWAS_SOURCE = "DistiLD GWAS (DISEASES 2015)"
+"""The genome-wide association rows of DISEASES' experiments channel, a source of their own:
+the genes a disease's association studies found (TCF7L2 and FTO of type 2 diabetes), which
+text mining ranks below the genes written about most."""
+GWAS_CHANNEL = "DistiLD"
+
+
+def gwas_rows(path: Path, report: LayerReport) -> list[list[str]]:
+    """The experiments channel's DistiLD (GWAS) rows; its COSMIC rows (somatic mutation counts
+    in tumour samples) are left out and counted."""
+    rows = []
+    for p in _tsv_rows(path):
+        if len(p) >= 5 and p[4] == GWAS_CHANNEL:
+            rows.append(p)
+        else:
+            report.skipped["DISEASES 2015 experiments: not a GWAS (DistiLD) row"] += 1
+    return rows
+
+
 def protein_genes(tables: list[list[list[str]]], genes: GeneInfo) -> dict[str, str]:
     """Ensembl protein id -> Entrez id, from DISEASES rows whose symbol maps unambiguously;
     rows that name the same protein by an Ensembl or UniProt id instead of a symbol
@@ -258,6 +277,7 @@ def load_pack(
         (jensen_rows(_need(files, role)), source)
         for role, source in (("diseases_2022", "DISEASES 2022"), ("diseases_2015", "DISEASES 2015"))
     ]
+    channels.append((gwas_rows(_need(files, "diseases_2015_experiments"), report), GWAS_SOURCE))
     proteins = protein_genes([rows for rows, _ in channels], genes)
     for rows, source in channels:
         triples += diseases_jensen(rows, source, genes, proteins, terms, report)

@@ -51,12 +51,14 @@ def test_pack_adds_a_layer_with_sources_and_layers_restrict(settings: Settings, 
         "Disease Ontology": 3,  # zorbian syndrome -> zorbian disease -> disease, seed -> disease
         "DISEASES 2022": 1,
         "DISEASES 2015": 1,
+        "DistiLD GWAS (DISEASES 2015)": 1,  # the association-study row, not the COSMIC one
         # one indication (also in Hetionet), one by its DO name, one typed target, one class
         # (FDA's and MeSH's names of it are one node; a ChEBI role is no class)
         "DrugCentral": 4,
         "PID": 1,
     }
     assert pack["skipped"]["DISEASES 2015: no DOID"] == 1
+    assert pack["skipped"]["DISEASES 2015 experiments: not a GWAS (DistiLD) row"] == 1
     assert pack["skipped"]["DrugCentral indication: no DOID"] == 1
     assert pack["remapped"]["DrugCentral indication: no DOID, by its Disease Ontology name"] == 1
 
@@ -74,6 +76,7 @@ def test_pack_adds_a_layer_with_sources_and_layers_restrict(settings: Settings, 
     assert [s.label for s in everything.edge_sources([gene_edge])[gene_edge]] == [
         "DISEASES 2015: GHR, score 4",
         "DISEASES 2022: MedlinePlus, score 5",
+        "DistiLD GWAS (DISEASES 2015): DistiLD, score 2",
     ]
     target = (f"Compound::{compound}", "CbG", INS)
     assert "DrugCentral: inhibitor" in [s.label for s in everything.edge_sources([target])[target]]
