@@ -33,6 +33,7 @@ from engine.graph.relations import DirectedRel, directed_uses
 from engine.graph.store import KGStore
 from engine.graph.walk import WalkPath, reverse
 from engine.ranking.evidence import (
+    COMMON_FIRST,
     LINK_SATURATION,
     Signals,
     evidence_score,
@@ -163,6 +164,7 @@ def edge_signals(
         peers_sharing=sharing,
         degree=store.degree(answer, reverse(use)),
         population=store.reach(use),
+        common_first=_plain(use) in COMMON_FIRST,
     )
 
 

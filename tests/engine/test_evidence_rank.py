@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import duckdb
@@ -42,6 +43,9 @@ def reference_score(s: Signals) -> float:
         d = min(max(s.degree, 1), s.population)
         spec = math.log(s.population / d) / math.log(s.population)
     share = min(1.0, s.peers_sharing / s.peers) if s.peers else 0.0
+    if s.common_first:  # a disease's symptoms: typical (shared by kin, widely reported) first
+        common = 1.0 - spec if s.population > 1 else 0.0
+        return 1.0 * extra + 0.5 * graded + action + 1.0 * link + 1.0 * share + 0.3 * common
     return 1.0 * extra + 0.5 * graded + action + 1.0 * link + 1.0 * share * spec + 0.3 * spec
 
 
@@ -102,8 +106,24 @@ def test_matches_the_reference_on_random_signals() -> None:
             peers_sharing=rng.randint(0, peers),
             degree=rng.randint(0, pop + 3),
             population=pop,
+            common_first=rng.random() < 0.3,
         )
         assert evidence_score(s) == pytest.approx(reference_score(s), abs=1e-5)
+
+
+def test_a_diseases_typical_symptoms_come_before_rare_ones() -> None:
+    # headache: presented by most diseases and by the seed's kin; a rare symptom by two
+    headache = Signals(peers=4, peers_sharing=3, degree=80, population=100, common_first=True)
+    rare = Signals(peers=4, peers_sharing=0, degree=2, population=100, common_first=True)
+    widely = Signals(degree=80, population=100, common_first=True)
+    assert evidence_order(
+        {"S::rare": rare, "S::headache": headache, "S::widely": widely},
+        {"S::rare": "Prosopagnosia", "S::headache": "Headache", "S::widely": "Nausea"},
+    ) == ["S::headache", "S::widely", "S::rare"]
+    # elsewhere the rare answer tells more (the enzyme every drug passes through tells little)
+    assert evidence_score(replace(rare, common_first=False)) > evidence_score(
+        replace(widely, common_first=False)
+    )
 
 
 def test_corroboration_beats_specificity() -> None:
