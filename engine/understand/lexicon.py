@@ -174,7 +174,7 @@ CUES: tuple[tuple[str, tuple[str, ...], float], ...] = (
         STRONG,
     ),
     (r"\bcaus\w*|\breactions?\b", ("CcSE",), WEAK),
-    (r"\binteract\w*|\bpartners?\b", ("GiG",), STRONG),
+    (r"\binteract\w*|\bpartners?\b", ("GiG", "CbG"), STRONG),  # a drug-target interaction binds
     (r"\bco-?var\w*", ("GcG",), STRONG),
     (r"\bup-?regulat\w*|\bover-?express\w*", ("CuG", "DuG", "AuG"), STRONG),
     (r"\bincreas\w*", ("CuG", "DuG", "AuG"), WEAK),

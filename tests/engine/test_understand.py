@@ -186,3 +186,13 @@ def test_a_study_question_about_a_drug_no_passage_names_is_not_answered_from_oth
     assert "None of the abstracts at hand" in r.text and "Metformin" in r.text
     plain = helix.ask("How are vaccines stored in general practice refrigerators?")
     assert plain.status is Status.ANSWERED
+
+
+def test_genes_a_drug_interacts_with_are_its_targets(helix) -> None:
+    r = helix.ask("what genes does donepezil interact with")
+    assert r.status is Status.ANSWERED, r.text
+    assert r.intent == "one_hop" and {t[1] for t in r.triples()} == {"CbG"}
+    # between genes, an interaction is still the gene-gene relation
+    assert {t[1] for t in helix.triples("Gene::43", "GiG")} and "GiG" in {
+        t[1] for t in helix.ask("which genes interact with ACHE?").triples()
+    }
