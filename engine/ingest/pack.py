@@ -21,7 +21,7 @@ from __future__ import annotations
 import csv
 import gzip
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -139,16 +139,46 @@ text mining ranks below the genes written about most."""
 GWAS_CHANNEL = "DistiLD"
 
 
-def gwas_rows(path: Path, report: LayerReport) -> list[list[str]]:
-    """The experiments channel's DistiLD (GWAS) rows; its COSMIC rows (somatic mutation counts
-    in tumour samples) are left out and counted."""
+def gwas_rows(
+    path: Path, parents: Mapping[str, Iterable[str]], report: LayerReport
+) -> list[list[str]]:
+    """The experiments channel's DistiLD (GWAS) rows, each at the disease its study is of:
+    DISEASES repeats a row at every ancestor of its disease ("disease", "autoimmune disease"),
+    and such a copy would make the parent's genes its subtype's (``parents``: DOID -> the
+    DOIDs it is a subtype of). Its COSMIC rows (somatic mutation counts in tumour samples)
+    are left out. Both counted."""
     rows = []
     for p in _tsv_rows(path):
         if len(p) >= 5 and p[4] == GWAS_CHANNEL:
             rows.append(p)
         else:
             report.skipped["DISEASES 2015 experiments: not a GWAS (DistiLD) row"] += 1
-    return rows
+    by_gene: dict[str, set[str]] = {}
+    for p in rows:
+        by_gene.setdefault(p[0], set()).add(p[2])
+    above: dict[str, set[str]] = {}
+    for diseases in by_gene.values():
+        for d in diseases:
+            if d not in above:
+                above[d] = _ancestors(d, parents)
+    out = []
+    for p in rows:
+        if any(p[2] in above[d] for d in by_gene[p[0]] if d != p[2]):
+            report.skipped["DistiLD GWAS: a copy at an ancestor of the study's disease"] += 1
+        else:
+            out.append(p)
+    return out
+
+
+def _ancestors(doid: str, parents: Mapping[str, Iterable[str]]) -> set[str]:
+    seen: set[str] = set()
+    front = [doid]
+    while front:
+        for p in parents.get(front.pop(), ()):
+            if p not in seen:
+                seen.add(p)
+                front.append(p)
+    return seen
 
 
 def protein_genes(tables: list[list[list[str]]], genes: GeneInfo) -> dict[str, str]:
@@ -277,7 +307,14 @@ def load_pack(
         (jensen_rows(_need(files, role)), source)
         for role, source in (("diseases_2022", "DISEASES 2022"), ("diseases_2015", "DISEASES 2015"))
     ]
-    channels.append((gwas_rows(_need(files, "diseases_2015_experiments"), report), GWAS_SOURCE))
+    parents: dict[str, list[str]] = {}
+    for child, rel, parent, *_ in triples:
+        if rel == "DsD":
+            parents.setdefault(child.removeprefix("Disease::"), []).append(
+                parent.removeprefix("Disease::")
+            )
+    gwas = gwas_rows(_need(files, "diseases_2015_experiments"), parents, report)
+    channels.append((gwas, GWAS_SOURCE))
     proteins = protein_genes([rows for rows, _ in channels], genes)
     for rows, source in channels:
         triples += diseases_jensen(rows, source, genes, proteins, terms, report)

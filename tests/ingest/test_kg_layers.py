@@ -59,6 +59,8 @@ def test_pack_adds_a_layer_with_sources_and_layers_restrict(settings: Settings, 
     }
     assert pack["skipped"]["DISEASES 2015: no DOID"] == 1
     assert pack["skipped"]["DISEASES 2015 experiments: not a GWAS (DistiLD) row"] == 1
+    # DISEASES' copy of the row at the study disease's parent is no finding about the parent
+    assert pack["skipped"]["DistiLD GWAS: a copy at an ancestor of the study's disease"] == 1
     assert pack["skipped"]["DrugCentral indication: no DOID"] == 1
     assert pack["remapped"]["DrugCentral indication: no DOID, by its Disease Ontology name"] == 1
 

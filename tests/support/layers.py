@@ -79,6 +79,7 @@ def write_pack(data: Path) -> tuple[str, str]:
         fh.write("ENSP1\tINS\tICD10:Q7\tICD10:Q7\tUniProtKB-KW\tCURATED\t4\n")
     with gzip.open(x / "diseases_jensen/human_disease_experiments_full_2015.tsv.gz", "wt") as fh:
         fh.write("ENSP1\tINS\tDOID:0050001\tZorbian syndrome\tDistiLD\tp-value = 1e-09\t2\n")
+        fh.write("ENSP1\tINS\tDOID:0050002\tZorbian disease\tDistiLD\tp-value = 1e-09\t2\n")
         fh.write("ENSP1\tINS\tDOID:0050001\tZorbian syndrome\tCOSMIC\t3 samples\t1\n")
     dc = x / "drugcentral_2016"
     (dc / "identifiers.tsv").write_text(
