@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from engine.graph.store import KGStore
-from engine.ingest.nearest import BROADER
+from engine.ingest.nearest import BROADER, NARROWER
 from engine.understand.lexicon import FUNCTION_WORDS, KIND_WORDS, is_cue_word
 from engine.understand.spans import SpanMatcher, pack, unpack
 from engine.util.text import alias_key, normalize
@@ -105,12 +105,24 @@ def own_names(
     """Alias rows without a broader disease standing in for a term (``nearest.py``) when
     another active disease holds the name itself: 'heart attack' stood for coronary artery
     disease while the graph lacked the Disease Ontology's myocardial infarction; with the
-    disease pack it is a node (and a subtype without edges is answered for its parent)."""
+    disease pack it is a node (and a subtype without edges is answered for its parent). Nor
+    the graph's diseases under a term standing for it when another disease has the name as its
+    own (primary) name: "colorectal cancer" is the disease of that name, not its rectum and
+    colon cancers; "lupus", only a synonym of lupus erythematosus, still reads as its subtypes
+    too."""
     holders: dict[str, set[str]] = defaultdict(set)
-    for key, node, _, source, _ in rows:
-        if source != BROADER and node.startswith("Disease::"):
+    labels: dict[str, set[str]] = defaultdict(set)
+    for key, node, _, source, primary in rows:
+        if source not in (BROADER, NARROWER) and node.startswith("Disease::"):
             holders[key].add(node)
-    return [r for r in rows if r[3] != BROADER or not holders.get(r[0], set()) - {r[1]}]
+            if primary:
+                labels[key].add(node)
+    return [
+        r
+        for r in rows
+        if not (r[3] == BROADER and holders.get(r[0], set()) - {r[1]})
+        and not (r[3] == NARROWER and labels.get(r[0], set()) - {r[1]})
+    ]
 
 
 class CandidateTable(Mapping[str, list[Candidate]]):

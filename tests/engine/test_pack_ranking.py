@@ -15,7 +15,7 @@ from engine.agent.senses import named_after
 from engine.graph.store import KGStore
 from engine.index.dense import PassageHit
 from engine.ingest import kg as kgload
-from engine.ingest.nearest import BROADER
+from engine.ingest.nearest import BROADER, NARROWER
 from engine.understand.mentions import own_names
 
 GENE, SAMPLED, FULL_ONLY = "Gene::1", "Pathway::PC7_1", "Pathway::PC7_2"
@@ -107,3 +107,17 @@ def test_a_broader_stand_in_gives_way_to_the_terms_own_node() -> None:
     assert own_names(rows) == rows[1:]
     # Hetionet alone has no node of that name: the stand-in stays
     assert own_names([rows[0], rows[2]]) == [rows[0], rows[2]]
+
+
+def test_narrower_readings_give_way_to_a_disease_whose_own_name_it_is() -> None:
+    crc, rectum, colon = "Disease::DOID:9256", "Disease::DOID:1993", "Disease::DOID:219"
+    le, sle = "Disease::DOID:8857", "Disease::DOID:9074"
+    rows = [
+        ("colorectal cancer", crc, "colorectal cancer", "disease-pack", True),
+        ("colorectal cancer", rectum, "colorectal cancer", NARROWER, False),
+        ("colorectal cancer", colon, "colorectal cancer", NARROWER, False),
+        # a synonym only: the subtype the graph holds under it stays a reading
+        ("lupus", le, "lupus", "disease-ontology", False),
+        ("lupus", sle, "lupus", NARROWER, False),
+    ]
+    assert own_names(rows) == [rows[0], rows[3], rows[4]]
