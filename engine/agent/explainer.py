@@ -183,6 +183,39 @@ def claim_yes(store: KGStore, t: Triple) -> str:
     return _recorded("answer_claim_yes", store, t)
 
 
+def claim_class_yes(store: KGStore, cls: str, total: int, found: list[Triple]) -> str:
+    """A claim about a drug class the graph records for some of its drugs (``found``: each a
+    member's edge), with a path per member."""
+    names = [store.name(t[0]) for t in found]
+    shown = ", ".join(names[:MAX_LISTED]) + (
+        f" and {len(names) - MAX_LISTED} more" if len(names) > MAX_LISTED else ""
+    )
+    path = "\n".join(
+        f"- {render_triple(store, (cls, 'PCiC', t[0]))} · {render_triple(store, t)}"
+        for t in found[:MAX_LISTED]
+    )
+    return (
+        prompts.load("answer_claim_class_yes")
+        .render(
+            subject=store.name(cls),
+            verb=_plural(verb_phrase(found[0][1])) if len(found) > 1 else verb_phrase(found[0][1]),
+            object=store.name(found[0][2]),
+            count=str(len(found)),
+            total=str(total),
+            members=shown,
+            path=path,
+        )
+        .strip()
+    )
+
+
+def _plural(verb: str) -> str:
+    """A drug's verb phrase for several drugs ("treats" -> "treat", "binds" -> "bind")."""
+    head, _, rest = verb.partition(" ")
+    head = head[:-1] if head.endswith("s") and not head.endswith("ss") else head
+    return f"{head} {rest}".strip()
+
+
 def claim_contradicted(store: KGStore, t: Triple) -> str:
     """A statement that denies an edge the graph records: it is contradicted."""
     return _recorded("answer_claim_contradicted", store, t)

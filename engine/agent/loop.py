@@ -573,11 +573,24 @@ class AgentLoop:
                         break
                 if found:
                     break
-            verdict = review_claim(found is not None)
+            members: list[Triple] = []
+            if found is None and a_ent.kind == CLASS_KIND:
+                members = class_edges(store, a_ent.id, b_ent, asked)
+            verdict = review_claim(found is not None or bool(members))
             a.update(accepted=verdict.accepted, relations=rels)
         result.stop_reason = verdict.reason
         denied = denies_between(plan.question, (a_ent.start, a_ent.end), (b_ent.start, b_ent.end))
         with steps.step("explain", "writing the answer"):
+            if found is None and members and not denied:
+                total = len(store.objects(a_ent.id, "PCiC"))
+                result.status = Status.ANSWERED
+                result.answers = [Answer(id=b_ent.id, name=b_ent.name, score=1.0, kind=b_ent.kind)]
+                result.paths = [[(a_ent.id, "PCiC", t[0]), t] for t in members]
+                result.evidence = [
+                    Evidence(kind="triple", triple=t, score=1.0) for p in result.paths for t in p
+                ]
+                result.text = explainer.claim_class_yes(store, a_ent.id, total, members)
+                return result
             if found is None:
                 rel = rels[0] if rels else "CtD"
                 say = explainer.claim_denial_unrecorded if denied else explainer.claim_no
@@ -639,3 +652,29 @@ def named_as(plan: Plan) -> list[list[str]]:
         list(dict.fromkeys(n for n in (e.mention, e.name) if n))
         for e in [*plan.seeds, *plan.targets]
     ]
+
+
+CLASS_KIND = "Pharmacologic Class"
+
+
+def class_edges(store: KGStore, cls: str, target: LinkedEntity, rels: list[str]) -> list[Triple]:
+    """A drug class's members' edges of the asked relations to ``target`` ("do statins cause
+    myopathy": the statins that cause it), the first relation that any member has, members by
+    name."""
+    j = store.index[target.id]
+    drugs = sorted(store.objects(cls, "PCiC"), key=lambda d: store.name(d).lower())
+    for rel in rels:
+        uses = [
+            u
+            for u in directed_uses()
+            if u.rel == rel and u.src == "Compound" and u.dst == target.kind
+        ]
+        found = [
+            store.triple(store.index[d], u, j)
+            for d in drugs
+            for u in uses
+            if store.has_edge(store.index[d], u, j)
+        ]
+        if found:
+            return found
+    return []

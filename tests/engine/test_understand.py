@@ -196,3 +196,23 @@ def test_genes_a_drug_interacts_with_are_its_targets(helix) -> None:
     assert {t[1] for t in helix.triples("Gene::43", "GiG")} and "GiG" in {
         t[1] for t in helix.ask("which genes interact with ACHE?").triples()
     }
+
+
+def test_a_claim_about_a_drug_class_is_checked_through_its_drugs(helix) -> None:
+    store = helix.c.store
+    treats = next(u for u in store.uses() if u.rel == "CtD" and not u.inverse)
+    pair = None
+    for cls in (n for n in store.ids if n.startswith("Pharmacologic Class::")):
+        for drug in store.objects(cls, "PCiC"):
+            ends = store.neighbors(store.index[drug], treats).tolist()
+            if ends:
+                pair = (cls, drug, store.ids[ends[0]])
+                break
+        if pair:
+            break
+    assert pair is not None, "the small graph has a class whose drug treats a disease"
+    cls, drug, disease = pair
+    r = helix.ask(f"Do {store.name(cls)} treat {store.name(disease)}?")
+    assert r.status is Status.ANSWERED, r.text
+    assert r.text.startswith("Yes, for ") and store.name(drug) in r.text
+    assert [(cls, "PCiC", drug), (drug, "CtD", disease)] in r.paths
