@@ -87,6 +87,9 @@ class SessionContext:
     """The answer ids shown, best first."""
     answer_names: tuple[str, ...] = ()
     """Their names, in the same order ("the first one" is the first of them)."""
+    others: tuple[LinkedEntity, ...] = ()
+    """The question's other named entities (a claim's other end: "and prostate cancer?"
+    after "is BRCA1 associated with ovarian cancer" replaces it)."""
 
     def group(self) -> tuple[str, ...]:
         """The first answers as a group a plural follow-up may stand for ("what do they
@@ -115,6 +118,7 @@ class SessionContext:
             named[0],
             tuple(a.id for a in result.answers),
             tuple(a.name for a in result.answers),
+            tuple(e for e in named[1:] if e.id != named[0].id),
         )
 
 
@@ -172,6 +176,8 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
         return among
     new = named[0]
     old = context.subject
+    if (other := _other_end(text, context, named)) is not None:
+        return other
     if len(named) == 1 and new.kind != old.kind:
         # "and bipolar?" after a disease: the name's sense of the last subject's kind, when it
         # has one ("bipolar" is a side effect too)
@@ -186,6 +192,21 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
     if not elliptical(text, spans):
         return None
     asked = substitute(context.question, old.start, old.end, new.name)
+    return Reading(asked, f"Reading this as: {asked}")
+
+
+def _other_end(text: str, context: SessionContext, named: list[LinkedEntity]) -> Reading | None:
+    """A name alone of the kind of the last question's other end ("and prostate cancer?"
+    after "is BRCA1 associated with ovarian cancer"): the last question asked of it."""
+    if len(named) != 1 or not elliptical(text, [(e.start, e.end) for e in named if e.start >= 0]):
+        return None
+    new = named[0]
+    if new.kind == context.subject.kind:
+        return None
+    end = next((e for e in context.others if e.kind == new.kind and e.id != new.id), None)
+    if end is None:
+        return None
+    asked = substitute(context.question, end.start, end.end, new.name)
     return Reading(asked, f"Reading this as: {asked}")
 
 

@@ -276,3 +276,21 @@ def test_other_drugs_of_the_same_target_leave_the_last_drug_out(helix: Any) -> N
     assert other.result is not None and other.result.status == Status.ANSWERED
     assert {a.id for a in other.result.answers} == binders(top.id) - {subject.id}
     assert other.result.understood[0] == f"Reading 'the same target' as {top.name}."
+
+
+def test_a_name_of_a_claims_other_end_asks_the_claim_of_it(helix: Any) -> None:
+    treated = sorted({t[2] for t in helix.triples(DONEPEZIL, "CtD", 50)})
+    disease = helix.node_name(treated[0])
+    first = take_turn(helix, None, f"does donepezil treat {disease}?")
+    assert first.result is not None and first.result.status == Status.ANSWERED
+    assert first.context is not None and [e.name for e in first.context.others] == [disease]
+    other = next(
+        d for d in ("asthma", "psoriasis", "hypertension") if helix.link(d)[0].id not in treated
+    )
+    again = take_turn(helix, None, f"and {other}?", context=first.context)
+    name = helix.link(other)[0].name
+    assert again.asked == f"does donepezil treat {name}?"
+    assert again.result is not None and again.result.intent == "claim"
+    # the next name of the drug's kind replaces the drug, in the claim as last asked
+    memantine = take_turn(helix, None, "what about memantine", context=again.context)
+    assert memantine.asked == f"does Memantine treat {name}?"
