@@ -18,10 +18,9 @@ order than their ids. An answer's evidence score adds up, in this order of weigh
   answer the relation links to very many nodes (an enzyme binding 500 drugs).
 
 A disease's symptoms (``COMMON_FIRST`` relations) are the exception: asked for the symptoms of a
-disease, a clinician expects its typical ones, those its kin present too and those the
-literature reports widely (headache of migraine, tremor of Parkinson's disease), before a rare
-one that co-occurs with it in a few papers. There the peers' share counts in full and
-specificity counts the other way round (commonness).
+disease, a clinician expects its typical ones, those the diseases resembling it present too
+(tremor of Parkinson's disease), before one that co-occurs with it alone in a few papers. There
+the peers' share counts in full, however common the symptom.
 
 Corroboration and links outweigh specificity: one link or one extra source counts more than
 the whole specificity range, so a famous gene that many diseases share still leads when the
@@ -89,7 +88,7 @@ class Signals:
     population: int = 1
     """How many nodes of the seed's kind the relation links to anything."""
     common_first: bool = False
-    """The relation lists manifestations, typical ones first (``COMMON_FIRST``)."""
+    """The relation lists a disease's manifestations: its kin's count in full (``COMMON_FIRST``)."""
 
 
 def specificity(degree: int, population: int) -> float:
@@ -120,7 +119,7 @@ def is_pharmacological(action: str | None) -> bool:
 
 
 COMMON_FIRST = frozenset({"DpS"})
-"""Relations whose answers are a disease's manifestations, listed typical first."""
+"""Relations whose answers are a disease's manifestations: those its kin share first."""
 
 
 def evidence_score(s: Signals) -> float:
@@ -128,17 +127,14 @@ def evidence_score(s: Signals) -> float:
     extra = min(max(len(s.sources) - 1, 0), MAX_EXTRA_SOURCES)
     graded = min(1.0, s.source_score / SOURCE_SCORE_SCALE) if s.source_score else 0.0
     spec = specificity(s.degree, s.population)
-    if s.common_first:
-        kin, rare = peer_share(s), 1.0 - spec if s.population > 1 else 0.0
-    else:
-        kin, rare = peer_share(s) * spec, spec
+    kin = peer_share(s) if s.common_first else peer_share(s) * spec
     score = (
         EXTRA_SOURCE_WEIGHT * extra
         + SOURCE_SCORE_WEIGHT * graded
         + ACTION_WEIGHT * is_pharmacological(s.action)
         + LINK_WEIGHT * link_strength(s.links, s.saturation)
         + PEER_WEIGHT * kin
-        + SPECIFICITY_WEIGHT * rare
+        + SPECIFICITY_WEIGHT * spec
     )
     return round(score, 6)
 
