@@ -152,9 +152,12 @@ def literature(
     what the graph could not say (``kg_note``); else NOT_ANSWERED saying so
     (``otherwise``, by default the note itself)."""
     texts = store.passages([h.id for h in hits]) if hits else {}
-    good = relevant(
-        hits, texts={k: v[1] or "" for k, v in texts.items()}, naming=naming or (), about=about
-    )
+    said = {k: v[1] or "" for k, v in texts.items()}
+    if about:
+        # a drug is named anywhere in the article: its title and conclusion count too
+        docs = {d: store.document(d) for d in {doc_of(h.id) for h in hits}}
+        said = {k: f"{v} {' '.join(docs.get(doc_of(k)) or ())}" for k, v in said.items()}
+    good = relevant(hits, texts=said, naming=naming or (), about=about)
     attach_passages(result, store, hits, {h.id for h in good})
     if not good:
         result.text = otherwise or kg_note or explainer.nothing()

@@ -325,7 +325,7 @@ class AgentLoop:
                 hits,
                 note,
                 otherwise=explainer.understood(names),
-                about=named_as(plan),
+                about=named_as(plan, self.c.store),
             )
         if plan.intent in {"one_hop", "multi_hop", "mechanism", "overview"}:
             return self._graph(plan, result, hits, steps, llm)
@@ -334,7 +334,9 @@ class AgentLoop:
             otherwise = explainer.no_study([e.name for e in [*plan.seeds, *plan.targets]])
         else:
             otherwise = explainer.understood(names) if names else None
-        return self._literature(result, hits, otherwise=otherwise, about=named_as(plan))
+        return self._literature(
+            result, hits, otherwise=otherwise, about=named_as(plan, self.c.store)
+        )
 
     def _literature(
         self, result: Result, hits: list[PassageHit], note: str = "", **kw: Any
@@ -373,7 +375,7 @@ class AgentLoop:
             a.update(accepted=verdict.accepted, confidence=round(verdict.confidence, 3))
         if not verdict.accepted:
             note = explainer.no_path(plan.seeds[0].name, verdict.reason)
-            return self._literature(result, hits, note, about=named_as(plan))
+            return self._literature(result, hits, note, about=named_as(plan, self.c.store))
         with steps.step("fuse", "fusing graph and passage evidence") as a:
             target = plan.targets[0].id if plan.intent == "mechanism" and plan.targets else None
             fill_from_paths(result, store, self.c.fusion, paths, target, hits)
@@ -645,12 +647,19 @@ def _besides(plan: Plan) -> str:
     return "; ".join(x for x in (plan.note, apart) if x)
 
 
-def named_as(plan: Plan) -> list[list[str]]:
-    """The question's entities, each by the names a passage about it would use: as typed and
-    as the graph calls it."""
+STUDIED_KINDS = frozenset({"Compound", "Pharmacologic Class"})
+"""The kinds of entity a study question is about first (the drug whose evidence is asked for):
+a passage answering it names them. Other names of a long question (a setting, a symptom read
+from a common word) are often written otherwise in the abstract that answers it."""
+
+
+def named_as(plan: Plan, store: KGStore) -> list[list[str]]:
+    """The question's drugs (``STUDIED_KINDS``), each by the names a passage about it may use:
+    as typed, as the graph calls it and its aliases."""
     return [
-        list(dict.fromkeys(n for n in (e.mention, e.name) if n))
-        for e in [*plan.seeds, *plan.targets]
+        list(dict.fromkeys(n for n in (e.mention, e.name, *store.aliases_of(e.id)) if n))
+        for e in {e.id: e for e in [*plan.seeds, *plan.targets]}.values()
+        if e.kind in STUDIED_KINDS
     ]
 
 

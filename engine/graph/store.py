@@ -483,6 +483,12 @@ class KGStore:
         args.append(limit)
         return [(str(a), str(b), str(c)) for a, b, c in self.con.execute(q, args).fetchall()]
 
+    def aliases_of(self, node_id: str, limit: int = 40) -> list[str]:
+        """The names a node goes by (its own first), at most ``limit``."""
+        q = "SELECT DISTINCT alias, is_primary FROM aliases WHERE node_id = ?"
+        q += " ORDER BY is_primary DESC, length(alias), alias LIMIT ?"
+        return [str(r[0]) for r in self.con.execute(q, [node_id, limit]).fetchall()]
+
     def alias_rows(self) -> list[tuple[str, str, str, str, bool]]:
         """``(key, node_id, alias, source, is_primary)`` of the active layers' nodes."""
         q = "SELECT key, node_id, alias, source, is_primary FROM aliases"

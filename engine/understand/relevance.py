@@ -72,10 +72,10 @@ def _words(phrases: Sequence[str]) -> set[str]:
 
 
 def _names(body: set[str], names: Sequence[str]) -> bool:
-    """The text uses every word of at least one of ``names`` (true when none has a word of
-    three letters or more to look for)."""
-    sets = [w for n in names if (w := _words([n]))]
-    return not sets or any(all(uses_word(body, w) for w in ws) for ws in sets)
+    """The text uses every word of at least one of ``names`` (true when a name has no word of
+    three letters or more to look for: "UK" cannot be told from other words)."""
+    sets = [_words([n]) for n in names]
+    return any(not ws or all(uses_word(body, w) for w in ws) for ws in sets)
 
 
 def uses_word(body: set[str], word: str) -> bool:
