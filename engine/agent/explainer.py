@@ -279,6 +279,14 @@ def no_study(entities: list[str]) -> str:
     return prompts.load("answer_no_study").render(entities=names).strip()
 
 
+def named_disease(said: str, name: str, kind: str, disease: str) -> str:
+    """The line that says a symptom's therapy question was asked of the disease named by it."""
+    return (
+        f"Reading '{said}' as {disease}: the graph records treatments of diseases, and "
+        f"{name} is in it as {'an' if kind[:1].lower() in 'aeiou' else 'a'} {kind.lower()}."
+    )
+
+
 def no_path(entity: str, reason: str) -> str:
     return prompts.load("answer_no_path").render(entity=entity, reason=reason).strip()
 

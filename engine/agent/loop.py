@@ -160,10 +160,38 @@ class AgentLoop:
         llm = LLMSession(self.c.llm, self.c.settings, result, self.c.llm_calibration)
         plan = self._clarify(question, text, plan, result, llm)
         result = self._by_intent(plan, result, hits, preset, steps, llm)
+        if result.status is Status.NOT_ANSWERED and plan.instead is not None:
+            result = self._named_disease(question, plan, result, mode, steps, session)
         if notes := read_as(plan):
             result.understood.extend(notes)
             result.text = "\n".join((*notes, result.text)) if result.text else "\n".join(notes)
         return result
+
+    def _named_disease(
+        self,
+        question: str,
+        plan: Plan,
+        result: Result,
+        mode: Mode,
+        steps: Steps,
+        session: str | None,
+    ) -> Result:
+        """A therapy question about a symptom asked of the disease named by it ("meds for
+        anxiety": anxiety disorder), said so; ``result`` when that has no answer either."""
+        d, seed = plan.instead, plan.seeds[0]
+        assert d is not None
+        if not 0 <= seed.start < seed.end:
+            return result
+        again = self._answer(
+            question[: seed.start] + d.name + question[seed.end :], mode, None, None, steps, session
+        )
+        if again.status is not Status.ANSWERED:
+            return result
+        note = explainer.named_disease(seed.mention, seed.name, seed.kind, d.name)
+        again.question, again.linked = question, [d, *again.linked[1:]]
+        again.understood.insert(0, note)
+        again.text = f"{note}\n{again.text}"
+        return again
 
     def _among(self, plan: Plan, among: Sequence[str]) -> None:
         """A plan with a one-hop relation to the kind of ``among`` keeps to it and to those

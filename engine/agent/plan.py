@@ -30,6 +30,9 @@ class Plan:
     unlinked: list[str] = field(default_factory=list)
     budget: Budget = field(default_factory=Budget)
     note: str = ""
+    instead: LinkedEntity | None = None
+    """A disease a therapy question about a symptom may mean ("meds for anxiety": anxiety
+    disorder), asked instead when the symptom has no answer."""
     uncovered: list[str] = field(default_factory=list)
     reading: Reading | None = None
     """What the question means by the exemplar bank (None without an embedder)."""

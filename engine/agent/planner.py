@@ -78,6 +78,7 @@ from engine.understand.sets import (
     set_apart,
 )
 from engine.understand.spelling import Speller
+from engine.util.text import alias_key
 
 MIN_PARSE_SCORE = -1.5
 """Below this the best metapath leaves cues unexplained: the question is not a graph question."""
@@ -524,15 +525,15 @@ class Planner:
             return plan
         plan.dist = distribution(scored)
         plan.intent = "one_hop" if len(plan.dist[0][0]) == ONE_HOP else "multi_hop"
-        if (
-            seed.kind not in senses.DRUG_DISEASE
-            and asks_therapy(words.features.cues)
-            and not explains_therapy(plan.dist)
-        ):
+        if seed.kind not in senses.DRUG_DISEASE and asks_therapy(words.features.cues):
             # "treatment for herpes simplex" where the graph has it only as a side effect:
-            # what causes it is no answer
-            plan.intent, plan.note = "no_relation", no_therapy_reason(seed.name, seed.kind)
-            return plan
+            # what causes it is no answer, and a disease named by it is what is meant ("meds
+            # for anxiety": anxiety disorder), asked instead
+            instead = self._disease_named_by(seed)
+            if instead is not None or not explains_therapy(plan.dist):
+                plan.intent, plan.note = "no_relation", no_therapy_reason(seed.name, seed.kind)
+                plan.instead = instead
+                return plan
         self._typed(plan, words, seed)
         self._set_of(plan, seed, ents)
         return self._therapy(plan, seed) or self._ask_relation(plan, meaning, seed)
@@ -634,6 +635,13 @@ class Planner:
             dist = [(palliates, treats + share), *rest]
         plan.dist, plan.therapy = dist, True
         return plan
+
+    def _disease_named_by(self, seed: LinkedEntity) -> LinkedEntity | None:
+        """The treated disease named by a symptom's word (``disease_named_by``)."""
+        nid = disease_named_by(self.store, seed.mention or seed.name)
+        if nid is None:
+            return None
+        return seed.model_copy(update={"id": nid, "name": self.store.name(nid), "kind": "Disease"})
 
     def _states(self, seed: LinkedEntity, path: Metapath) -> bool:
         """The graph has an edge of ``path``'s first relation at ``seed``."""
@@ -794,3 +802,33 @@ def _denial(question: str, lo: int, hi: int) -> int | None:
             clause = _CLAUSE.search(question[lo:at])
             return lo + clause.start() if clause is not None else at
     return None
+
+
+NAMED_BY_EXTRA = 1
+"""Words a disease's name may have beyond a symptom's to be named by it ("anxiety disorder")."""
+
+
+def disease_named_by(store: KGStore, said: str) -> str | None:
+    """The disease whose name is ``said``'s words and at most ``NAMED_BY_EXTRA`` more
+    ("anxiety": anxiety disorder; "depression": endogenous depression) with the most drugs
+    that treat or palliate it; None when no such disease has any."""
+    words = alias_key(said).split()
+    if not words:
+        return None
+    uses = [u for u in store.uses() if u.rel in (TREATS, PALLIATES) and u.src == "Disease"]
+    best: tuple[int, str] | None = None
+    for nid, name in store.names_of_kind("Disease"):
+        have = alias_key(name).split()
+        if len(have) > len(words) + NAMED_BY_EXTRA or not _contains_run(have, words):
+            continue
+        i = store.index[nid]
+        drugs = sum(store.degree(i, u) for u in uses)
+        if drugs and (best is None or (drugs, nid) > best):
+            best = (drugs, nid)
+    return best[1] if best else None
+
+
+def _contains_run(words: list[str], run: list[str]) -> bool:
+    """``run`` occurs in ``words`` as consecutive words."""
+    n = len(run)
+    return any(words[i : i + n] == run for i in range(len(words) - n + 1))

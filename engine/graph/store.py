@@ -315,6 +315,10 @@ class KGStore:
         i = self.index.get(node_id)
         return self.names[i] if i is not None else node_id
 
+    def names_of_kind(self, kind: str) -> list[tuple[str, str]]:
+        """(id, name) of every node of ``kind``."""
+        return [(n, self.names[i]) for i, n in enumerate(self.ids) if self.kinds[i] == kind]
+
     def kind(self, node_id: str) -> str:
         i = self.index.get(node_id)
         return self.kinds[i] if i is not None else node_id.split("::", 1)[0]

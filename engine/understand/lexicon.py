@@ -142,6 +142,14 @@ CUES: tuple[tuple[str, tuple[str, ...], float], ...] = (
         STRONG,
     ),
     (
+        # a drug noun for something is a remedy for it ("meds for anxiety", "drugs for pain"):
+        # never what causes it
+        r"\b(?:drugs?|meds?|medications?|medicines?|pills?|tablets?|agents?)"
+        r" (?:for|against)\b",
+        ("CtD",),
+        STRONG,
+    ),
+    (
         r"\bused (?:for|against|in|to)\b|\bmanag\w*|\beffective (?:for|against|in)\b|\bhelp\w*"
         r"|\boptions? (?:for|in)\b",  # "options for gout": what a clinician can give
         ("CtD",),

@@ -216,3 +216,49 @@ def test_a_claim_about_a_drug_class_is_checked_through_its_drugs(helix) -> None:
     assert r.status is Status.ANSWERED, r.text
     assert r.text.startswith("Yes, for ") and store.name(drug) in r.text
     assert [(cls, "PCiC", drug), (drug, "CtD", disease)] in r.paths
+
+
+def test_a_drug_noun_for_something_asks_for_a_remedy() -> None:
+    from engine.understand.lexicon import COMPILED_CUES, STRONG
+
+    def cues(text: str) -> set[tuple[str, ...]]:
+        return {rels for rx, rels, w in COMPILED_CUES if w == STRONG and rx.search(text)}
+
+    for said in ("meds for anxiety", "drugs for pain", "any medication for insomnia?"):
+        assert ("CtD",) in cues(said), said
+    assert ("CtD",) not in cues("which drugs cause anxiety")
+
+
+def test_the_disease_a_symptoms_word_names_is_the_treated_one() -> None:
+    from dataclasses import dataclass
+    from typing import ClassVar
+
+    from engine.agent.planner import disease_named_by
+
+    @dataclass(frozen=True)
+    class Use:
+        rel: str
+        src: str = "Disease"
+
+    names = {
+        "D::1": "anxiety disorder",
+        "D::2": "social anxiety disorder",  # two words more than the symptom's
+        "D::3": "anxiety neurosis",  # named by it, but nothing treats it
+        "D::4": "panic disorder",
+    }
+    drugs = {"D::1": 3, "D::2": 9, "D::3": 0, "D::4": 7}
+
+    class Store:
+        index: ClassVar[dict[str, int]] = {n: i for i, n in enumerate(names)}
+
+        def uses(self) -> list[Use]:
+            return [Use("CtD"), Use("CpD"), Use("DaG")]
+
+        def names_of_kind(self, kind: str) -> list[tuple[str, str]]:
+            return list(names.items())
+
+        def degree(self, i: int, use: Use) -> int:
+            return drugs[list(names)[i]] if use.rel == "CtD" else 0
+
+    assert disease_named_by(Store(), "Anxiety") == "D::1"  # type: ignore[arg-type]
+    assert disease_named_by(Store(), "insomnia") is None  # type: ignore[arg-type]
