@@ -145,7 +145,7 @@ def test_cli_status_verify_and_an_offline_first_run(tmp_path: Path) -> None:
     env = {"HELIX_HOME": str(home), "HELIX_OFFLINE": "1", "COLUMNS": "200"}
     res = runner.invoke(cli, ["data", "status"], env=env, obj={})
     assert res.exit_code == 0
-    assert "0 of 37 files verified; 37 missing" in res.output
+    assert "0 of 38 files verified; 38 missing" in res.output
     assert "helix-chat data pull" in res.output
     res = runner.invoke(cli, ["data", "verify"], env=env, obj={})
     assert res.exit_code == 1
