@@ -810,8 +810,9 @@ NAMED_BY_EXTRA = 1
 
 def disease_named_by(store: KGStore, said: str) -> str | None:
     """The disease whose name is ``said``'s words and at most ``NAMED_BY_EXTRA`` more
-    ("anxiety": anxiety disorder; "depression": endogenous depression) with the most drugs
-    that treat or palliate it; None when no such disease has any."""
+    ("anxiety": anxiety disorder; "depression": endogenous depression), or ``said``'s words but
+    as many fewer ("gout flare": gout), with the most drugs that treat or palliate it; None
+    when no such disease has any."""
     words = alias_key(said).split()
     if not words:
         return None
@@ -819,7 +820,9 @@ def disease_named_by(store: KGStore, said: str) -> str | None:
     best: tuple[int, str] | None = None
     for nid, name in store.names_of_kind("Disease"):
         have = alias_key(name).split()
-        if len(have) > len(words) + NAMED_BY_EXTRA or not _contains_run(have, words):
+        wider = len(have) <= len(words) + NAMED_BY_EXTRA and _contains_run(have, words)
+        narrower = len(words) <= len(have) + NAMED_BY_EXTRA and _contains_run(words, have)
+        if not have or not (wider or narrower):
             continue
         i = store.index[nid]
         drugs = sum(store.degree(i, u) for u in uses)

@@ -245,8 +245,9 @@ def test_the_disease_a_symptoms_word_names_is_the_treated_one() -> None:
         "D::2": "social anxiety disorder",  # two words more than the symptom's
         "D::3": "anxiety neurosis",  # named by it, but nothing treats it
         "D::4": "panic disorder",
+        "D::5": "gout",
     }
-    drugs = {"D::1": 3, "D::2": 9, "D::3": 0, "D::4": 7}
+    drugs = {"D::1": 3, "D::2": 9, "D::3": 0, "D::4": 7, "D::5": 4}
 
     class Store:
         index: ClassVar[dict[str, int]] = {n: i for i, n in enumerate(names)}
@@ -261,4 +262,6 @@ def test_the_disease_a_symptoms_word_names_is_the_treated_one() -> None:
             return drugs[list(names)[i]] if use.rel == "CtD" else 0
 
     assert disease_named_by(Store(), "Anxiety") == "D::1"  # type: ignore[arg-type]
+    # a flare of gout is gout
+    assert disease_named_by(Store(), "gout flare") == "D::5"  # type: ignore[arg-type]
     assert disease_named_by(Store(), "insomnia") is None  # type: ignore[arg-type]
