@@ -5,7 +5,8 @@ Durability and concurrency: every write is its own committed transaction (DuckDB
 on commit), so an acknowledged write survives ``kill -9``. DuckDB admits one writing process
 per file, so each operation runs under an exclusive ``filelock.FileLock`` (re-entrant per
 thread; one lock object per path in a process). A process keeps the file open only for the
-duration of one operation, or of a ``hold()`` block for batch work.
+duration of one operation, or of a block of them: ``hold()`` for batch work, and ``batch()``
+for a replay or one turn (``wiring.turn``: noted, read and kept with one open).
 """
 
 from __future__ import annotations
