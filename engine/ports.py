@@ -13,6 +13,7 @@ engine never imports ``memory``: ``wiring.open`` opens both and hands the memory
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
@@ -142,6 +143,11 @@ class UserMemoryPort(MemoryPort, StatementPort, Protocol):
 
     residue: str | None
     """What the last ``forget`` could not erase from the stores' files, said plainly."""
+
+    def hold(self) -> AbstractContextManager[object]:
+        """Keep the user's stores open for a block of calls (one turn): a file opened once,
+        not at every call; each write is still its own transaction."""
+        ...
 
     def close(self) -> None: ...
 

@@ -53,6 +53,8 @@ def shared_parts() -> MemoryFactory:
                 found = made[id(engine)] = (engine, memory_parts(engine))
                 while len(made) > KEPT_PARTS:  # engines of other layer sets come and go
                     made.pop(next(iter(made)))
-        return open_memory(settings, user, engine, parts=found[1])
+        # warmed: the first questions of many users at once do not each wait for the work
+        # (router patterns, shared cues) the first of them would do for all
+        return open_memory(settings, user, engine, parts=found[1], warm=True)
 
     return open_one

@@ -74,7 +74,8 @@ class Services:
     open_sessions: SessionsFactory
     """Called on the UI thread; must be quick."""
     open_memory: MemoryFactory
-    """Called off the UI thread once the engine is open (memory links entities through it)."""
+    """Called off the UI thread once the engine is open (memory links entities through it),
+    before the first question when none waits: what that question needs is done then."""
     clock: Clock | None = None
     """The clock memory and sessions read: the wall clock when None (a simulated one during
     a replay)."""
@@ -106,4 +107,4 @@ def _open_memory(
 ) -> UserMemoryPort:
     from wiring.open import open_memory
 
-    return open_memory(settings, user, engine, clock)
+    return open_memory(settings, user, engine, clock, warm=True)

@@ -135,6 +135,17 @@ class UserMemory:
         with self.vault.batch():
             yield self
 
+    def warm(self) -> None:
+        """Do now what the first question would otherwise wait for: the router's patterns
+        compiled, and what the question bank's relations share worked out (once per process:
+        the rules and the scorer are shared by every user)."""
+        rules = self.router.rules
+        for rule in rules.rules:
+            _ = rule.patterns
+        _ = rules.temporal.compiled, rules.temporal.asking_clause_re
+        if self.answerer.asks is not None:
+            self.answerer.asks.shared_cues(self.catalog)
+
     def close(self) -> None:
         self.episodic.close()
         self.cache.close()

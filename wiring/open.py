@@ -84,17 +84,20 @@ def open_memory(
     clock: Clock | None = None,
     *,
     parts: MemoryParts | None = None,
+    warm: bool = False,
 ) -> UserMemory:
     """``user``'s memory (under ``settings.user_dir(user)``) over ``engine``, on ``clock``
     (default: the wall clock; a replay's simulated one), with ``parts`` shared between users
-    (default: made for this memory alone)."""
+    (default: made for this memory alone). ``warm`` does now what its first question would
+    otherwise wait for (``UserMemory.warm``): for a front end that opens memory ahead of the
+    first question (the chat), not for one that opens it to answer one (``ask``)."""
     from memory.clock import SystemClock
     from memory.service import UserMemory
     from sessions.store import mention_scrubber
 
     parts = parts or memory_parts(engine)
     clock = clock or SystemClock()
-    return UserMemory(
+    memory = UserMemory(
         settings,
         user,
         clock=clock,
@@ -105,6 +108,9 @@ def open_memory(
         speller=parts.speller,
         directions=parts.directions,
     )
+    if warm:
+        memory.warm()
+    return memory
 
 
 def memory_opener(engine: EnginePort) -> OpenMemory:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from contextlib import ExitStack, suppress
 from dataclasses import dataclass
 from functools import partial
 
@@ -444,7 +445,50 @@ def take_turn(
     conversation's, from the previous turn's outcome. A text longer than ``max_chars`` is not
     offered to memory either: the engine refuses it in one sentence, in the chat as in ``ask``
     and MCP. ``user`` is who typed it: the question's trace is kept in their directory (the
-    engine's settings' user by default), where forgetting a patient finds it."""
+    engine's settings' user by default), where forgetting a patient finds it.
+
+    The user's memory is held open for the whole turn (``UserMemoryPort.hold``): its file is
+    opened once, not by each of the turn's reads and writes."""
+    with ExitStack() as stack:
+        if memory is not None:
+            # not held on a fault: each call below meets it, and the turn says it
+            with suppress(MemoryFault):
+                stack.enter_context(memory.hold())
+        return _take_turn(
+            engine,
+            memory,
+            text,
+            mode=mode,
+            session=session,
+            choice=choice,
+            qid=qid,
+            on_event=on_event,
+            on_noted=on_noted,
+            split=split,
+            context=context,
+            max_chars=max_chars,
+            unusable=unusable,
+            user=user,
+        )
+
+
+def _take_turn(
+    engine: EnginePort,
+    memory: UserMemoryPort | None,
+    text: str,
+    *,
+    mode: Mode | None,
+    session: str | None,
+    choice: str | None,
+    qid: str | None,
+    on_event: EventSink | None,
+    on_noted: OnNoted | None,
+    split: bool,
+    context: SessionContext | None,
+    max_chars: int,
+    unusable: str | None,
+    user: str | None,
+) -> TurnOutcome:
     facts: tuple[FactPort, ...] = ()
     unread: tuple[str, ...] = ()
     memory_error = unusable if memory is None else None

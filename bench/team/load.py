@@ -44,11 +44,13 @@ from memory.store.pg import pg_key
 QUESTIONS = REPO.parent / "shared" / "bench" / "kgqa_dev.jsonl"
 
 
-def questions(n: int) -> list[str]:
-    if QUESTIONS.exists():
-        lines = QUESTIONS.read_text(encoding="utf-8").splitlines()[:n]
-        return [json.loads(line)["question"] for line in lines]
-    return ["What are the symptoms of psoriasis?", "Which drugs treat asthma?"]
+def questions(path: Path, n: int) -> list[str]:
+    """The first ``n`` questions of ``path`` (JSON lines with a "question"); a missing file
+    stops the run: two stand-in questions asked over and over would measure a cache."""
+    if not path.is_file():
+        raise SystemExit(f"no questions file at {path}: give --questions FILE (JSON lines)")
+    lines = path.read_text(encoding="utf-8").splitlines()[:n]
+    return [json.loads(line)["question"] for line in lines]
 
 
 class Client(threading.Thread):
@@ -97,7 +99,7 @@ class Run:
         self.rounds = args.rounds
         self.request_timeout = args.request_timeout
         self.deadline = time.monotonic() + args.time_limit
-        self.questions = questions(40)
+        self.questions: list[str] = args.asked
         self.user_no = {u: str(i + 1) for i, u in enumerate(users)}
         self.latencies: dict[str, list[float]] = defaultdict(list)
         self.errors: list[tuple[str, str]] = []
@@ -120,9 +122,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--time-limit", type=float, default=900.0)
     parser.add_argument("--request-timeout", type=float, default=180.0)
+    parser.add_argument("--questions", type=Path, default=QUESTIONS, help="JSON lines to ask")
     parser.add_argument("--engine-factory", help="module:attr of a stand-in engine (tests)")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
+    args.asked = questions(args.questions, 40)  # before anything is started
     args.clients = min(args.clients, 40)
     args.rounds = min(args.rounds, 20)
 

@@ -62,9 +62,10 @@ class ChatAsking(ChatBase):
         self.engine = message.engine
         self.engine_ready.set()
         self._show_status()
-        self.refresh_memory()
         if self.asking is not None and not self.asking.started:
-            self._run(self.asking)
+            self._run(self.asking)  # a question typed while it loaded first; its answer refreshes
+        else:  # the user's memory opened (and warmed) before the first question
+            self.refresh_memory()
 
     async def on_engine_failed(self, message: EngineFailed) -> None:
         self.engine_error = message.error
@@ -230,6 +231,7 @@ class ChatAsking(ChatBase):
         if (turn := self._current(message.ask_id)) is not None:
             await turn.show_error(message.error)
             self._finish()
+            self.refresh_memory()
 
     def _finish(self) -> None:
         self.asking = None

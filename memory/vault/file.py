@@ -5,13 +5,14 @@ Durability and concurrency: every write is its own committed transaction (DuckDB
 on commit), so an acknowledged write survives ``kill -9``. DuckDB admits one writing process
 per file, so each operation runs under an exclusive ``filelock.FileLock`` (re-entrant per
 thread; one lock object per path in a process). A process keeps the file open only for the
-duration of one operation, or of a ``hold()`` block for batch work.
+duration of one operation, or of a block of them: ``hold()`` for batch work, and ``batch()``
+for a replay or one turn (``wiring.turn``: noted, read and kept with one open).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from functools import partial
 from pathlib import Path
@@ -113,6 +114,21 @@ class DuckVaultDB:
             with said_truly(self.path):
                 yield from self._held(self._conn)
 
+    @contextmanager
+    def kept(self) -> Iterator[None]:
+        """The file open and locked for the whole block, like ``hold``, but the block's own
+        errors pass as they are: a batch runs other code between its operations (a turn asks
+        the engine), and each operation inside says its own faults of this file."""
+        with self._locked():
+            if self._conn is None:
+                self._conn = self._open()
+            held = self._held(self._conn)
+            next(held)
+            try:
+                yield
+            finally:
+                held.close()  # the outermost block closes the file
+
     def _locked(self) -> AbstractContextManager[object]:
         """The file's lock, taken; none on a disk nothing can be written to (mounted
         read-only: no lock file can be made there, and no process writes the file)."""
@@ -165,7 +181,7 @@ class DuckVaultDB:
         conn.close()
         return None
 
-    def _held(self, conn: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConnection]:
+    def _held(self, conn: duckdb.DuckDBPyConnection) -> Generator[duckdb.DuckDBPyConnection]:
         """``conn`` for one more nested block; closed when the outermost one ends."""
         self._depth += 1
         try:
@@ -260,8 +276,21 @@ class VaultFile:
                 self._depth -= 1
 
     def batch(self) -> AbstractContextManager[object]:
-        """Hold the store across a batch of operations when that is how it is used (the file)."""
-        return self.hold() if self._db.batches else nullcontext()
+        """Keep the store open across a batch of operations when that is how it is used (the
+        file, with its reads cached); the batch's other errors are not said as the file's."""
+        return self._kept() if self._db.batches else nullcontext()
+
+    @contextmanager
+    def _kept(self) -> Iterator[None]:
+        assert isinstance(self._db, DuckVaultDB)
+        with self._db.kept():
+            if self._depth == 0:
+                self._reads.clear()  # another process may have written since we last held it
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
 
     def close(self) -> None:
         """Nothing stays open between operations; kept for symmetry with the other stores."""

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
 from engine.config import Settings
 from engine.result import Answer, Evidence, Result, Status
 from memory.clock import SimulatedClock
 from memory.service import UserMemory, delete_user
 from sessions.store import SessionStore
+from tests.memory.memfakes import fake_linker
 
 
 def _say(mem: UserMemory, clock: SimulatedClock, *texts: str) -> None:
@@ -233,3 +240,34 @@ def test_a_looked_up_fact_never_boosts_the_answer_that_produced_it(memory: UserM
     assert memory.boosts([b], "What treats Alzheimer's disease?") == {
         b: memory.settings.vault_boost
     }
+
+
+def test_warming_works_out_the_shared_cues_once_for_every_user(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import numpy as np
+
+    from memory.asks import AskScorer
+    from memory.relations import RelationCatalog
+
+    worked: list[int] = []
+    real = RelationCatalog.shared_cues
+
+    def counted(catalog: RelationCatalog, wordings: Any) -> Any:
+        worked.append(1)
+        return real(catalog, wordings)
+
+    monkeypatch.setattr(RelationCatalog, "shared_cues", counted)
+    asks = AskScorer(lambda texts: np.zeros((len(texts), 4), dtype=np.float32))
+    settings = Settings(home=tmp_path, trace_exporter="none")
+    clock = SimulatedClock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
+    first = UserMemory(settings, "ana", clock=clock, linker=fake_linker(), asks=asks)
+    first.warm()
+    assert worked == [1]
+    temporal = first.router.rules.temporal
+    assert {"compiled", "asking_clause_re"} <= set(vars(temporal))  # compiled now
+    second = UserMemory(settings, "ben", clock=clock, linker=fake_linker(), asks=asks)
+    second.warm()
+    assert worked == [1]  # the scorer and the rules are shared: nothing worked out again
+    first.close()
+    second.close()

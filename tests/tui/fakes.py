@@ -6,6 +6,7 @@ into ``Services`` are read together by every chat-app test."""
 from __future__ import annotations
 
 import re
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -362,6 +363,9 @@ class FakeMemory:
         mrn = re.search(r"MRN (\d+)", query)
         subj = f"patient:{mrn.group(1)}" if mrn else query
         return [f for f in self.rows if subj in (f.subj, f.obj)][:limit]
+
+    def hold(self) -> AbstractContextManager[object]:
+        return nullcontext()
 
     def close(self) -> None:
         return None

@@ -256,3 +256,39 @@ def test_a_memory_that_could_not_be_opened_refuses_a_statement_and_answers_a_que
     plain = take_turn(engine, None, ASKED)  # no memory, and none expected: nothing to say
     assert plain.memory_error is None and plain.result is not None
     assert "memory" not in plain.result.degraded
+
+
+def test_a_turn_opens_the_users_vault_file_once(
+    engine: FakeEngine, memory: UserMemory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memory.vault.file import DuckVaultDB
+
+    opened: list[Path] = []
+    real_open = DuckVaultDB._open
+
+    def counted(db: DuckVaultDB) -> object:
+        opened.append(db.path)
+        return real_open(db)
+
+    monkeypatch.setattr(DuckVaultDB, "_open", counted)
+    turn = take_turn(engine, memory, f"{STATED} {ASKED}", session="s1")
+    assert turn.noted is not None and turn.result is not None
+    # noted, read for the question, the answer's triples kept: one open for all of them
+    assert len(opened) == 1
+    assert stated(memory) == [("patient:5521", "takes", METFORMIN)]  # written, and closed
+    assert len(opened) == 2
+
+
+def test_an_engine_error_in_a_turn_is_not_said_as_the_memorys(
+    engine: FakeEngine, memory: UserMemory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import duckdb
+
+    def broken(question: str, **options: object) -> None:
+        raise duckdb.IOException("IO Error: Could not read from file kg.duckdb")
+
+    monkeypatch.setattr(engine, "ask", broken)
+    with pytest.raises(duckdb.IOException, match=r"kg\.duckdb"):
+        take_turn(engine, memory, ASKED, session="s1")
+    take_turn(engine, memory, STATED, session="s1")  # the vault was let go: still usable
+    assert stated(memory) == [("patient:5521", "takes", METFORMIN)]
