@@ -19,6 +19,11 @@ from memory.notes import find_notes, match_slug, phrase_key
 from memory.patients import find_intros, find_mrns, find_names, surname
 from memory.vault import Vault
 
+_BARE_NUMBER = re.compile(r"(?<![\w#.,/\-^])(?P<n>\d{4,10})(?![\w%/^]|[.,]\d|\s*[%/])")
+"""A whole number long enough to be a record number, no unit or decimals after it."""
+_CAPITALISED = re.compile(r"(?<![\w'-])[A-Z][a-z]{2,}(?:-[A-Z][a-z]+)?(?![\w-])")
+"""A word written with a capital, as a surname is."""
+
 
 class Linker(Protocol):
     """Links the KG entities a text mentions, of ``kinds`` only when given
@@ -84,6 +89,14 @@ class Resolver:
                     pid, PATIENT, text[m.start : m.end], m.start, m.end, self._known(pid), via, name
                 )
             )
+        for num in _BARE_NUMBER.finditer(text):
+            # a number this user gave as a patient's, written after a test's name ("latest PEF
+            # 27703"), is that patient rather than a value
+            pid = patient_id(num.group("n"))
+            if not any(r.start <= num.start() < r.end for r in refs) and self._known(pid):
+                refs.append(
+                    SubjectRef(pid, PATIENT, num.group("n"), num.start(), num.end(), True, "bare")
+                )
         for n in find_names(text):
             if n.name in intro_names or any(r.start <= n.start < r.end for r in refs):
                 continue
@@ -108,6 +121,25 @@ class Resolver:
             else:
                 refs.append(
                     SubjectRef("", PATIENT, n.name, n.start, n.end, False, "unknown-name", n.name)
+                )
+        for word in _CAPITALISED.finditer(text):
+            # a surname alone, of a patient this user introduced by name ("Okafor 3390",
+            # "the first potassium for Okafor")
+            if any(r.start < word.end() and word.start() < r.end for r in refs):
+                continue
+            hits = self.vault.resolve(word.group(), "surname")
+            if hits:
+                refs.append(
+                    SubjectRef(
+                        hits[0].subject,
+                        PATIENT,
+                        word.group(),
+                        word.start(),
+                        word.end(),
+                        True,
+                        "name",
+                        word.group(),
+                    )
                 )
         order = {"mrn": 0, "intro": 0, "name": 1, "title": 2, "bare": 3, "unknown-name": 4}
         return sorted(refs, key=lambda r: (order[r.via], r.start))

@@ -273,8 +273,7 @@ class Vault(FactQueries):
         """The functional key of a value ("hba1c" for "HbA1c 7.5%"); '' when not keyed."""
         if self._catalog.functional(rel) != "key":
             return ""
-        key = measurement_key(obj) or alias_key(obj)
-        return alias_key(self._catalog.measurement_keys.get(key, key))
+        return self._catalog.canonical_key(measurement_key(obj) or alias_key(obj))
 
     def _to_supersede(
         self,
