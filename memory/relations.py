@@ -258,6 +258,18 @@ class RelationCatalog(BaseModel):
         out ("december LVEF", "LVEF baseline"), and a misspelt known name ("potasium") read
         as that name when one letter tells them apart and no other known name is as close.
         Pure."""
+        known_as = self._canonical
+        if key not in known_as:
+            if len(known_as) > 20_000:
+                known_as.clear()  # words of questions: kept while they fit
+            known_as[key] = self._canonical_of(key)
+        return known_as[key]
+
+    @cached_property
+    def _canonical(self) -> dict[str, str]:
+        return {}
+
+    def _canonical_of(self, key: str) -> str:
         words = [w for w in alias_key(key).split() if w]
         while len(words) > 1 and words[0] in _WHEN_WORDS:
             words = words[1:]

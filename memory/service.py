@@ -9,6 +9,7 @@ the same transaction. Nothing here is shared between users.
 from __future__ import annotations
 
 import errno
+import logging
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -23,6 +24,7 @@ from engine.telemetry.scrub import forget_in_traces, trace_files
 from engine.understand.form import is_question, sentences
 from engine.understand.polarity import Directions
 from engine.understand.spelling import Edit, Speller, apply, moved
+from engine.util.faults import MemoryFault
 from engine.util.text import alias_key, has_lone_surrogate
 from memory.answer import Answerer
 from memory.asks import AskScorer, mask
@@ -45,6 +47,7 @@ from memory.subjects import Linker, Resolver, link
 from memory.vault import VAULT_FILE, Fact, StoreOutcome, Vault
 
 DEFAULT_SESSION = "default"
+log = logging.getLogger(__name__)
 
 
 ForgetElsewhere = Callable[[list[str]], object]
@@ -138,8 +141,13 @@ class UserMemory:
             yield self
 
     def close(self) -> None:
-        self.episodic.close()
-        self.cache.close()
+        try:
+            self.vault.flush()
+        except MemoryFault as exc:
+            log.warning("the last uses of remembered facts were not recorded: %s", exc)
+        finally:
+            self.episodic.close()
+            self.cache.close()
 
     def __enter__(self) -> UserMemory:
         return self

@@ -122,10 +122,13 @@ class Resolver:
                 refs.append(
                     SubjectRef("", PATIENT, n.name, n.start, n.end, False, "unknown-name", n.name)
                 )
+        surnames = self.vault.alias_keys("surname") if _CAPITALISED.search(text) else frozenset()
         for word in _CAPITALISED.finditer(text):
             # a surname alone, of a patient this user introduced by name ("Okafor 3390",
             # "the first potassium for Okafor")
             if any(r.start < word.end() and word.start() < r.end for r in refs):
+                continue
+            if alias_key(word.group()) not in surnames:
                 continue
             hits = self.vault.resolve(word.group(), "surname")
             if hits:
