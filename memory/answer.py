@@ -30,6 +30,7 @@ from memory.literals import Measurement, find_measurements, mentioned_keys
 from memory.origin import STATED
 from memory.patients import PERSON
 from memory.relations import RelationCatalog, RelationSpec
+from memory.remarks import REMARK_RELATIONS, best_remark
 from memory.results import NameOf, Parsed, answered, not_answered, summary, swap, who
 from memory.router import Route, Temporal, TemporalIntent
 from memory.subjects import NOTE, PATIENT, Resolver, SubjectRef, subject_kind
@@ -149,9 +150,16 @@ class Answerer:
             if picked.missing is not None and not reverse and own:
                 label = picked.missing.label or picked.missing.name
                 said = [f.evidence for f in history]
+                noted = self._remark(text, subject, history, route)
+                if noted is not None:
+                    return noted
                 return not_answered(
                     question, f"I have no {label} recorded for {who(subject, said)}."
                 )
+            if spec is None and not reverse and own and history:
+                noted = self._remark(text, subject, history, route)
+                if noted is not None:
+                    return noted  # "which column did we drop?": what the user said of it
             if spec is None and not reverse and history and self._summary_ok(text, subject, route):
                 return summary(
                     question,
@@ -349,6 +357,19 @@ class Answerer:
             for ref in self.resolver.entities(entities[:1]):
                 yield replace(ref, known=False), False
 
+    def _remark(
+        self, question: str, subject: SubjectRef, history: list[Fact], route: Route
+    ) -> Result | None:
+        """What the user said about ``subject`` as written, when no relation holds what the
+        question asks and a remark shares a word of its own with it (``memory.remarks``)."""
+        remarks = [f for f in history if f.rel in REMARK_RELATIONS and f.current]
+        found = best_remark(question, remarks, [subject.mention, subject.name or ""])
+        if found is None:
+            return None
+        spec = self.catalog.relations[found.rel]
+        parsed = Parsed(subject, False, spec, None, route.temporal, ())
+        return answered(question, parsed, [found], remarks, self.name_of)
+
     def _summary_ok(self, question: str, subject: SubjectRef, route: Route) -> bool:
         """No relation asked for at all: "What do we know about MRN 4471?" gets everything
         current (for KG entities only when the question says it is about the user's notes)."""
@@ -382,7 +403,8 @@ class Answerer:
         specs = [
             spec
             for spec in self.catalog.relations.values()
-            if (kind in spec.objects if reverse else spec.subject == kind)
+            if not spec.verbatim
+            and (kind in spec.objects if reverse else spec.subject == kind)
             # a question that asks for a disease ("which disease ...?") never asks for a gene
             and (wanted is None or spec.literal_object or wanted in spec.objects)
         ]

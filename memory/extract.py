@@ -143,6 +143,7 @@ class Extractor:
                     spec,
                 )
                 for spec in self.catalog.relations.values()
+                if not spec.verbatim
             ),
             key=lambda t: -t[0],
         )

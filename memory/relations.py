@@ -62,6 +62,9 @@ class RelationSpec(BaseModel):
     detail: list[Cue] = Field(default_factory=list)
     """Words of a question that asks how a value holds (a medication's dose, route or
     frequency: "what dose of [Compound]"): it asks about the value it names, not around it."""
+    verbatim: bool = False
+    """What a user said, kept as written (``memory.remarks``): never read from a statement's
+    or a question's words, only stored for what no other relation states."""
     near: list[str] = Field(default_factory=list)
     """Relations whose values a question about this one also reads when it names the drug
     the statement tied them to: a side effect is something the patient felt on a drug, noted

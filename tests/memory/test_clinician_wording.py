@@ -190,3 +190,24 @@ def test_a_surname_alone_finds_the_patient_introduced_with_it(
 ) -> None:
     _say(mem, clock, "bed 4 Mr Okafor (MRN 3398) K was 5.9 this morning")
     assert "5.9" in _line(mem.answer("what was the first potassium for Okafor?", []))
+
+
+def test_what_states_no_fact_is_kept_as_said_and_answers_a_question_sharing_its_words(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    noted = _say(
+        mem,
+        clock,
+        "the Halo project target is EPHB3. We dropped compound HX-114, hepatotox in the mice.",
+    )
+    assert "project_remark We dropped compound HX-114, hepatotox in the mice. [None]" in noted
+    line = _line(mem.answer("which compound did we drop for the Halo project?", []))
+    assert "HX-114" in line and "note" in line
+    # a question that shares no word of its own with a remark is not answered by one
+    miss = mem.answer("what cell line is the Halo project using?", [])
+    assert miss is None or miss.status != Status.ANSWERED
+    # of a patient, what could not be read beside a fact is kept the same way
+    _say(mem, clock, "pt 19934 on aspirin 75 mg od. last exacerbation feb, needed doxy.")
+    assert "doxy" in _line(mem.answer("what abx did 19934 need in feb?", []))
+    # a patient's lone sentence that states nothing is not kept: it may be a question
+    assert _say(mem, clock, "19934 anticoagulation now") == []
