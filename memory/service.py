@@ -250,45 +250,41 @@ class UserMemory:
         with self.vault.hold():
             if len(parts) > 1:
                 found = [(part, self._state_one(part, session)) for part in parts]
-                found = self._remarked(found, session)
+                self._keep_remarks(found, session)
                 facts = tuple(f for _, each in found for f in each)
                 if facts:
                     return Noted(facts, tuple(p for p, each in found if not each))
             facts = self._state_one(text, session, log_miss=len(parts) <= 1)
             if not facts:
-                facts = self._remarked([(text, ())], session, alone=True)[0][1]
+                self._keep_remarks([(text, ())], session, alone=True)
             return Noted(facts, ()) if facts else Noted((), (text,))
 
-    def _remarked(
+    def _keep_remarks(
         self, found: list[tuple[str, tuple[Fact, ...]]], session: str | None, *, alone: bool = False
-    ) -> list[tuple[str, tuple[Fact, ...]]]:
-        """Each sentence that stated no fact kept as written, as a remark about its subject
+    ) -> None:
+        """Keep each sentence that stated no fact as written, as a remark about its subject
         (``memory.remarks``): the patient or project it names, else the subject of the fact
-        stated before it in the message, else the conversation's. A message that stated no
-        fact at all (``alone``) is kept only when it is about a project: a patient's number
-        and a few words may be a question put without its question mark."""
+        stated before it in the message, else the conversation's. The sentence is still said
+        back as not read (no fact was read from it); a remark only answers a later question
+        that nothing else answers. A message that stated no fact at all (``alone``) is kept
+        only when it is about a project: a patient's number and a few words may be a question
+        put without its question mark."""
         if not any(each for _, each in found) and not alone:
-            return found
+            return
         conversation = self.episodic.last_subject(session or DEFAULT_SESSION)
         last = next((f.subj for _, each in found for f in each), conversation)
-        out: list[tuple[str, tuple[Fact, ...]]] = []
         for part, each in found:
             if each:
                 last = each[-1].subj
-                out.append((part, each))
                 continue
             named = [r.id for r in self.resolver.patients(part) + self.resolver.notes(part) if r.id]
             subject = named[0] if named else last
-            if alone and (subject is None or not subject.startswith("note:")):
-                out.append((part, each))
-                continue
-            rel = "project_remark" if (subject or "").startswith("note:") else "patient_remark"
             if subject is None or not subject.startswith(("note:", "patient:")):
-                out.append((part, each))
                 continue
-            kept = self._store(Extracted(subject, rel, part.strip()), part, session)
-            out.append((part, (kept,) if kept is not None else ()))
-        return out
+            if alone and not subject.startswith("note:"):
+                continue
+            rel = "project_remark" if subject.startswith("note:") else "patient_remark"
+            self._store(Extracted(subject, rel, part.strip()), part, session)
 
     def _state_one(
         self, text: str, session: str | None, *, log_miss: bool = True

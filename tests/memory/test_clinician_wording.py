@@ -195,12 +195,15 @@ def test_a_surname_alone_finds_the_patient_introduced_with_it(
 def test_what_states_no_fact_is_kept_as_said_and_answers_a_question_sharing_its_words(
     mem: UserMemory, clock: SimulatedClock
 ) -> None:
-    noted = _say(
-        mem,
-        clock,
+    clock.advance(minutes=30)
+    noted = mem.state_each(
         "the Halo project target is EPHB3. We dropped compound HX-114, hepatotox in the mice.",
+        "s1",
     )
-    assert "project_remark We dropped compound HX-114, hepatotox in the mice. [None]" in noted
+    # said back as not read (no fact was read from it), and kept as said
+    assert noted.unread == ("We dropped compound HX-114, hepatotox in the mice.",)
+    kept = [f.obj for f in mem.facts() if f.rel == "project_remark"]
+    assert kept == ["We dropped compound HX-114, hepatotox in the mice."]
     line = _line(mem.answer("which compound did we drop for the Halo project?", []))
     assert "HX-114" in line and "note" in line
     # a question that shares no word of its own with a remark is not answered by one
