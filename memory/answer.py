@@ -414,9 +414,13 @@ class Answerer:
         scored = []
         # "current lithium dose": words of dosing ask for the drug, not the test of its name
         dosing = any(s.asks_detail(question) for s in specs if not s.literal_object)
+        # "what's she on for her BP?": what follows "for" is what a drug is for, not what is
+        # asked, so its words are no cue (the meaning still reads the whole question)
+        purpose = _PURPOSE.search(question)
+        cued = question[: purpose.start("tail")] if purpose else question
         for spec in specs:
-            cue = spec.score(question, ask=True)
-            if spec.functional == "key" and not dosing and self._key(question, spec) is not None:
+            cue = spec.score(cued, ask=True)
+            if spec.functional == "key" and not dosing and self._key(cued, spec) is not None:
                 cue += 3.0
             sense = choose.meaning(reading, spec.name, offsets.get(spec.name, 0.0))
             moves = choose.direction(way, signs[spec.name])
@@ -549,6 +553,12 @@ def _only_names(masked: str) -> bool:
     return not re.search(r"[A-Za-z]{3,}", re.sub(r"\[[A-Za-z]+\]", " ", masked))
 
 
+_PURPOSE = re.compile(
+    r"\b(?:on|taking|take|takes|given|getting|using|prescribed|started)\b[^?]*?"
+    r"(?P<tail>\bfor\b[^?]*)\??\s*$",
+    re.IGNORECASE,
+)
+"""A question of a drug's purpose: "what is she on / taking / given ... for <what>"."""
 _FIRST_PERSON = re.compile(r"\b(?:we|our|ours|us|my)\b|\bI\b", re.IGNORECASE)
 
 

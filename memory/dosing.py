@@ -56,8 +56,11 @@ _PHRASE = re.compile(
     rf"(?P<duration>(?(amount)\s+{_DURATION}(?!\w)|(?(freq)\s+{_DURATION}(?!\w))))?",
     re.IGNORECASE,
 )
-_LEAD = re.compile(r"^(?:\s*,)?\s+(?:(?:[a-z]+\s+){0,2}?(?:at|to|now)\s+(?=\d))?")
-"""What may stand between a drug and its dose: spaces, one comma, or a few words of change
+_LEAD = re.compile(
+    r"^(?:\s+\([^()\d]{1,30}\))?(?:\s*,)?\s+(?:(?:[a-z]+\s+){0,2}?(?:at|to|now)\s+(?=\d))?"
+)
+"""What may stand between a drug and its dose: its brand in brackets ("methylphenidate
+(ritalin) 10 mg mane"), spaces, one comma, or a few words of change
 ending in "at", "to" or "now" before a number ("reducing zopiclone to 3.75 mg", "levo went
 up to 88 mcg", "lamotrigine now 50 mg od": the dose it now holds)."""
 _TO = re.compile(r"\b(?:up |down )?to\s+(?=\d)", re.IGNORECASE)

@@ -472,6 +472,13 @@ _NOT_A_DRUG = frozenset(
         "then",
         "still",
         "now",
+        "keep",
+        "keeping",
+        "continue",
+        "stay",
+        "stays",
+        "remain",
+        "remains",
     }
 )
 

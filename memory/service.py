@@ -344,11 +344,15 @@ class UserMemory:
         """The values each piece's clause gives besides its fact (``Extractor.values``), each
         once."""
         seen = {(f.rel, f.obj) for _, f in pieces}
+        # a drug already noted, by its graph name or as written, is not noted again
+        names = {alias_key(n) for _, f in pieces for n in (f.obj_name, f.said) if n}
         out: list[tuple[str, Extracted]] = []
         for part, fact in pieces:
             for extra in self.extractor.values(part, fact.subj, fact):
-                if (extra.rel, extra.obj) not in seen:
+                said = {alias_key(n) for n in (extra.obj_name, extra.said) if n}
+                if (extra.rel, extra.obj) not in seen and not (said & names):
                     seen.add((extra.rel, extra.obj))
+                    names |= said
                     out.append((part, extra))
         return out
 

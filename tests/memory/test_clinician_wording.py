@@ -214,3 +214,15 @@ def test_what_states_no_fact_is_kept_as_said_and_answers_a_question_sharing_its_
     assert "doxy" in _line(mem.answer("what abx did 19934 need in feb?", []))
     # a patient's lone sentence that states nothing is not kept: it may be a question
     assert _say(mem, clock, "19934 anticoagulation now") == []
+
+
+def test_a_brand_in_brackets_keeps_the_dose_and_what_a_drug_is_for_is_no_cue(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    assert _say(mem, clock, "pt 67012 on metformin (glucophage) 500 mg bd") == [
+        "takes Compound::DB00331 [500 mg bd]"
+    ]
+    _say(mem, clock, "pt 67012 BP 150/90, started doxazosin 2 mg od")
+    # "for her BP" says what the drug is for: the medications are asked, not the BP
+    line = _line(mem.answer("what's pt 67012 on for her BP?", []))
+    assert "Doxazosin 2 mg od" in line and "Metformin" in line
