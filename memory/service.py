@@ -171,7 +171,7 @@ class UserMemory:
             edits = self.speller.edits(question)
             question = apply(question, edits)
             linked = _moved(linked, edits)
-        with self.vault.hold():
+        with self.vault.hold(), self.resolver.reading():
             route = self.route(question)
             if not route.memory and not route.subjects:
                 return None

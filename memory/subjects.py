@@ -8,6 +8,8 @@ engine's linker. Aliases are per user: the same name or MRN may be someone else 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -75,9 +77,27 @@ class Resolver:
 
     def __init__(self, vault: Vault) -> None:
         self.vault = vault
+        self._seen: dict[tuple[str, str], list[SubjectRef]] | None = None
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """Within the block (one question, the vault not written), ``patients`` and ``notes``
+        read each text once."""
+        self._seen = {}
+        try:
+            yield
+        finally:
+            self._seen = None
 
     def patients(self, text: str) -> list[SubjectRef]:
         """Patient references, best first: prefixed MRNs and intros, names, titles, bare MRNs."""
+        if self._seen is None:
+            return self._patients(text)
+        if ("patients", text) not in self._seen:
+            self._seen[("patients", text)] = self._patients(text)
+        return list(self._seen[("patients", text)])
+
+    def _patients(self, text: str) -> list[SubjectRef]:
         refs: list[SubjectRef] = []
         intro_names = {name: mrn for name, mrn in find_intros(text)}
         for m in find_mrns(text):
@@ -148,6 +168,13 @@ class Resolver:
         return sorted(refs, key=lambda r: (order[r.via], r.start))
 
     def notes(self, text: str) -> list[SubjectRef]:
+        if self._seen is None:
+            return self._notes(text)
+        if ("notes", text) not in self._seen:
+            self._seen[("notes", text)] = self._notes(text)
+        return list(self._seen[("notes", text)])
+
+    def _notes(self, text: str) -> list[SubjectRef]:
         refs: list[SubjectRef] = []
         known: list[str] | None = None
         mentions = find_notes(text)
