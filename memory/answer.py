@@ -30,6 +30,7 @@ from memory.literals import Measurement, find_measurements, mentioned_keys
 from memory.origin import STATED
 from memory.patients import PERSON
 from memory.relations import RelationCatalog, RelationSpec
+from memory.remarks import REMARK_RELATIONS, best_remark
 from memory.results import NameOf, Parsed, answered, not_answered, summary, swap, who
 from memory.router import Route, Temporal, TemporalIntent
 from memory.subjects import NOTE, PATIENT, Resolver, SubjectRef, subject_kind
@@ -105,6 +106,7 @@ class Answerer:
                 if f.source == STATED
             ]
             own = subject.kind in (PATIENT, NOTE) or route.rule == "own-notes"
+            about_named = False
             # a graph entity this user has notes on ("which disease did we find NADSYN1
             # marks?", "HTR1E tracks which disease again?"): the notes answer when a stored
             # relation fits the question's words or meaning; otherwise the graph does
@@ -123,13 +125,41 @@ class Answerer:
                 and not self._about_notes(text, picked.spec, subject.kind, reading)
             ):
                 picked = choose.Choice(None)
+            if picked.missing is not None and not reverse and own:
+                # "what reaction does she get with aspirin?": a kin relation that holds the
+                # value the question names answers in its place
+                missing = picked.missing
+                named_now = _anchor_test(tuple(entities), route.temporal)
+                kin = [
+                    r
+                    for r in missing.near_named
+                    if any(f.rel == r and named_now(f) for f in history)
+                ]
+                if kin:
+                    picked = choose.Choice(self.catalog.relations[kin[0]])
+                    about_named = True
+                elif any(
+                    f.rel in missing.near and _ties(f, e)
+                    for f in history
+                    for e in entities
+                    if e.kind == "Compound"
+                ):
+                    # "what did the atorvastatin do to him?": kin values tied to that drug
+                    picked = choose.Choice(missing)
             spec = picked.spec
             if picked.missing is not None and not reverse and own:
                 label = picked.missing.label or picked.missing.name
                 said = [f.evidence for f in history]
+                noted = self._remark(text, subject, history, route)
+                if noted is not None:
+                    return noted
                 return not_answered(
                     question, f"I have no {label} recorded for {who(subject, said)}."
                 )
+            if spec is None and not reverse and own and history:
+                noted = self._remark(text, subject, history, route)
+                if noted is not None:
+                    return noted  # "which column did we drop?": what the user said of it
             if spec is None and not reverse and history and self._summary_ok(text, subject, route):
                 return summary(
                     question,
@@ -145,8 +175,30 @@ class Answerer:
             rows = [f for f in history if f.rel == spec.name]
             key = self._key(text, spec)
             if key is not None:
-                rows = [f for f in rows if f.key == key]
+                canon = self.catalog.canonical_key
+                rows = [f for f in rows if canon(f.key) == key]
             anchors = tuple(e for e in entities if e.id != subject.id)
+            drugs = [e for e in anchors if e.kind == "Compound"]
+            if spec.near and drugs and not reverse:
+                # "what did the atorvastatin do to him?": what the patient felt that the
+                # statement tied to that drug, noted as this relation or its kin
+                felt = [f for f in history if f.rel in (spec.name, *spec.near)]
+                tied = [f for f in felt if any(_ties(f, d) for d in drugs)]
+                if tied:
+                    rows, anchors = tied, tuple(e for e in anchors if e not in drugs)
+            asked_of = [e for e in anchors if e.kind in spec.objects]
+            if (
+                is_yes_no(text)
+                and spec.functional == "none"
+                and asked_of
+                and not any(_anchor_test(tuple(asked_of), route.temporal)(f) for f in rows)
+            ):
+                # "has she had any neutropenia?" when none was noted: not her other diagnoses
+                said = [f.evidence for f in history]
+                return not_answered(
+                    question,
+                    f"I have no {asked_of[0].mention} recorded for {who(subject, said)}.",
+                )
             anchored = bool(anchors) or (spec.literal_object and _has_value(text))
             rule = route.temporal
             if rule.kind == Temporal.BEFORE and spec.functional == "none":
@@ -166,15 +218,40 @@ class Answerer:
             ):
                 # "What did we change her over to?": the value the latest change brought in
                 rule = replace(rule, explicit=True)
-            when = choose.temporal(rule, reading, spec.name, anchored=anchored)
+            # a telegraphic question ("furosemide for 6110?") has too few words of its own
+            # for the bank to read a time from: what it names is asked about as it stands
+            when = (
+                rule
+                if reading is None or _few_words(reading.masked)
+                else choose.temporal(rule, reading, spec.name, anchored=anchored)
+            )
             named = _anchor_test(anchors, when)
-            if spec.asks_detail(text) and anchors and any(named(f) for f in rows):
+            if (spec.asks_detail(text) or about_named) and anchors and any(named(f) for f in rows):
                 # "What dose of [Compound] is she on?" asks about the value it names
                 rows = [f for f in rows if named(f)]
             elif not reverse and not is_yes_no(text):
                 when = choose.on_named_value(when, route.temporal, rows, named)
+            if (
+                when.kind == Temporal.CURRENT
+                and spec.functional == "explicit"
+                and any(named(f) and f.current for f in rows)
+            ):
+                # "furosemide for 6110?": of the values held at once, the one it names
+                rows = [f for f in rows if named(f)]
             parsed = Parsed(subject, reverse, spec, key, when, anchors)
             chosen = self._select(rows, parsed)
+            if (
+                spec.functional == "explicit"
+                and not reverse
+                and not anchors
+                and when.kind in (Temporal.CURRENT, Temporal.PREVIOUS)
+                and self.catalog.supersede.stop_re.search(text)
+            ):
+                # "what did we hold for him?": the value a stop ended, when one did
+                ended = timeline.stopped(rows)
+                if ended:
+                    parsed = replace(parsed, temporal=replace(when, kind=Temporal.PREVIOUS))
+                    chosen = ended
             if not chosen and when.kind != rule.kind and not rule.explicit:
                 # only the bank's reading of the words moved the question off "current" ("what
                 # was the key result?"), and there is no earlier value: the one there is answers
@@ -280,6 +357,19 @@ class Answerer:
             for ref in self.resolver.entities(entities[:1]):
                 yield replace(ref, known=False), False
 
+    def _remark(
+        self, question: str, subject: SubjectRef, history: list[Fact], route: Route
+    ) -> Result | None:
+        """What the user said about ``subject`` as written, when no relation holds what the
+        question asks and a remark shares a word of its own with it (``memory.remarks``)."""
+        remarks = [f for f in history if f.rel in REMARK_RELATIONS and f.current]
+        found = best_remark(question, remarks, [subject.mention, subject.name or ""])
+        if found is None:
+            return None
+        spec = self.catalog.relations[found.rel]
+        parsed = Parsed(subject, False, spec, None, route.temporal, ())
+        return answered(question, parsed, [found], remarks, self.name_of)
+
     def _summary_ok(self, question: str, subject: SubjectRef, route: Route) -> bool:
         """No relation asked for at all: "What do we know about MRN 4471?" gets everything
         current (for KG entities only when the question says it is about the user's notes)."""
@@ -313,7 +403,8 @@ class Answerer:
         specs = [
             spec
             for spec in self.catalog.relations.values()
-            if (kind in spec.objects if reverse else spec.subject == kind)
+            if not spec.verbatim
+            and (kind in spec.objects if reverse else spec.subject == kind)
             # a question that asks for a disease ("which disease ...?") never asks for a gene
             and (wanted is None or spec.literal_object or wanted in spec.objects)
         ]
@@ -321,9 +412,15 @@ class Answerer:
         offsets = self.asks.offsets(self.catalog) if self.asks is not None else {}
         way = self._direction(reading) if any(signs.values()) else 0
         scored = []
+        # "current lithium dose": words of dosing ask for the drug, not the test of its name
+        dosing = any(s.asks_detail(question) for s in specs if not s.literal_object)
+        # "what's she on for her BP?": what follows "for" is what a drug is for, not what is
+        # asked, so its words are no cue (the meaning still reads the whole question)
+        purpose = _PURPOSE.search(question)
+        cued = question[: purpose.start("tail")] if purpose else question
         for spec in specs:
-            cue = spec.score(question, ask=True)
-            if spec.functional == "key" and self._key(question, spec) is not None:
+            cue = spec.score(cued, ask=True)
+            if spec.functional == "key" and not dosing and self._key(cued, spec) is not None:
                 cue += 3.0
             sense = choose.meaning(reading, spec.name, offsets.get(spec.name, 0.0))
             moves = choose.direction(way, signs[spec.name])
@@ -398,7 +495,15 @@ class Answerer:
             return None
         learned = self.vault.keys(spec.name)
         found = mentioned_keys(question, [*spec.keys, *learned], spec.synonyms)
-        return found[0] if found else None
+        if found:
+            return self.catalog.canonical_key(found[0])
+        # a name written another way than it was stored ("parasitaemia", "potasium")
+        canon = self.catalog.canonical_key
+        known = {canon(k) for k in [*spec.keys, *learned]}
+        for word in re.findall(r"[A-Za-z][\w-]{4,}", question):
+            if canon(word) in known and canon(word) != alias_key(word):
+                return canon(word)
+        return None
 
     def _select(self, rows: list[Fact], parsed: Parsed) -> list[Fact]:
         t = parsed.temporal
@@ -430,11 +535,30 @@ def without_modifiers(text: str) -> str:
     return "".join(out)
 
 
+_FUNCTION_WORDS = frozenset(
+    "the a an for of on in to is was are were what whats what's which and with at by her his "
+    "their him she he they it its this that my our your me".split()
+)
+
+
+def _few_words(masked: str) -> bool:
+    """Whether a masked question says at most one word besides its names and function words
+    ("[Compound] for [Patient]?", "[Patient] [Compound] dose"). Pure."""
+    words = re.findall(r"[a-z']+", re.sub(r"\[[A-Za-z]+\]", " ", masked).lower())
+    return len([w for w in words if w not in _FUNCTION_WORDS]) <= 1
+
+
 def _only_names(masked: str) -> bool:
     """Whether a masked question holds nothing but its names ("[Patient] [Compound]?")."""
     return not re.search(r"[A-Za-z]{3,}", re.sub(r"\[[A-Za-z]+\]", " ", masked))
 
 
+_PURPOSE = re.compile(
+    r"\b(?:on|taking|take|takes|given|getting|using|prescribed|started)\b[^?]*?"
+    r"(?P<tail>\bfor\b[^?]*)\??\s*$",
+    re.IGNORECASE,
+)
+"""A question of a drug's purpose: "what is she on / taking / given ... for <what>"."""
 _FIRST_PERSON = re.compile(r"\b(?:we|our|ours|us|my)\b|\bI\b", re.IGNORECASE)
 
 
@@ -451,6 +575,18 @@ def _anchor_test(anchors: tuple[LinkedEntity, ...], t: TemporalIntent) -> Callab
         return bool(names & (anchor_keys | {text_key}))
 
     return is_anchor
+
+
+def _ties(fact: Fact, drug: LinkedEntity) -> bool:
+    """Whether the statement of ``fact`` names ``drug``, whole or clipped ("the atorva")."""
+    said = f"{fact.detail or ''} {fact.evidence or ''}".lower()
+    names = {n.lower() for n in (drug.name, drug.mention) if n}
+    if any(n in said for n in names):
+        return True
+    return any(
+        len(w) >= 4 and any(n.startswith(w) for n in names)
+        for w in re.findall(r"[a-z][\w-]*", said)
+    )
 
 
 def _has_value(question: str) -> bool:

@@ -184,6 +184,8 @@ def on_named_value(
         return when
     if when.kind == Temporal.AFTER and rule.kind == Temporal.AFTER:
         return when  # the words say "after" ("what replaced [Compound]?")
+    if when.kind == Temporal.CURRENT and rule.explicit and not rule.soft:
+        return when  # the words say "now" ("ramipril for [Patient] now?"): the value named
     pivots = [f for f in rows if named(f)]
     if not pivots:
         return when

@@ -37,16 +37,32 @@ _FREQUENCY = (
     r"|daily|nightly|weekly|monthly|hourly|at bedtime|at night|in the (?:morning|evening)"
     r"|with (?:meals|breakfast|dinner)|as needed|prn|p\.r\.n\.)"
 )
+_SPLIT = r"\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)+"
+"""The parts of a combined or divided dose ("24/26", "25/100", "10/5/5")."""
+_RELEASE = r"(?:MR|SR|XL|ER|CR|LA|XR|modified release|slow release)"
+"""A formulation written between the amount and the frequency ("100 mg MR bd")."""
+_DURATION = (
+    r"(?:x\s?\d+\s?(?:d|days?|w|wks?|weeks?)|(?:for\s+)?\d+\s+(?:days?|weeks?|months?)"
+    r"|for\s+(?:a|one|two|three|five|seven|ten|fourteen)\s+(?:days?|weeks?|months?))"
+)
+"""How long a course runs ("x5 days", "for 7 days", "3 days")."""
 _PHRASE = re.compile(
-    rf"(?P<amount>{_NUMBER}\s*{_UNIT}(?![\w/]))?"
+    rf"(?P<amount>(?:{_NUMBER}\s*{_UNIT}|{_SPLIT}(?:\s*{_UNIT})?(?=\s+(?:{_FREQUENCY})(?!\w))"
+    rf"|{_SPLIT}\s*{_UNIT})(?![\w/]))?"
+    rf"(?P<release>(?(amount)\s+{_RELEASE}(?!\w)))?"
     rf"(?P<route>(?(amount)\s+|){_ROUTE}(?!\w))?"
-    rf"(?P<freq>(?(amount)\s+|(?(route)\s+|)){_FREQUENCY}(?!\w))?"
-    rf"(?P<freq2>\s+{_FREQUENCY}(?!\w))?",
+    rf"(?P<freq>(?(amount)\s+|(?(route)\s+|))(?:divided\s+)?{_FREQUENCY}(?!\w))?"
+    rf"(?P<freq2>\s+{_FREQUENCY}(?!\w))?"
+    rf"(?P<duration>(?(amount)\s+{_DURATION}(?!\w)|(?(freq)\s+{_DURATION}(?!\w))))?",
     re.IGNORECASE,
 )
-_LEAD = re.compile(r"^(?:\s*,)?\s+(?:(?:at|(?:up |down )?to)\s+(?=\d))?")
-"""What may stand between a drug and its dose: spaces, one comma, "at" or "to" before a
-number ("reducing zopiclone to 3.75 mg": the dose it now holds)."""
+_LEAD = re.compile(
+    r"^(?:\s+\([^()\d]{1,30}\))?(?:\s*,)?\s+(?:(?:[a-z]+\s+){0,2}?(?:at|to|now)\s+(?=\d))?"
+)
+"""What may stand between a drug and its dose: its brand in brackets ("methylphenidate
+(ritalin) 10 mg mane"), spaces, one comma, or a few words of change
+ending in "at", "to" or "now" before a number ("reducing zopiclone to 3.75 mg", "levo went
+up to 88 mcg", "lamotrigine now 50 mg od": the dose it now holds)."""
 _TO = re.compile(r"\b(?:up |down )?to\s+(?=\d)", re.IGNORECASE)
 _BEFORE = re.compile(rf"(?P<amount>{_NUMBER}\s*{_UNIT})\s+(?:of\s+)?$", re.IGNORECASE)
 """A dose written before the drug ("20 units of insulin glargine")."""

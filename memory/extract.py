@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, replace
 
 from engine.result import LinkedEntity, Triple
+from engine.util.text import alias_key
 from memory.dosing import Dose, amount_spans, dose_after, dose_of
 from memory.literals import Measurement, find_allergen, find_measurements
 from memory.patients import person_reference
@@ -44,6 +45,8 @@ class Extracted:
     """The value's dose, route and frequency as written ("5 mg twice daily")."""
     ends: bool = False
     """The statement stops this value and names nothing in its place ("stopped metformin")."""
+    said: str | None = None
+    """The value as the statement wrote it ("lantus" for insulin glargine)."""
 
     @property
     def triple(self) -> Triple:
@@ -98,15 +101,36 @@ class Extractor:
         }
         linked = link(self.linker, text)
         doses = _doses(text, linked)
-        measurements = [m for m in find_measurements(text, known) if not _is_dose(text, m, doses)]
+        # a patient's number is no value of a test ("latest PEF 27703" names the patient)
+        named = [(r.start, r.end) for r in patients if r.start >= 0]
+        measurements = [
+            m
+            for m in find_measurements(text, known)
+            if not _is_dose(text, m, doses) and not any(m.start < b and a < m.end for a, b in named)
+        ]
         taken = [(r.start, r.end) for r in patients if r.start >= 0]
         taken += [(m.start, m.end) for m in measurements]
         # a dose's words are no entity ("mg" is no myasthenia gravis)
         taken += [(d.start, d.end) for d in doses] + amount_spans(text)
         taken += [(m.start(), m.end()) for m in _SOURCE.finditer(text)]
+        # a test's name ("PSA", "K") is no disease or drug unless a dose follows it
+        taken += [
+            (e.start, e.end)
+            for e in linked
+            if e.start >= 0
+            and alias_key(e.mention) in known
+            and not any(d.start >= e.end and d.start - e.end <= 3 for d in doses)
+        ]
         entities = _non_overlapping(linked, taken)
         # what a statement names says its relation only when no word of its own says one
-        cued = any(spec.score(text, ask=False) > 0 for spec in self.catalog.relations.values())
+        # (a cue of a relation none of whose kinds of value is named says nothing: "has a
+        # tremor" names no disease)
+        kinds = {e.kind for e in entities}
+        cued = any(
+            spec.score(text, ask=False) > 0
+            and (spec.literal_object or not spec.object_kinds or bool(kinds & spec.object_kinds))
+            for spec in self.catalog.relations.values()
+        )
         strong = [p for p in patients if p.via != "conversation"]
         scored = sorted(
             (
@@ -119,6 +143,7 @@ class Extractor:
                     spec,
                 )
                 for spec in self.catalog.relations.values()
+                if not spec.verbatim
             ),
             key=lambda t: -t[0],
         )
@@ -132,6 +157,52 @@ class Extractor:
             if fact is not None:
                 return replace(fact, score=score)
         return None
+
+    def values(self, text: str, subject: str, taken: Extracted) -> list[Extracted]:
+        """The other values a patient's statement gives besides ``taken``: each test with its
+        value ("K 3.2 so added 40 mmol KCl") and each drug with its dose ("Na 136 after
+        fludro went up to 150 mcg"), so that no stated value is dropped because another fact
+        of the same clause was read first."""
+        if not subject.startswith("patient:") or taken.ends:
+            return []
+        patients = [r for r in self.resolver.patients(text) if r.start >= 0]
+        linked = link(self.linker, text)
+        doses = _doses(text, linked)
+        named = [(r.start, r.end) for r in patients]
+        known = self._known_keys | {*self.resolver.vault.keys("lab_value")}
+        tests = [
+            m
+            for m in find_measurements(text, known)
+            if not _is_dose(text, m, doses) and not any(m.start < b and a < m.end for a, b in named)
+        ]
+        sup = self.catalog.supersede
+        keys = {self.catalog.canonical_key(m.key) for m in tests if m.literal == taken.obj}
+        out: list[Extracted] = []
+        for m in tests:
+            key = self.catalog.canonical_key(m.key)
+            # one value per test: another of the same test is the one it replaced
+            # ("HbA1c 7.5%, previously HbA1c 6.9%")
+            if key in keys or _is_old(
+                text, _Value(m.literal, None, m.start, m.end), sup.old_before_re, sup.old_after_re
+            ):
+                continue
+            keys.add(key)
+            out.append(Extracted(subject, "lab_value", m.literal))
+        taken_spans = named + [(m.start, m.end) for m in tests]
+        entities = _non_overlapping(linked, taken_spans + amount_spans(text))
+        drugs = [_Value(e.id, e.name, e.start, e.end) for e in entities if e.kind == "Compound"]
+        drugs += _unlinked_drugs(text, doses, entities)
+        for v in drugs:
+            dose = dose_of(text, v.start, _name_end(text, v.start, v.end))
+            if (
+                dose is None
+                or dose.amount is None
+                or _is_old(text, v, sup.old_before_re, sup.old_after_re)
+            ):
+                continue
+            said = text[v.start : v.end]
+            out.append(Extracted(subject, "takes", v.id, None, v.name, detail=dose.text, said=said))
+        return [f for f in out if (f.rel, f.obj) != (taken.rel, taken.obj)]
 
     def _build(
         self,
@@ -181,10 +252,11 @@ class Extractor:
             value.name,
             supersedes,
             switched and not old and spec.functional == "explicit",
+            said=text[value.start : value.end] if value.start >= 0 else None,
             detail=(
                 dose.text
                 if dose is not None and value.start >= 0
-                else _harm_cause(spec, text, value, entities)
+                else _harm_cause(spec, text, value, entities) or _aside(spec, text, value)
             ),
         )
 
@@ -349,7 +421,11 @@ def _doses(text: str, entities: list[LinkedEntity]) -> list[Dose]:
 
 
 _NAME_END = re.compile(r"[\s\d.,]+$")
-_DOSED_WORD = re.compile(r"(?<![\w-])(?P<w>[A-Za-z][A-Za-z-]{3,})(?=\s*(?:(?:up |down )?to\s+)?\d)")
+_DIRECT_AMOUNT = re.compile(r"\s*(?:(?:up |down )?to\s+)?\d")
+_DOSED_WORD = re.compile(
+    r"(?<![\w-])(?P<w>[A-Za-z][A-Za-z-]{3,})"
+    r"(?=\s*(?:(?:up |down )?to\s+|(?:[a-z]+\s+){1,2}?(?:to|now|at)\s+)?\d)"
+)
 _NOT_A_DRUG = frozenset(
     {
         "dose",
@@ -396,6 +472,13 @@ _NOT_A_DRUG = frozenset(
         "then",
         "still",
         "now",
+        "keep",
+        "keeping",
+        "continue",
+        "stay",
+        "stays",
+        "remain",
+        "remains",
     }
 )
 
@@ -412,8 +495,13 @@ def _dosed_words(text: str, entities: list[LinkedEntity]) -> list[tuple[tuple[in
     out = []
     for m in _DOSED_WORD.finditer(text):
         start, end = m.span("w")
-        if m.group("w").lower() in _NOT_A_DRUG or any(
-            e.start < end and start < e.end for e in entities if e.start >= 0
+        word = m.group("w").lower()
+        # a word of change before the amount ("levo went up to 88 mcg") is no drug
+        direct = _DIRECT_AMOUNT.match(text, end) is not None
+        if (
+            word in _NOT_A_DRUG
+            or (not direct and word.endswith(("ing", "ed", "ly")))
+            or any(e.start < end and start < e.end for e in entities if e.start >= 0)
         ):
             continue
         dose = dose_after(text, end)
@@ -449,12 +537,15 @@ def _kind_bonus(
     itself a cue for that relation when its values accumulate ("MRN 5170: T2DM + CKD 3b"
     states diagnoses); a drug needs its own cue or a dose ("had a rough week on metformin"
     says no more than that)."""
-    kinds = {e.kind for e in entities}
-    if not patients or not kinds or spec.subject != PATIENT or spec.literal_object:
+    spans: dict[tuple[int, int], set[str]] = {}
+    for e in entities:
+        spans.setdefault((e.start, e.end), set()).add(e.kind)
+    if not patients or not spans or spec.subject != PATIENT or spec.literal_object:
         return 0.0
     if spec.functional != "none":
         return 0.0
-    return 1.0 if kinds <= spec.object_kinds else 0.0
+    # each thing named may be of this relation's kind ("tremor": a symptom, a side effect)
+    return 1.0 if all(kinds & spec.object_kinds for kinds in spans.values()) else 0.0
 
 
 _HARM_KINDS = frozenset({"Side Effect", "Symptom"})
@@ -499,6 +590,20 @@ def _harm_cause(
             link = text[harm.end : drug.start].strip(" ,").split()[-1]
             return f"{link} {drug.name}"
     return None
+
+
+_ASIDE = re.compile(r"^\s*(?:[a-z]+\s+){0,1}\((?P<x>[^()]{2,40})\)")
+"""What a clinician adds in brackets right after a value: a reaction to an allergen
+("morphine (bronchospasm)", "egg allergy (anaphylaxis)")."""
+
+
+def _aside(spec: RelationSpec, text: str, value: _Value) -> str | None:
+    """The bracketed words right after a value of a relation whose values accumulate
+    (allergies, diagnoses), kept as said."""
+    if spec.functional != "none" or value.start < 0:
+        return None
+    m = _ASIDE.match(text[value.end :])
+    return f"({m.group('x').strip()})" if m else None
 
 
 def _dose_bonus(spec: RelationSpec, doses: list[Dose]) -> float:

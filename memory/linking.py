@@ -190,6 +190,21 @@ class StatementLinker:
                 continue
             key = " ".join(t[3] for t in span)
             hits = [h for h in self._lookup(key) if i != j or _single_hit_ok(span[0][0], h)]
+            if i == j and _initialism(span[0][0]):
+                # "am" of "this am", "bd", "ER+", "PSA": initials are read as a clinician
+                # means them (``shortforms.tsv``: "CAP" is pneumonia), never as the rare
+                # disease the graph also calls so; a gene symbol in capitals, or a node
+                # whose own name it is, still reads
+                capitals = span[0][0] == span[0][0].upper()
+                hits = (
+                    []
+                    if short
+                    else [
+                        h
+                        for h in hits
+                        if h.primary or (capitals and h.node_id.startswith("Gene::"))
+                    ]
+                )
             # a short form or lay word ("dex", "lung ca", "high potassium") also reads as the
             # names it stands for; a name of the graph written out comes first
             hits += [
@@ -254,6 +269,11 @@ class StatementLinker:
 
 _PLURAL = re.compile(r"[a-z]{2,}[^isu\W]s")
 """A lower-case word in the plural ("cramps"; not "loss", "status", "analysis")."""
+
+
+def _initialism(token: str) -> bool:
+    """A word short enough to be a name's initials ("AM", "bd", "UO"): up to three letters."""
+    return token.isalpha() and len(token) <= 3
 
 
 def _single_ok(token: str, position: int) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.util.text import alias_key
 
@@ -265,13 +266,20 @@ def mentioned_keys(text: str, keys: Iterable[str], synonyms: Mapping[str, str]) 
     """Normalized keys (from ``keys`` or via ``synonyms``) that ``text`` names, longest first."""
     norm = f" {alias_key(text)} "
     out: list[str] = []
-    candidates = {alias_key(k): alias_key(k) for k in keys}
-    candidates.update({alias_key(s): alias_key(k) for s, k in synonyms.items()})
-    for spoken in sorted(candidates, key=len, reverse=True):
+    candidates = _spoken(tuple(keys), tuple(synonyms.items()))
+    for spoken in candidates:
         if spoken and f" {spoken} " in norm and candidates[spoken] not in out:
             out.append(candidates[spoken])
             norm = norm.replace(f" {spoken} ", " | ")
     return out
+
+
+@lru_cache(maxsize=256)
+def _spoken(keys: tuple[str, ...], synonyms: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    """Spoken form -> normalized key, longest spoken form first (worked out once per list)."""
+    candidates = {alias_key(k): alias_key(k) for k in keys}
+    candidates.update({alias_key(s): alias_key(k) for s, k in synonyms})
+    return {k: candidates[k] for k in sorted(candidates, key=len, reverse=True)}
 
 
 _ALLERGEN = [

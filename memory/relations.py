@@ -62,6 +62,18 @@ class RelationSpec(BaseModel):
     detail: list[Cue] = Field(default_factory=list)
     """Words of a question that asks how a value holds (a medication's dose, route or
     frequency: "what dose of [Compound]"): it asks about the value it names, not around it."""
+    verbatim: bool = False
+    """What a user said, kept as written (``memory.remarks``): never read from a statement's
+    or a question's words, only stored for what no other relation states."""
+    near: list[str] = Field(default_factory=list)
+    """Relations whose values a question about this one also reads when it names the drug
+    the statement tied them to: a side effect is something the patient felt on a drug, noted
+    as a symptom ("what did the atorvastatin do to him?" after "myalgia on the atorva"). A
+    question that names no drug keeps to its own relation."""
+    near_named: list[str] = Field(default_factory=list)
+    """Relations that answer in this one's place when it holds nothing for the subject and
+    they hold the value the question names ("what reaction does she get with aspirin?" of
+    an allergy to aspirin noted with its reaction)."""
     graph: list[str] = Field(default_factory=list)
     """Knowledge-graph one-hop slots (``engine/understand/exemplars.yaml``) this relation
     restates: a question that reads as one of them may still be about the note."""
@@ -104,6 +116,12 @@ class SupersedeSpec(BaseModel):
     switch: str
     old_before: str
     old_after: str
+    stop: str = r"(?!)"
+
+    @cached_property
+    def stop_re(self) -> re.Pattern[str]:
+        """Words that end a value with nothing in its place ("held", "weaned off")."""
+        return re.compile(self.stop, re.IGNORECASE)
 
     @cached_property
     def switch_re(self) -> re.Pattern[str]:
@@ -225,14 +243,55 @@ class RelationCatalog(BaseModel):
 
     @cached_property
     def measurement_keys(self) -> dict[str, str]:
-        """alias_key -> canonical key, over every relation's known keys and synonyms."""
+        """alias_key -> canonical key, over every relation's known keys and synonyms (a
+        synonym wins over a key of the same spelling: "K" is written as a key too, and is
+        potassium)."""
         out: dict[str, str] = {}
         for spec in self.relations.values():
             for key in spec.keys:
                 out.setdefault(alias_key(key), key)
+        for spec in self.relations.values():
             for spoken, key in spec.synonyms.items():
-                out.setdefault(alias_key(spoken), key)
+                out[alias_key(spoken)] = key
         return out
+
+    def canonical_key(self, key: str) -> str:
+        """The one normalized name of a measurement however it was written: a short form or
+        synonym ("K", "creat", "Li") read as its name, the words of when it was taken left
+        out ("december LVEF", "LVEF baseline"), and a misspelt known name ("potasium") read
+        as that name when one letter tells them apart and no other known name is as close.
+        Pure."""
+        known_as = self._canonical
+        if key not in known_as:
+            if len(known_as) > 20_000:
+                known_as.clear()  # words of questions: kept while they fit
+            known_as[key] = self._canonical_of(key)
+        return known_as[key]
+
+    @cached_property
+    def _canonical(self) -> dict[str, str]:
+        return {}
+
+    def _canonical_of(self, key: str) -> str:
+        words = [w for w in alias_key(key).split() if w]
+        while len(words) > 1 and words[0] in _WHEN_WORDS:
+            words = words[1:]
+        while len(words) > 1 and words[-1] in _WHEN_WORDS:
+            words = words[:-1]
+        said = " ".join(words)
+        known = self.measurement_keys
+        if said in known:
+            return alias_key(known[said])
+        for cut in range(1, len(words)):
+            # a known name after words that qualify it ("HFrEF EF" is the EF)
+            tail = " ".join(words[cut:])
+            if tail in known and len(tail) > 1:
+                return alias_key(known[tail])
+        if len(said) >= 6:
+            near = {alias_key(v) for k, v in known.items() if _one_edit(said, k)}
+            if len(near) == 1:
+                return near.pop()
+        return said
 
 
 def load_catalog(path: Path | None = None) -> RelationCatalog:
@@ -244,3 +303,24 @@ def load_catalog(path: Path | None = None) -> RelationCatalog:
 def _load(path: str) -> RelationCatalog:
     data = safe_load(Path(path).read_text(encoding="utf-8"))
     return RelationCatalog.model_validate(data)
+
+
+_WHEN_WORDS = frozenset(
+    "jan feb mar apr may jun jul aug sep sept oct nov dec january february march april june "
+    "july august september october november december monday tuesday wednesday thursday "
+    "friday saturday sunday today yesterday tonight morning baseline admission initial "
+    "repeat latest recent previous first last am pm".split()
+)
+"""Words that say when a value was taken, not what was measured."""
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` differ by one letter left out, added or changed. Pure."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    i = 0
+    while i < len(a) and a[i] == b[i]:
+        i += 1
+    return a[i:] == b[i + 1 :] or (len(a) == len(b) and a[i + 1 :] == b[i + 1 :])

@@ -9,6 +9,7 @@ the same transaction. Nothing here is shared between users.
 from __future__ import annotations
 
 import errno
+import logging
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -23,7 +24,8 @@ from engine.telemetry.scrub import forget_in_traces, trace_files
 from engine.understand.form import is_question, sentences
 from engine.understand.polarity import Directions
 from engine.understand.spelling import Edit, Speller, apply, moved
-from engine.util.text import has_lone_surrogate
+from engine.util.faults import MemoryFault
+from engine.util.text import alias_key, has_lone_surrogate
 from memory.answer import Answerer
 from memory.asks import AskScorer, mask
 from memory.cache import AnswerCache, is_reviewed
@@ -32,17 +34,20 @@ from memory.clock import Clock
 from memory.dosing import dose_changed_to
 from memory.extract import Extracted, Extractor
 from memory.linking import StatementLinker
-from memory.origin import LOOKED_UP, confident_answers, kind_named
+from memory.literals import find_measurements
+from memory.onrecord import clipped, redosed_on_record, stopped_value
+from memory.origin import LOOKED_UP, STATED, confident_answers, kind_named
 from memory.relations import RelationCatalog, load_catalog
 from memory.results import NameOf
 from memory.router import Route, Router
 from memory.sqlite import compact_sqlite
-from memory.stated import stated_instant, unresolved_time
+from memory.stated import says_now, stated_instant, unresolved_time
 from memory.store.backend import TurnLog, delete_user, open_stores
 from memory.subjects import Linker, Resolver, link
 from memory.vault import VAULT_FILE, Fact, StoreOutcome, Vault
 
 DEFAULT_SESSION = "default"
+log = logging.getLogger(__name__)
 
 
 ForgetElsewhere = Callable[[list[str]], object]
@@ -147,8 +152,13 @@ class UserMemory:
             self.answerer.asks.shared_cues(self.catalog)
 
     def close(self) -> None:
-        self.episodic.close()
-        self.cache.close()
+        try:
+            self.vault.flush()
+        except MemoryFault as exc:
+            log.warning("the last uses of remembered facts were not recorded: %s", exc)
+        finally:
+            self.episodic.close()
+            self.cache.close()
 
     def __enter__(self) -> UserMemory:
         return self
@@ -172,7 +182,7 @@ class UserMemory:
             edits = self.speller.edits(question)
             question = apply(question, edits)
             linked = _moved(linked, edits)
-        with self.vault.hold():
+        with self.vault.hold(), self.resolver.reading():
             route = self.route(question)
             if not route.memory and not route.subjects:
                 return None
@@ -251,11 +261,41 @@ class UserMemory:
         with self.vault.hold():
             if len(parts) > 1:
                 found = [(part, self._state_one(part, session)) for part in parts]
+                self._keep_remarks(found, session)
                 facts = tuple(f for _, each in found for f in each)
                 if facts:
                     return Noted(facts, tuple(p for p, each in found if not each))
             facts = self._state_one(text, session, log_miss=len(parts) <= 1)
+            if not facts:
+                self._keep_remarks([(text, ())], session, alone=True)
             return Noted(facts, ()) if facts else Noted((), (text,))
+
+    def _keep_remarks(
+        self, found: list[tuple[str, tuple[Fact, ...]]], session: str | None, *, alone: bool = False
+    ) -> None:
+        """Keep each sentence that stated no fact as written, as a remark about its subject
+        (``memory.remarks``): the patient or project it names, else the subject of the fact
+        stated before it in the message, else the conversation's. The sentence is still said
+        back as not read (no fact was read from it); a remark only answers a later question
+        that nothing else answers. A message that stated no fact at all (``alone``) is kept
+        only when it is about a project: a patient's number and a few words may be a question
+        put without its question mark."""
+        if not any(each for _, each in found) and not alone:
+            return
+        conversation = self.episodic.last_subject(session or DEFAULT_SESSION)
+        last = next((f.subj for _, each in found for f in each), conversation)
+        for part, each in found:
+            if each:
+                last = each[-1].subj
+                continue
+            named = [r.id for r in self.resolver.patients(part) + self.resolver.notes(part) if r.id]
+            subject = named[0] if named else last
+            if subject is None or not subject.startswith(("note:", "patient:")):
+                continue
+            if alone and not subject.startswith("note:"):
+                continue
+            rel = "project_remark" if subject.startswith("note:") else "patient_remark"
+            self._store(Extracted(subject, rel, part.strip()), part, session)
 
     def _state_one(
         self, text: str, session: str | None, *, log_miss: bool = True
@@ -268,6 +308,9 @@ class UserMemory:
             conversation = self.episodic.last_subject(session or DEFAULT_SESSION)
             found = self.extractor.extract(text, conversation, carried="conversation")
             pieces = self._clause_facts(text, conversation)
+            if not pieces and found is None:
+                named = [r.id for r in self.resolver.patients(text) if r.id]
+                found = self._on_record(text, named[0] if named else conversation)
             if len(pieces) < 2 and found is not None:
                 pieces = [(text, found)]
             if not pieces:
@@ -276,12 +319,14 @@ class UserMemory:
                     named = [r.id for r in self.resolver.patients(text) if r.id]
                     self._log_statement(text, session, None, named[0] if named else None)
                 return ()
-            pieces = [(part, self._stopped(part, fact)) for part, fact in pieces]
+            pieces += self._other_values(pieces)
+            pieces = [(part, self._as_own(self._stopped(part, fact))) for part, fact in pieces]
             said = self._stated_instant(text)
             stored = [
                 self._store(self._as_said(fact, part, text), text, session, when)
                 for part, fact in pieces
-                for when in [self._stated_instant(part) or said]
+                # a clause that says "today" holds now, whatever another clause dates
+                for when in [self._stated_instant(part) or (None if says_now(part) else said)]
             ]
             return tuple(f for f in stored if f is not None)
 
@@ -305,6 +350,59 @@ class UserMemory:
         if not self.asks.stops(mask(part, spans)):
             return fact
         return replace(fact, ends=True, detail=None)
+
+    def _other_values(self, pieces: list[tuple[str, Extracted]]) -> list[tuple[str, Extracted]]:
+        """The values each piece's clause gives besides its fact (``Extractor.values``), each
+        once."""
+        seen = {(f.rel, f.obj) for _, f in pieces}
+        # a drug already noted, by its graph name or as written, is not noted again
+        names = {alias_key(n) for _, f in pieces for n in (f.obj_name, f.said) if n}
+        out: list[tuple[str, Extracted]] = []
+        for part, fact in pieces:
+            for extra in self.extractor.values(part, fact.subj, fact):
+                said = {alias_key(n) for n in (extra.obj_name, extra.said) if n}
+                if (extra.rel, extra.obj) not in seen and not (said & names):
+                    seen.add((extra.rel, extra.obj))
+                    names |= said
+                    out.append((part, extra))
+        return out
+
+    def _drugs(self, patient: str) -> list[Fact]:
+        """The medications the user gave for ``patient``, oldest first."""
+        return [f for f in self.vault.history(patient, "takes") if f.source == STATED]
+
+    def _on_record(self, part: str, patient: str | None) -> Extracted | None:
+        """The fact a clause states only against the patient's record (``memory.onrecord``):
+        a dose changed without naming the drug, or a medication stopped ("held his
+        spironolactone", "vaso off") when the clause reads as stopping it by meaning."""
+        if patient is None or not patient.startswith("patient:"):
+            return None
+        drugs = self._drugs(patient)
+        linked = link(self.linker, part)
+        if not any(e.kind == "Compound" for e in linked):
+            changed = redosed_on_record(part, patient, drugs)
+            if changed is not None:
+                return changed
+        if self.asks is None:
+            return None
+        spans = [(r.start, r.end, "Patient") for r in self.resolver.patients(part) if r.start >= 0]
+        value = stopped_value(part, drugs, linked, [(a, b) for a, b, _ in spans])
+        if value is None:
+            return None
+        obj, name, start, end = value
+        if not self.asks.stops(mask(part, [*spans, (start, end, "Compound")])):
+            return None
+        return Extracted(patient, "takes", obj, None, name, ends=True)
+
+    def _as_own(self, fact: Extracted) -> Extracted:
+        """``fact`` with a drug the linker did not know read as the patient's medication its
+        name clips ("carbi down to 10 mg od" after carbimazole 20 mg)."""
+        if fact.rel != "takes" or "::" in fact.obj or not fact.subj.startswith("patient:"):
+            return fact
+        own = clipped(fact.obj_name or fact.obj, self._drugs(fact.subj))
+        if own is None:
+            return fact
+        return replace(fact, obj=own.obj, obj_name=own.obj_name)
 
     def _as_said(self, fact: Extracted, part: str, sentence: str) -> Extracted:
         """``fact`` with a time its statement gives but no day can be read from ("last
@@ -331,7 +429,12 @@ class UserMemory:
             named = [r.id for r in self.resolver.patients(part) if r.id]
             if named:
                 patient, how = named[0], "clause"
-            fact = self.extractor.extract(part, patient, carried=how) or _redosed(part, out)
+            fact = (
+                self.extractor.extract(part, patient, carried=how)
+                or _redosed(part, out)
+                or _continued(part, out, self.catalog)
+                or self._on_record(part, patient)
+            )
             if fact is not None and all(
                 (fact.triple, fact.detail) != (f.triple, f.detail) for _, f in out
             ):
@@ -390,6 +493,8 @@ class UserMemory:
         if self.name_of is not None:
             subj_name = subj_name or _graph_name(self.name_of, found.subj)
             obj_name = obj_name or _graph_name(self.name_of, found.obj)
+        if found.said and obj_name and not _same_name(found.said, obj_name):
+            obj_name = f"{obj_name} ({found.said})"  # shown as the user wrote it too
         aliases = self.resolver.learn(text, found.subj) if text else []
         aliases += self.resolver.introductions(text) if text else []
         outcome: StoreOutcome = self.vault.add(
@@ -567,6 +672,37 @@ def _redosed(clause: str, before: list[tuple[str, Extracted]]) -> Extracted | No
     if drug is None or dose is None or drug.detail is None or drug.rel != "takes":
         return None
     return replace(drug, detail=dose.text, supersedes=None, supersede_current=False)
+
+
+_EARLIER_VALUE = re.compile(
+    r"^(?:(?:it|this|that|and)\s+)?(?:was|were|had been|from)\s+"
+    r"(?P<v>[<>]?\d+(?:[.,]\d+)?(?:/\d+)?(?:\s?(?:%|[A-Za-zµμ]+/[A-Za-zµμ0-9]+))?)(?![\w./])",
+    re.IGNORECASE,
+)
+
+
+def _continued(
+    clause: str, before: list[tuple[str, Extracted]], catalog: RelationCatalog
+) -> Extracted | None:
+    """A clause that gives an earlier value of the test the clause before it measured,
+    without naming it again ("peak flow 320 today, was 210 on monday"): that test at that
+    value (its own stated day is read with the clause)."""
+    m = _EARLIER_VALUE.match(clause)
+    last = before[-1][1] if before else None
+    if m is None or last is None or catalog.functional(last.rel) != "key":
+        return None
+    found = find_measurements(last.obj)
+    if not found or found[0].start != 0:
+        return None
+    value = f"{found[0].key} {m.group('v')}"
+    return replace(last, obj=value, obj_name=None, supersedes=None, supersede_current=False)
+
+
+def _same_name(said: str, name: str) -> bool:
+    """Whether a value as written is its graph name, or a part of it ("penicillin" of
+    Benzylpenicillin, "apixaban" of Apixaban)."""
+    a, b = alias_key(said), alias_key(name)
+    return a in b or b in a
 
 
 def _graph_name(name_of: NameOf, node: str) -> str | None:

@@ -58,3 +58,13 @@ def unresolved_time(text: str, now: datetime) -> str | None:
             return said
     m = _VAGUE.search(text)
     return m.group(0) if m else None
+
+
+_NOW_WORDS = re.compile(
+    r"\b(?:today|now|this (?:morning|afternoon|evening)|tonight|currently)\b", re.I
+)
+
+
+def says_now(text: str) -> bool:
+    """Whether ``text`` says its fact holds at the moment it is said ("K 5.1 today")."""
+    return bool(_NOW_WORDS.search(text))

@@ -8,6 +8,8 @@ engine's linker. Aliases are per user: the same name or MRN may be someone else 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -18,6 +20,11 @@ from engine.util.text import alias_key
 from memory.notes import find_notes, match_slug, phrase_key
 from memory.patients import find_intros, find_mrns, find_names, surname
 from memory.vault import Vault
+
+_BARE_NUMBER = re.compile(r"(?<![\w#.,/\-^])(?P<n>\d{4,10})(?![\w%/^]|[.,]\d|\s*[%/])")
+"""A whole number long enough to be a record number, no unit or decimals after it."""
+_CAPITALISED = re.compile(r"(?<![\w'-])[A-Z][a-z]{2,}(?:-[A-Z][a-z]+)?(?![\w-])")
+"""A word written with a capital, as a surname is."""
 
 
 class Linker(Protocol):
@@ -70,9 +77,27 @@ class Resolver:
 
     def __init__(self, vault: Vault) -> None:
         self.vault = vault
+        self._seen: dict[tuple[str, str], list[SubjectRef]] | None = None
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """Within the block (one question, the vault not written), ``patients`` and ``notes``
+        read each text once."""
+        self._seen = {}
+        try:
+            yield
+        finally:
+            self._seen = None
 
     def patients(self, text: str) -> list[SubjectRef]:
         """Patient references, best first: prefixed MRNs and intros, names, titles, bare MRNs."""
+        if self._seen is None:
+            return self._patients(text)
+        if ("patients", text) not in self._seen:
+            self._seen[("patients", text)] = self._patients(text)
+        return list(self._seen[("patients", text)])
+
+    def _patients(self, text: str) -> list[SubjectRef]:
         refs: list[SubjectRef] = []
         intro_names = {name: mrn for name, mrn in find_intros(text)}
         for m in find_mrns(text):
@@ -84,6 +109,14 @@ class Resolver:
                     pid, PATIENT, text[m.start : m.end], m.start, m.end, self._known(pid), via, name
                 )
             )
+        for num in _BARE_NUMBER.finditer(text):
+            # a number this user gave as a patient's, written after a test's name ("latest PEF
+            # 27703"), is that patient rather than a value
+            pid = patient_id(num.group("n"))
+            if not any(r.start <= num.start() < r.end for r in refs) and self._known(pid):
+                refs.append(
+                    SubjectRef(pid, PATIENT, num.group("n"), num.start(), num.end(), True, "bare")
+                )
         for n in find_names(text):
             if n.name in intro_names or any(r.start <= n.start < r.end for r in refs):
                 continue
@@ -109,10 +142,39 @@ class Resolver:
                 refs.append(
                     SubjectRef("", PATIENT, n.name, n.start, n.end, False, "unknown-name", n.name)
                 )
+        surnames = self.vault.alias_keys("surname") if _CAPITALISED.search(text) else frozenset()
+        for word in _CAPITALISED.finditer(text):
+            # a surname alone, of a patient this user introduced by name ("Okafor 3390",
+            # "the first potassium for Okafor")
+            if any(r.start < word.end() and word.start() < r.end for r in refs):
+                continue
+            if alias_key(word.group()) not in surnames:
+                continue
+            hits = self.vault.resolve(word.group(), "surname")
+            if hits:
+                refs.append(
+                    SubjectRef(
+                        hits[0].subject,
+                        PATIENT,
+                        word.group(),
+                        word.start(),
+                        word.end(),
+                        True,
+                        "name",
+                        word.group(),
+                    )
+                )
         order = {"mrn": 0, "intro": 0, "name": 1, "title": 2, "bare": 3, "unknown-name": 4}
         return sorted(refs, key=lambda r: (order[r.via], r.start))
 
     def notes(self, text: str) -> list[SubjectRef]:
+        if self._seen is None:
+            return self._notes(text)
+        if ("notes", text) not in self._seen:
+            self._seen[("notes", text)] = self._notes(text)
+        return list(self._seen[("notes", text)])
+
+    def _notes(self, text: str) -> list[SubjectRef]:
         refs: list[SubjectRef] = []
         known: list[str] | None = None
         mentions = find_notes(text)

@@ -96,3 +96,17 @@ def select(
     if kind == Temporal.AS_OF and instant is not None:
         return as_of(history, instant)
     return current(history)
+
+
+def stopped(history: list[Fact]) -> list[Fact]:
+    """The values stopped last with nothing in their place ("held his spironolactone"): rows
+    that ended unreplaced and whose value is not current again, those that ended last
+    first. Pure."""
+    now = {f.obj for f in history if f.current}
+    ended = [
+        f for f in history if f.t_end is not None and f.replaced_by is None and f.obj not in now
+    ]
+    if not ended:
+        return []
+    last = max(f.t_end for f in ended if f.t_end is not None)
+    return sorted((f for f in ended if f.t_end == last), key=_order, reverse=True)

@@ -50,6 +50,7 @@ class AliasIndex(VaultFile):
     ) -> None:
         for alias, kind, subject in aliases:
             self._reads.known(subject)
+            self._reads.drop(("aliases", kind))
             key = alias_key(alias)
             if not key:
                 continue
@@ -73,6 +74,16 @@ class AliasIndex(VaultFile):
                 "UPDATE mem_index SET last_seen = ? WHERE subject = ?",
                 [naive_utc(self._clock.now()), subject],
             )
+
+    def alias_keys(self, kind: str) -> frozenset[str]:
+        """The normalized aliases of ``kind`` ("surname", ...) this user has, through the
+        read cache: a word that is none of them needs no lookup."""
+
+        def load(conn: Executor) -> frozenset[str]:
+            rows = conn.execute("SELECT DISTINCT alias FROM mem_index WHERE kind = ?", [kind])
+            return frozenset(str(r[0]) for r in rows.fetchall())
+
+        return frozenset(self._read(("aliases", kind), load))
 
     def resolve(self, alias: str, kind: str) -> list[Alias]:
         """Subjects ``alias`` denotes, most recently seen first."""

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 ReadKey = tuple[str, str]
-"""(kind, argument): ("subjects", prefix), ("keys", relation) or ("exists", subject)."""
+"""(kind, argument): ("subjects", prefix), ("keys", relation), ("exists", subject),
+("aliases", kind) or ("history", "subject|relation|key")."""
 
 
 class ReadCache:
@@ -31,7 +32,9 @@ class ReadCache:
     def stored(self, subj: str, rel: str, key: str) -> None:
         """This process stored a fact (subj, rel) with functional key ``key``."""
         for (kind, arg), value in list(self._values.items()):
-            if kind == "keys" and arg == rel and key and key not in value:
+            if kind == "history" and arg.startswith(f"{subj}|"):
+                del self._values[(kind, arg)]
+            elif kind == "keys" and arg == rel and key and key not in value:
                 self._values[(kind, arg)] = sorted([*value, key])
             elif kind == "subjects" and subj.startswith(arg) and subj not in value:
                 self._values[(kind, arg)] = sorted([*value, subj])
@@ -40,6 +43,10 @@ class ReadCache:
     def known(self, subject: str) -> None:
         """This process stored a fact or alias about ``subject``."""
         self._values[("exists", subject)] = True
+
+    def drop(self, key: ReadKey) -> None:
+        """Forget one cached read (what it read has changed)."""
+        self._values.pop(key, None)
 
     def clear(self) -> None:
         self._values.clear()

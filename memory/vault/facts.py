@@ -30,6 +30,8 @@ from memory.vault.file import VaultDB
 from memory.vault.queries import FactQueries
 
 _PRUNE_EVERY = 128
+_USES_KEPT = 64
+"""Uses of facts kept before they are written without waiting for another write."""
 log = logging.getLogger(__name__)
 
 
@@ -127,6 +129,7 @@ class Vault(FactQueries):
                     "quality = greatest(quality, ?), detail = coalesce(?, detail) WHERE id = ?",
                     [now, subj_name, obj_name, quality, detail, same[0].id],
                 )
+                self._reads.stored(subj, rel, key)  # the row read before has changed
                 return StoreOutcome(self._get(conn, same[0].id), False)
             ending = self._to_supersede(valid, subj, rel, key, supersedes, supersede_current)
             ending += [f for f in redosed if f not in ending]
@@ -273,8 +276,7 @@ class Vault(FactQueries):
         """The functional key of a value ("hba1c" for "HbA1c 7.5%"); '' when not keyed."""
         if self._catalog.functional(rel) != "key":
             return ""
-        key = measurement_key(obj) or alias_key(obj)
-        return alias_key(self._catalog.measurement_keys.get(key, key))
+        return self._catalog.canonical_key(measurement_key(obj) or alias_key(obj))
 
     def _to_supersede(
         self,
@@ -299,22 +301,21 @@ class Vault(FactQueries):
         return out
 
     def touch(self, ids: Iterable[int]) -> None:
-        """Record a use (LRU order, usage count) of these facts. A store that cannot be
+        """Record a use (LRU order, usage count) of these facts. An answer does not wait for
+        a write of its own: the uses are written with the next write of the vault, every
+        ``_USES_KEPT`` uses, or at ``flush`` (``UserMemory.close``). A store that cannot be
         written now (its disk full or read-only) does not stop the answer that used them:
-        the use goes unrecorded, and the log says so."""
-        ids = list(ids)
-        if not ids:
+        the uses go unrecorded, and the log says so."""
+        for fact_id in ids:
+            self._uses[fact_id] = self._uses.get(fact_id, 0) + 1
+            self._used_at = naive_utc(self._clock.now())
+        if len(self._uses) < _USES_KEPT:
             return
-        marks = ",".join("?" for _ in ids)
         try:
-            with self._tx() as conn:
-                conn.execute(
-                    f"UPDATE facts SET last_used = ?, usage_count = usage_count + 1 "
-                    f"WHERE id IN ({marks})",
-                    [naive_utc(self._clock.now()), *ids],
-                )
+            self.flush()
         except MemoryFault as exc:
-            log.warning("the use of %d remembered facts was not recorded: %s", len(ids), exc)
+            log.warning("the use of %d remembered facts was not recorded: %s", len(self._uses), exc)
+            self._uses, self._used_at = {}, None
 
     def forget_facts(self, triples: Iterable[Triple]) -> list[Fact]:
         """Delete every row (all intervals) of these triples; returns what was deleted."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Generator, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
@@ -262,6 +263,10 @@ class VaultFile:
         self._clock = clock
         self._depth = 0
         self._reads = ReadCache()
+        self._uses: dict[int, int] = {}
+        """Uses of facts not yet written (fact id -> answers that used it since), with the
+        time of the latest in ``_used_at``: written with the next write, or by ``flush``."""
+        self._used_at: datetime | None = None
 
     @contextmanager
     def hold(self) -> Iterator[Executor]:
@@ -303,7 +308,30 @@ class VaultFile:
     @contextmanager
     def _tx(self) -> Iterator[Executor]:
         with self.hold(), self._db.tx() as conn:
+            self._write_uses(conn)
             yield conn
+
+    def flush(self) -> None:
+        """Write the uses of facts recorded since the last write (``touch``)."""
+        if self._uses:
+            with self._tx():
+                pass
+
+    def _write_uses(self, conn: Executor) -> None:
+        if not self._uses:
+            return
+        at, uses = self._used_at, self._uses
+        self._uses, self._used_at = {}, None
+        by_count: dict[int, list[int]] = {}
+        for fact_id, count in uses.items():
+            by_count.setdefault(count, []).append(fact_id)
+        for count, ids in by_count.items():
+            marks = ",".join("?" for _ in ids)
+            conn.execute(
+                f"UPDATE facts SET last_used = ?, usage_count = usage_count + ? "
+                f"WHERE id IN ({marks})",
+                [at, count, *ids],
+            )
 
     def _read(self, key: ReadKey, load: Callable[[Executor], Any]) -> Any:
         """``load(conn)`` through the read cache (kept only inside a caller's ``hold()``)."""

@@ -23,8 +23,12 @@ class FactQueries(AliasIndex):
             where, args = where + " AND rel = ?", [*args, rel]
         if key is not None:
             where, args = where + " AND key = ?", [*args, key]
-        with self.hold() as conn:
+
+        def load(conn: Executor) -> list[Fact]:
             return self._rows(conn, where, args, order="t_start, id")
+
+        # read again and again while one question is answered: through the read cache
+        return list(self._read(("history", f"{subj}|{rel}|{key}"), load))
 
     def about_object(self, obj: str, rel: str | None = None) -> list[Fact]:
         where, args = "obj = ?", [obj]

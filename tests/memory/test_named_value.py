@@ -164,4 +164,5 @@ def test_questions_naming_the_new_value(mem: UserMemory, question: str, expect: 
 def test_the_answer_says_it_is_the_value_before(mem: UserMemory) -> None:
     result = mem.answer("Which medicine did prasugrel take over from for MRN 5120?", [])
     assert result is not None and result.intent == f"memory:takes:{Temporal.BEFORE}"
-    assert result.answers[0].name == "Acetylsalicylic acid"
+    # named by the graph, and as the user wrote it
+    assert result.answers[0].name == "Acetylsalicylic acid (aspirin)"
