@@ -71,6 +71,9 @@ class Graph:
         n = self.ids[i]
         return self.facts[n] if self.kind(n) == use.src else 0
 
+    def objects(self, node_id: str, rel: str) -> list[str]:
+        return []  # no subtype edges: the senses are unrelated
+
 
 def test_a_sense_the_graph_holds_far_more_about_is_the_one_meant() -> None:
     from engine.agent.senses import central
