@@ -222,9 +222,13 @@ class Helix:
                 on_event=trace.tee(on_event),
                 among=among,
             )
-            kw = {"mode": mode, "memory": memory, "session": session}
-            result = self._with_subtypes(question, result, **kw) or result
-            result = self._roll_up(question, result, **kw) or result
+            result = (
+                self._with_subtypes(question, result, mode=mode, memory=memory, session=session)
+                or result
+            )
+            result = (
+                self._roll_up(question, result, mode=mode, memory=memory, session=session) or result
+            )
             result.degraded = list(dict.fromkeys([*self.c.degraded, *result.degraded]))
             self._cite_sources(result)
             result.name_nodes(self.node_names)

@@ -155,8 +155,8 @@ def literature(
     said = {k: v[1] or "" for k, v in texts.items()}
     if about:
         # a drug is named anywhere in the article: its title and conclusion count too
-        docs = {d: store.document(d) for d in {doc_of(h.id) for h in hits}}
-        said = {k: f"{v} {' '.join(docs.get(doc_of(k)) or ())}" for k, v in said.items()}
+        articles = {d: store.document(d) for d in {doc_of(h.id) for h in hits}}
+        said = {k: f"{v} {' '.join(articles.get(doc_of(k)) or ())}" for k, v in said.items()}
     good = relevant(hits, texts=said, naming=naming or (), about=about)
     attach_passages(result, store, hits, {h.id for h in good})
     if not good:

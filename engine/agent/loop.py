@@ -358,6 +358,7 @@ class AgentLoop:
         if plan.intent in {"one_hop", "multi_hop", "mechanism", "overview"}:
             return self._graph(plan, result, hits, steps, llm)
         names = [e.name for e in plan.seeds]
+        otherwise: str | None
         if plan.intent == "literature" and names:
             otherwise = explainer.no_study([e.name for e in [*plan.seeds, *plan.targets]])
         else:
