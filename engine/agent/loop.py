@@ -352,7 +352,8 @@ class AgentLoop:
                 result,
                 hits,
                 note,
-                otherwise=explainer.understood(names),
+                # a reason the planner gave (a therapy of a symptom) is said; else what was read
+                otherwise=note if plan.note else explainer.understood(names),
                 about=named_as(plan, self.c.store),
             )
         if plan.intent in {"one_hop", "multi_hop", "mechanism", "overview"}:

@@ -530,7 +530,10 @@ class Planner:
             # what causes it is no answer, and a disease named by it is what is meant ("meds
             # for anxiety": anxiety disorder), asked instead
             instead = self._disease_named_by(seed)
-            if instead is not None or not explains_therapy(plan.dist):
+            # a chain through the diseases presenting it only when the question names them
+            # ("drugs for diseases that present nausea"), never for "meds for nausea"
+            through = "Disease" in words.features.named_kinds
+            if instead is not None or not explains_therapy(plan.dist) or not through:
                 plan.intent, plan.note = "no_relation", no_therapy_reason(seed.name, seed.kind)
                 plan.instead = instead
                 return plan

@@ -265,3 +265,24 @@ def test_the_disease_a_symptoms_word_names_is_the_treated_one() -> None:
     # a flare of gout is gout
     assert disease_named_by(Store(), "gout flare") == "D::5"  # type: ignore[arg-type]
     assert disease_named_by(Store(), "insomnia") is None  # type: ignore[arg-type]
+
+
+def test_meds_for_a_symptom_no_disease_is_named_by_says_what_the_graph_records(helix) -> None:
+    from engine.agent.planner import disease_named_by
+
+    store = helix.c.store
+    presented = next(u for u in store.uses() if u.rel == "DpS" and u.inverse)
+    name = next(
+        name
+        for nid, name in store.names_of_kind("Symptom")
+        if " " not in name
+        and store.degree(store.index[nid], presented) > 1
+        and disease_named_by(store, name) is None
+        and helix.link(name.lower())[0].id == nid
+    )
+    r = helix.ask(f"meds for {name.lower()}")
+    assert r.status is Status.NOT_ANSWERED, r.text
+    assert "the graph records treatments of diseases only" in r.text
+    # asked through the diseases that present it, the chain is walked
+    chain = helix.ask(f"which drugs treat diseases that present with {name.lower()}?")
+    assert chain.intent == "multi_hop", chain.text
