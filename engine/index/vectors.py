@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from collections.abc import Collection
@@ -12,6 +11,7 @@ import faiss
 import numpy as np
 
 from engine.providers.embedder.base import Vectors
+from engine.util.artefact import file_sha256
 
 REBUILD = "`helix-chat ingest --force`"
 
@@ -45,14 +45,6 @@ def index_files(path: Path) -> tuple[Path, Path, Path]:
     return path, path.with_suffix(".ids.json"), digest_path(path)
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 class VectorIndex:
     def __init__(self, index: faiss.Index, ids: list[str]) -> None:
         if index.ntotal != len(ids):
@@ -77,7 +69,7 @@ class VectorIndex:
         ids_tmp = path.with_suffix(".ids.tmp")
         ids_tmp.write_text(json.dumps(self.ids), encoding="utf-8")
         digest_tmp = path.with_suffix(".sha256.tmp")
-        digest_tmp.write_text(_sha256(tmp) + "\n", encoding="utf-8")
+        digest_tmp.write_text(file_sha256(tmp) + "\n", encoding="utf-8")
         _, ids, digest = index_files(path)
         tmp.replace(path)
         ids_tmp.replace(ids)
@@ -92,7 +84,7 @@ class VectorIndex:
         kept = digest_path(path)
         if not kept.is_file():
             return None
-        if _sha256(path) == kept.read_text(encoding="utf-8").strip():
+        if file_sha256(path) == kept.read_text(encoding="utf-8").strip():
             return None
         return (
             f"{path} is damaged (its bytes no longer match the sha256 its build kept in "

@@ -9,7 +9,6 @@ so a second check is instant and nothing is written into a shared data directory
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from dataclasses import dataclass
@@ -18,11 +17,10 @@ from pathlib import Path
 
 from engine.config import Settings
 from engine.ingest.manifest import Manifest, SourceFile
+from engine.util.artefact import file_sha256
 
 CHECKOUT_SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 """``../shared/data`` next to a source checkout (absent for an installed wheel)."""
-
-_CHUNK = 1 << 20
 
 
 class State(StrEnum):
@@ -57,14 +55,6 @@ def search_dirs(settings: Settings) -> list[Path]:
         if r.is_dir() and r not in out:
             out.append(r)
     return out
-
-
-def sha256_of(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        while chunk := fh.read(_CHUNK):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def hash_cache(settings: Settings) -> Path:
@@ -108,7 +98,7 @@ def check(
     entry = known.get(key)
     if not rehash and entry is not None and entry[:2] == stamp:
         return State.OK if entry[2] == src.sha256 else State.MODIFIED
-    digest = sha256_of(path)
+    digest = file_sha256(path)
     known[key] = [*stamp, digest]
     return State.OK if digest == src.sha256 else State.MODIFIED
 

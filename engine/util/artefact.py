@@ -45,6 +45,15 @@ def code_digest(modules: tuple[str, ...]) -> str:
     return h.hexdigest()[:16]
 
 
+def file_sha256(path: Path) -> str:
+    """The sha256 hex digest of a file's bytes, read a megabyte at a time."""
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        while chunk := fh.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()
+
+
 def file_fingerprint(path: Path) -> dict[str, Any]:
     """What identifies a store file's content without reading it: its path, size and
     modification time (ingest swaps in a new file; opening reads it read-only), and those of

@@ -19,8 +19,9 @@ from typing import Any
 from engine.config import Settings
 from engine.eval.report import Aggregate, EvalReport
 from engine.eval.report_data import DayRecall
-from engine.eval.tracking.provenance import file_sha256, git_state
+from engine.eval.tracking.provenance import git_state
 from engine.graph.edges import Calibration
+from engine.util.artefact import file_sha256
 
 _UNSAFE = re.compile(r"[^\w.\- :]")
 
