@@ -38,6 +38,7 @@ from engine.result import Evidence, LinkedEntity, Result, Status, Triple
 from engine.telemetry import Tracing
 from engine.understand.bank import Bank
 from engine.understand.datarel import DataVocabulary
+from engine.understand.followup import substitute
 from engine.understand.lexicon import CUE_WORDS, KIND_WORDS
 from engine.understand.linking import Linker
 from engine.understand.mentions import AliasIndex
@@ -59,6 +60,12 @@ log = logging.getLogger(__name__)
 
 ROLL_UP_INTENTS = frozenset({"one_hop", "multi_hop"})
 """Question kinds that may be answered for a disease's parent when the disease has none."""
+
+
+def _one_disease(result: Result) -> LinkedEntity | None:
+    """The one disease the question named (with its place in the question), else None."""
+    diseases = [e for e in result.linked if e.kind == "Disease" and 0 <= e.start < e.end]
+    return diseases[0] if len(diseases) == 1 else None
 
 
 P = ParamSpec("P")
@@ -246,10 +253,9 @@ class Helix:
     ) -> Result | None:
         """A therapy answer for a disease with few drugs of its own goes on with its
         subtypes' (``engine/agent/subtypes.py``); one with none is answered by them."""
-        diseases = [e for e in result.linked if e.kind == "Disease" and 0 <= e.start < e.end]
-        if len(diseases) != 1 or result.intent not in ROLL_UP_INTENTS:
+        d = _one_disease(result)
+        if d is None or result.intent not in ROLL_UP_INTENTS:
             return None
-        d = diseases[0]
         if result.status is Status.ANSWERED:
             if (
                 not subtypes.therapy_of(result, d.id)
@@ -263,7 +269,7 @@ class Helix:
         for child in subtypes.subtypes_treated(self.c.store, d.id):
             name = self.c.store.name(child)
             again = self.loop.ask(
-                question[: d.start] + name + question[d.end :],
+                substitute(question, d.start, d.end, name),
                 mode=mode,
                 memory=memory,
                 session=session,
@@ -293,14 +299,13 @@ class Helix:
         ``is a subtype of`` hop. Only for relation questions that found no answer."""
         if result.status is not Status.NOT_ANSWERED or result.intent not in ROLL_UP_INTENTS:
             return None
-        diseases = [e for e in result.linked if e.kind == "Disease" and 0 <= e.start < e.end]
-        if len(diseases) != 1:
+        child = _one_disease(result)
+        if child is None:
             return None
-        child = diseases[0]
         for parent in self.c.store.objects(child.id, "DsD")[:2]:
             name = self.c.store.name(parent)
             again = self.loop.ask(
-                question[: child.start] + name + question[child.end :],
+                substitute(question, child.start, child.end, name),
                 mode=mode,
                 memory=memory,
                 session=session,

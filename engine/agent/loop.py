@@ -44,6 +44,7 @@ from engine.providers.llm import LanguageModel, LocalModel
 from engine.ranking.answers import apply_boosts, rank_paths
 from engine.ranking.presets import MODES, Fusion, RetrievalPreset
 from engine.result import Answer, Evidence, LinkedEntity, Result, Status, Triple
+from engine.understand.followup import substitute
 from engine.understand.negation import denies_between
 from engine.understand.sets import AMONG, ANY, BOTH, says
 from engine.util.text import question_problem
@@ -183,7 +184,7 @@ class AgentLoop:
         if not 0 <= seed.start < seed.end:
             return result
         again = self._answer(
-            question[: seed.start] + d.name + question[seed.end :], mode, None, None, steps, session
+            substitute(question, seed.start, seed.end, d.name), mode, None, None, steps, session
         )
         if again.status is not Status.ANSWERED:
             return result
