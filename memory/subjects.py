@@ -8,7 +8,7 @@ engine's linker. Aliases are per user: the same name or MRN may be someone else 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Protocol
@@ -89,13 +89,19 @@ class Resolver:
         finally:
             self._seen = None
 
+    def _once(
+        self, what: str, text: str, find: Callable[[str], list[SubjectRef]]
+    ) -> list[SubjectRef]:
+        """``find(text)``, worked out once per ``what`` and text while a hold lasts."""
+        if self._seen is None:
+            return find(text)
+        if (what, text) not in self._seen:
+            self._seen[(what, text)] = find(text)
+        return list(self._seen[(what, text)])
+
     def patients(self, text: str) -> list[SubjectRef]:
         """Patient references, best first: prefixed MRNs and intros, names, titles, bare MRNs."""
-        if self._seen is None:
-            return self._patients(text)
-        if ("patients", text) not in self._seen:
-            self._seen[("patients", text)] = self._patients(text)
-        return list(self._seen[("patients", text)])
+        return self._once("patients", text, self._patients)
 
     def _patients(self, text: str) -> list[SubjectRef]:
         refs: list[SubjectRef] = []
@@ -168,11 +174,7 @@ class Resolver:
         return sorted(refs, key=lambda r: (order[r.via], r.start))
 
     def notes(self, text: str) -> list[SubjectRef]:
-        if self._seen is None:
-            return self._notes(text)
-        if ("notes", text) not in self._seen:
-            self._seen[("notes", text)] = self._notes(text)
-        return list(self._seen[("notes", text)])
+        return self._once("notes", text, self._notes)
 
     def _notes(self, text: str) -> list[SubjectRef]:
         refs: list[SubjectRef] = []
