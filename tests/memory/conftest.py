@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from engine.config import Settings
+from engine.providers.embedder.sentence import SentenceTransformerEmbedder
+from memory.asks import AskScorer, load_slots
 from memory.clock import SimulatedClock
 from memory.linking import StatementLinker
 from memory.relations import RelationCatalog, load_catalog
@@ -17,6 +19,14 @@ from sessions.store import mention_scrubber
 from tests.memory.memfakes import fake_linker
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+@pytest.fixture(scope="module")
+def asks() -> AskScorer:
+    """The bank over the engine's real embedding model (the one ``Helix.embed`` serves)."""
+    if not load_slots():
+        pytest.skip("the exemplar bank engine/understand/exemplars.yaml is not there")
+    return AskScorer(SentenceTransformerEmbedder(Settings().embed_model).encode)
 
 
 @pytest.fixture

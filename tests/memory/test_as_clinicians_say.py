@@ -17,10 +17,9 @@ from collections.abc import Iterator
 import pytest
 
 from engine.config import Settings
-from engine.providers.embedder.sentence import SentenceTransformerEmbedder
 from engine.result import Result, Status
 from engine.understand.shortforms import short_forms
-from memory.asks import AskScorer, load_slots
+from memory.asks import AskScorer
 from memory.clock import SimulatedClock
 from memory.linking import AliasHit, StatementLinker
 from memory.service import UserMemory
@@ -52,13 +51,6 @@ def _linker() -> StatementLinker:
         lambda node: nodes[node][0] if node in nodes else None,
         lambda node: nodes[node][1] if node in nodes else None,
     )
-
-
-@pytest.fixture(scope="module")
-def asks() -> AskScorer:
-    if not load_slots():
-        pytest.skip("the exemplar bank engine/understand/exemplars.yaml is not there")
-    return AskScorer(SentenceTransformerEmbedder(Settings().embed_model).encode)
 
 
 @pytest.fixture

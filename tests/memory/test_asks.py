@@ -10,22 +10,12 @@ from collections.abc import Iterator
 import pytest
 
 from engine.config import Settings
-from engine.providers.embedder.sentence import SentenceTransformerEmbedder
 from engine.result import Result, Status
-from memory.asks import AskScorer, load_slots, mask
+from memory.asks import AskScorer, mask
 from memory.clock import SimulatedClock
 from memory.router import Temporal
 from memory.service import UserMemory
 from tests.memory.memfakes import fake_linker
-
-
-@pytest.fixture(scope="module")
-def asks() -> AskScorer:
-    """The bank over the engine's real embedding model (the one ``Helix.embed`` serves)."""
-    if not load_slots():
-        pytest.skip("the exemplar bank engine/understand/exemplars.yaml is not there yet")
-    embedder = SentenceTransformerEmbedder(Settings().embed_model)
-    return AskScorer(embedder.encode)
 
 
 @pytest.fixture

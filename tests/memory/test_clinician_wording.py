@@ -12,9 +12,8 @@ from collections.abc import Iterator
 import pytest
 
 from engine.config import Settings
-from engine.providers.embedder.sentence import SentenceTransformerEmbedder
 from engine.result import Result, Status
-from memory.asks import AskScorer, load_slots
+from memory.asks import AskScorer
 from memory.clock import SimulatedClock
 from memory.linking import AliasHit, StatementLinker
 from memory.relations import load_catalog
@@ -56,13 +55,6 @@ def _linker() -> StatementLinker:
         lambda node: nodes[node][0] if node in nodes else None,
         lambda node: nodes[node][1] if node in nodes else None,
     )
-
-
-@pytest.fixture(scope="module")
-def asks() -> AskScorer:
-    if not load_slots():
-        pytest.skip("the exemplar bank engine/understand/exemplars.yaml is not there")
-    return AskScorer(SentenceTransformerEmbedder(Settings().embed_model).encode)
 
 
 @pytest.fixture

@@ -10,11 +10,10 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from engine.config import Settings
-from engine.providers.embedder.sentence import SentenceTransformerEmbedder
 from engine.result import Result, Status
 from engine.understand.form import is_yes_no
 from memory import choose
-from memory.asks import AskScorer, load_slots
+from memory.asks import AskScorer
 from memory.clock import SimulatedClock
 from memory.router import Temporal, TemporalIntent
 from memory.service import UserMemory
@@ -123,13 +122,6 @@ def test_rules_only_questions_that_name_the_new_value(
 
 
 # --- whole questions, read by meaning against the exemplar bank ------------------------------
-
-
-@pytest.fixture(scope="module")
-def asks() -> AskScorer:
-    if not load_slots():
-        pytest.skip("the exemplar bank engine/understand/exemplars.yaml is not there")
-    return AskScorer(SentenceTransformerEmbedder(Settings().embed_model).encode)
 
 
 @pytest.fixture
