@@ -52,12 +52,15 @@ def fill_from_paths(
         first = [replace(p, nodes=p.nodes[:2], uses=p.uses[:1]) for p in paths]
         signals = answer_signals(store, first)
         scores = weigh(scores, signals)
+        dense_scores = dense_mentions(store, list(scores), hits)
     else:
         scores = graph_scores(paths, lambda p: store.ids[p.end])
-        signals = answer_signals(store, paths)
+        dense_scores = dense_mentions(store, list(scores), hits)
+        signals = answer_signals(store, paths, dense_scores if one_hop else None)
         if one_hop:
-            scores = weigh(scores, signals)
-    dense_scores = dense_mentions(store, list(scores), hits)
+            # a passage naming an answer is one of its evidence signals (a tie-breaker),
+            # not a second ranking fused in
+            scores, dense_scores = weigh(scores, signals), {}
     fused = (
         fuse(scores, dense_scores, fusion)
         if dense_scores

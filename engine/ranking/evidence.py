@@ -10,12 +10,17 @@ order than their ids. An answer's evidence score adds up, in this order of weigh
   ...), not a disposition one (substrate);
 - links: structural corroboration the graph itself holds (a drug's target associated with a
   disease the drug treats: the target the drug exists for; see ``engine/ranking/signals.py``);
+- subtypes: the same relation stated for subtypes of the edge's disease (a drug for allergic
+  and for exercise-induced asthma is an asthma drug; a gene of several ovarian cancer types
+  is an ovarian cancer gene): the sources agree on the disease, one level down;
 - peers: the share of the seed's peers (drugs of its pharmacologic class, diseases resembling
   it) that the relation also links to the answer, times the answer's specificity: agreement of
   the seed's kin counts for much on a rare answer (the class's receptor), little on one the
   relation links to everything (the enzyme every drug passes through);
 - specificity: an IDF-like weight, ``log(population / degree) / log(population)``, small for an
-  answer the relation links to very many nodes (an enzyme binding 500 drugs).
+  answer the relation links to very many nodes (an enzyme binding 500 drugs);
+- mention: a passage retrieved for the question names the answer, a light tie-breaker (one
+  abstract naming a drug says little about how it ranks among a disease's drugs).
 
 A disease's symptoms (``COMMON_FIRST`` relations) are the exception: asked for the symptoms of a
 disease, a clinician expects its typical ones, those the diseases resembling it present too
@@ -52,6 +57,12 @@ LINK_SATURATION = 4
 """Links at which their weight is full (log-scaled below it; a first link gives half of it)."""
 PEER_WEIGHT = 1.0
 """All of the seed's peers sharing a fully specific answer: as strong as one more source."""
+SUBTYPE_WEIGHT = 1.0
+"""The relation stated for the disease's subtypes, at saturation: as strong as one more source."""
+SUBTYPE_SATURATION = 4
+"""Subtypes at which their weight is full (log-scaled below it, as links are)."""
+MENTION_WEIGHT = 0.25
+"""A retrieved passage naming the answer: under a single link's half, a tie-breaker only."""
 SPECIFICITY_WEIGHT = 0.3
 """Specificity over its whole range, under half of one link: it orders equally corroborated
 answers only."""
@@ -89,6 +100,10 @@ class Signals:
     """How many nodes of the seed's kind the relation links to anything."""
     common_first: bool = False
     """The relation lists a disease's manifestations: its kin's count in full (``COMMON_FIRST``)."""
+    subtypes: int = 0
+    """Subtypes of the edge's disease the relation also links the edge's other end to."""
+    mention: float = 0.0
+    """The best score of a retrieved passage naming the answer, in [0, 1] (0: none does)."""
 
 
 def specificity(degree: int, population: int) -> float:
@@ -134,7 +149,9 @@ def evidence_score(s: Signals) -> float:
         + ACTION_WEIGHT * is_pharmacological(s.action)
         + LINK_WEIGHT * link_strength(s.links, s.saturation)
         + PEER_WEIGHT * kin
+        + SUBTYPE_WEIGHT * link_strength(s.subtypes, SUBTYPE_SATURATION)
         + SPECIFICITY_WEIGHT * spec
+        + MENTION_WEIGHT * min(1.0, max(0.0, s.mention))
     )
     return round(score, 6)
 
@@ -166,8 +183,12 @@ def why(s: Signals) -> str:
         parts.append(f"action {s.action}")
     if s.links:
         parts.append(f"{s.links} {s.link_kind}" if s.link_kind else f"{s.links} links")
+    if s.subtypes:
+        parts.append(f"{s.subtypes} subtype{'s' if s.subtypes > 1 else ''} too")
     if s.peers_sharing:
         parts.append(f"shared by {s.peers_sharing} of {s.peers} peers")
+    if s.mention:
+        parts.append("named in a retrieved passage")
     parts.append(f"linked to {s.degree:,} of {s.population:,}")
     parts.append(f"evidence {evidence_score(s):.2f}")
     return "; ".join(parts)

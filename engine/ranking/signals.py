@@ -15,6 +15,10 @@ structural links below: a second route through the graph that says the same thin
 | DaG (disease -> gene) | a drug treating the disease that binds the gene |
 | DaG^-1 (gene -> disease) | the same, seen from the gene |
 
+A disease's subtypes (``DsD``, from the disease pack) corroborate an edge of the disease when
+the edge's other end has the same relation to them: a drug DrugCentral files under "extrinsic
+asthma" and "intrinsic asthma" is an asthma drug before one filed under asthma alone.
+
 The seed's peers are the drugs sharing a pharmacologic class with a drug seed (PCiC) and the
 diseases resembling a disease seed (DrD); a peer shares an answer when the same relation links
 it to the answer too.
@@ -25,7 +29,7 @@ for one: the target the drug exists for is the one tied to what it treats.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from engine.graph.actions import ACTION_SOURCE, TYPED_REL
 from engine.graph.provenance import EdgeSource
@@ -98,6 +102,52 @@ LINKS["CpD"] = LINKS["CtD"]
 LINKS["CpD^-1"] = LINKS["CtD^-1"]
 
 
+SUBTYPE_DEPTH = 2
+"""Levels of subtypes below the disease counted (its children and theirs)."""
+KIN_RELS: dict[str, tuple[bool, tuple[str, ...]]] = {
+    # use: (whether the disease is the seed, how the other end reaches diseases along the
+    # same relation)
+    "CtD": (False, TREATS),
+    "CpD": (False, TREATS),
+    "CtD^-1": (True, TREATS),
+    "CpD^-1": (True, TREATS),
+    "DaG": (True, ("DaG^-1",)),
+    "DaG^-1": (False, ("DaG^-1",)),
+}
+"""The uses whose disease end is corroborated by its subtypes."""
+DOWN = DirectedRel("DsD", True, "Disease", "Disease")
+
+
+def subtypes_of(store: KGStore, disease: int) -> set[int]:
+    """The disease's subtypes down to ``SUBTYPE_DEPTH`` levels (none without ``DsD`` edges)."""
+    found: set[int] = set()
+    front = {disease}
+    for _ in range(SUBTYPE_DEPTH):
+        front = {int(j) for i in front for j in store.neighbors(i, DOWN).tolist()} - found
+        found |= front
+    found.discard(disease)
+    return found
+
+
+def subtype_count(
+    store: KGStore, seed: int, use: DirectedRel, answer: int, seed_subtypes: set[int] | None
+) -> int:
+    """How many subtypes of the edge's disease the relation also links its other end to."""
+    kin = KIN_RELS.get(_plain(use))
+    if kin is None:
+        return 0
+    disease_is_seed, rels = kin
+    disease, other = (seed, answer) if disease_is_seed else (answer, seed)
+    subs = (
+        seed_subtypes
+        if disease_is_seed and seed_subtypes is not None
+        else subtypes_of(store, disease)
+    )
+    if not subs:
+        return 0
+    return len(subs & _along(store, other, *rels))
+
+
 PEERS: dict[str, tuple[str, ...]] = {
     "Compound": ("PCiC^-1", "PCiC"),
     "Disease": ("DrD",),
@@ -140,9 +190,12 @@ def edge_signals(
     answer: int,
     seed_side: set[int] | None = None,
     peers: set[int] | None = None,
+    seed_subtypes: set[int] | None = None,
+    mention: float = 0.0,
 ) -> Signals:
     """The signals of one edge ``seed -use-> answer``; ``seed_side`` (the seed's part of the
-    links) and ``peers`` when already computed."""
+    links), ``peers`` and ``seed_subtypes`` when already computed; ``mention``: the best score
+    of a retrieved passage naming the answer."""
     triple = store.triple(seed, use, answer)
     stated = store.edge_sources([triple]).get(triple, [])
     scores = [e.score for e in stated if e.score is not None]
@@ -165,15 +218,21 @@ def edge_signals(
         degree=store.degree(answer, reverse(use)),
         population=store.reach(use),
         common_first=_plain(use) in COMMON_FIRST,
+        subtypes=subtype_count(store, seed, use, answer, seed_subtypes),
+        mention=mention,
     )
 
 
-def answer_signals(store: KGStore, paths: Sequence[WalkPath]) -> dict[str, Signals]:
+def answer_signals(
+    store: KGStore, paths: Sequence[WalkPath], mentions: Mapping[str, float] | None = None
+) -> dict[str, Signals]:
     """Signals of every answer a one-hop path reaches (the best edge when several do);
-    answers reached only by longer paths have none."""
+    answers reached only by longer paths have none. ``mentions``: answer id -> the best score
+    of a retrieved passage naming it."""
     out: dict[str, Signals] = {}
     seed_sides: dict[tuple[int, str], set[int]] = {}
     kin: dict[int, set[int]] = {}
+    subs: dict[int, set[int]] = {}
     for p in paths:
         if len(p.uses) != 1:
             continue
@@ -187,8 +246,12 @@ def answer_signals(store: KGStore, paths: Sequence[WalkPath]) -> dict[str, Signa
             side = seed_sides[key]
         if seed not in kin:
             kin[seed] = peers_of(store, seed)
-        s = edge_signals(store, seed, use, answer, side, kin[seed])
+        if seed not in subs:
+            subs[seed] = subtypes_of(store, seed) if store.kinds[seed] == "Disease" else set()
         n = store.ids[answer]
+        s = edge_signals(
+            store, seed, use, answer, side, kin[seed], subs[seed], (mentions or {}).get(n, 0.0)
+        )
         if n not in out or evidence_score(s) > evidence_score(out[n]):
             out[n] = s
     return out

@@ -43,9 +43,13 @@ def reference_score(s: Signals) -> float:
         d = min(max(s.degree, 1), s.population)
         spec = math.log(s.population / d) / math.log(s.population)
     share = min(1.0, s.peers_sharing / s.peers) if s.peers else 0.0
+    sub = 0.0
+    if s.subtypes > 0:
+        sub = 0.5 + 0.5 * min(1.0, math.log(s.subtypes) / math.log(4))
+    rest = 1.0 * sub + 0.25 * min(1.0, s.mention)
     if s.common_first:  # a disease's symptoms: those its kin share count in full
-        return 1.0 * extra + 0.5 * graded + action + 1.0 * link + 1.0 * share + 0.3 * spec
-    return 1.0 * extra + 0.5 * graded + action + 1.0 * link + 1.0 * share * spec + 0.3 * spec
+        return 1.0 * extra + 0.5 * graded + action + 1.0 * link + 1.0 * share + 0.3 * spec + rest
+    return 1.0 * extra + 0.5 * graded + action + 1.0 * link + 1.0 * share * spec + 0.3 * spec + rest
 
 
 def test_hand_computed_order() -> None:
@@ -106,6 +110,8 @@ def test_matches_the_reference_on_random_signals() -> None:
             degree=rng.randint(0, pop + 3),
             population=pop,
             common_first=rng.random() < 0.3,
+            subtypes=rng.choice([0, 0, 1, 3, 9]),
+            mention=rng.choice([0.0, 0.0, 0.4, 0.9]),
         )
         assert evidence_score(s) == pytest.approx(reference_score(s), abs=1e-5)
 
@@ -125,6 +131,21 @@ def test_a_diseases_symptoms_its_kin_share_come_first_however_common() -> None:
         },
         {"S::rare": "Prosopagnosia", "S::tremor": "Tremor"},
     ) == ["S::rare", "S::tremor"]
+
+
+def test_a_drug_for_the_diseases_subtypes_leads_and_a_passage_mention_only_breaks_ties() -> None:
+    # both state the drug treats asthma (two sources); one is also filed under two kinds of
+    # asthma, the other is named by an abstract retrieved for the question
+    base = Signals(("hetionet", "DrugCentral"), degree=5, population=700)
+    kinds = replace(base, subtypes=2)
+    named = replace(base, mention=0.9)
+    names = {"C::kinds": "Zafirlukast", "C::named": "Albuterol", "C::plain": "Beclomethasone"}
+    order = evidence_order({"C::kinds": kinds, "C::named": named, "C::plain": base}, names)
+    assert order == ["C::kinds", "C::named", "C::plain"]
+    # a mention never outweighs one link or one more source
+    assert evidence_score(replace(base, mention=1.0)) < evidence_score(replace(base, links=1))
+    assert "2 subtypes too" in why(kinds)
+    assert "named in a retrieved passage" in why(named)
 
 
 def test_corroboration_beats_specificity() -> None:
@@ -232,3 +253,37 @@ def test_weighing_keeps_a_likelier_reading_ahead() -> None:
     assert weighed["Disease::a"] == pytest.approx(1.0)
     assert weighed["Disease::b"] == pytest.approx(0.8)
     assert weighed["Disease::b"] > weighed["Disease::c"] == pytest.approx(0.5)
+
+
+def test_a_drug_filed_under_the_diseases_subtypes_leads_its_list(tmp_path: Path) -> None:
+    """Three drugs treat asthma, named so that the name order is the reverse; the last by name
+    also treats two kinds of asthma (``DsD`` subtypes, one two levels down)."""
+    path = tmp_path / "kg.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute(kgload.SCHEMA)
+    nodes = [
+        ("Disease::A", "asthma", "Disease"),
+        ("Disease::A1", "allergic asthma", "Disease"),
+        ("Disease::A11", "extrinsic allergic asthma", "Disease"),
+        ("Compound::1", "Aminophylline", "Compound"),
+        ("Compound::2", "Bambuterol", "Compound"),
+        ("Compound::3", "Zafirlukast", "Compound"),
+    ]
+    triples = [(f"Compound::{k}", "CtD", "Disease::A", "t") for k in (1, 2, 3)]
+    triples += [
+        ("Disease::A1", "DsD", "Disease::A", "t"),
+        ("Disease::A11", "DsD", "Disease::A1", "t"),
+        ("Compound::3", "CtD", "Disease::A1", "t"),
+        ("Compound::3", "CtD", "Disease::A11", "t"),
+    ]
+    kgload.bulk_insert(con, "nodes", nodes)
+    kgload.bulk_insert(con, "triples", triples)
+    con.close()
+    store = KGStore(path)
+    result = _answer(store, tmp_path, "Disease::A", "CtD^-1")
+    assert [a.name for a in result.answers] == ["Zafirlukast", "Aminophylline", "Bambuterol"]
+    assert result.answers[0].why and "2 subtypes too" in result.answers[0].why
+    # seen from the drug, the disease says the same
+    drug = {a.name: a.why or "" for a in _answer(store, tmp_path, "Compound::3", "CtD").answers}
+    assert "2 subtypes too" in drug["asthma"]
+    assert "subtype" not in drug["extrinsic allergic asthma"]
