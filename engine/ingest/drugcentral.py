@@ -27,7 +27,7 @@ from __future__ import annotations
 import csv
 import gzip
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -204,13 +204,20 @@ NEGATING = frozenset({"non", "not", "no", "without", "anti"})
 """A word that turns the words after it into their opposite ("non hodgkin lymphoma")."""
 
 
-def head_doid(name: str, named: Mapping[str, str], heads: Mapping[str, str]) -> tuple[str, str]:
+def head_doid(
+    name: str,
+    named: Mapping[str, str],
+    heads: Mapping[str, str],
+    qualifiers: frozenset[str] = frozenset(),
+) -> tuple[str, str]:
     """The DOID an indication's name stands for, and how it was found: the whole name when it
     is one term's (``named``), else the longest run of its last words that names a disease
     (``heads``: the names an indication may be read as), the condition a qualified name is a
     kind of: "Chronic Heart Failure", "Acute Tuberculosis", "Plaque Psoriasis". Words before a
     negating word are never dropped, nor words saying what the drug is for ("Diagnostic Test
-    for Cushing's Syndrome" is no treatment)."""
+    for Cushing's Syndrome" is no treatment). Failing that, the disease its first words name
+    when the rest says what about it (``_leading``, with the ``qualifiers`` of
+    ``qualifier_words``)."""
     whole = class_key(name)
     if whole in named:
         return named[whole], "name"
@@ -224,7 +231,64 @@ def head_doid(name: str, named: Mapping[str, str], heads: Mapping[str, str]) -> 
             break
         if doid := heads.get(" ".join(words[i:])):
             return doid, "head"
-    return "", ""
+    return _leading(words, heads, qualifiers)
+
+
+HOW = {
+    "name": "DrugCentral indication: no DOID, by its Disease Ontology name",
+    "head": "DrugCentral indication: no DOID, by the disease its name ends with",
+    "lead": "DrugCentral indication: no DOID, by the disease its first words name",
+}
+"""How an indication without a DOID was read, as the layer report counts it."""
+QUALIFIER_DISEASES = 3
+"""Diseases a word must follow at the start of indication names to be read as saying what
+about the disease ("prevention", "adjunct", "in"), not as part of another condition's name."""
+MIN_RUN = 4
+"""Characters a disease name read inside an indication's name needs at least ("AS", "AID" are
+words there, not diseases)."""
+
+
+def _names_any(words: list[str], heads: Mapping[str, str]) -> bool:
+    return any(
+        len(run := " ".join(words[i:j])) >= MIN_RUN and class_key(run) in heads
+        for i in range(len(words))
+        for j in range(i + 1, len(words) + 1)
+    )
+
+
+def _leading_run(words: list[str], heads: Mapping[str, str]) -> tuple[int, str]:
+    """The longest run of first words (not all of them) that names a disease: its length and
+    DOID, or (0, "")."""
+    for j in range(len(words) - 1, 0, -1):
+        run = " ".join(words[:j])
+        if len(run) >= MIN_RUN and (doid := heads.get(class_key(run))) is not None:
+            return j, doid
+    return 0, ""
+
+
+def qualifier_words(names: Iterable[str], heads: Mapping[str, str]) -> frozenset[str]:
+    """The words that follow a disease's name at the start of indication names for at least
+    ``QUALIFIER_DISEASES`` diseases: what the table itself uses to say what about a disease
+    ("Migraine Prevention", "Gout Prevention", "Tetanus Adjunct Treatment")."""
+    after: dict[str, set[str]] = defaultdict(set)
+    for name in names:
+        words = class_key(name).split()
+        j, doid = _leading_run(words, heads)
+        if j:
+            after[words[j]].add(doid)
+    return frozenset(w for w, d in after.items() if len(d) >= QUALIFIER_DISEASES)
+
+
+def _leading(
+    words: list[str], heads: Mapping[str, str], qualifiers: frozenset[str]
+) -> tuple[str, str]:
+    """The disease named by an indication's first words when the word after them is one of
+    the ``qualifiers`` ("Asthma Prevention", "Bipolar Disorder in Remission") and the rest
+    names no other disease ("Anorexia from HIV")."""
+    j, doid = _leading_run(words, heads)
+    if not j or words[j] not in qualifiers or _names_any(words[j:], heads):
+        return "", ""
+    return doid, "lead"
 
 
 def indications(
@@ -249,20 +313,17 @@ def indications(
     heads = {k: next(iter(v)) for k, v in own.items() if k and len(v) == 1}
     heads.update(named or {})
     heads = {k: d for k, d in heads.items() if d not in broad}
+    qualifiers = qualifier_words((r.get("INDICATION_FDB") or "" for r in rows), heads)
     nodes: list[Node] = []
     triples: list[TripleRow] = []
     for r in rows:
         doid = (r.get("DOID") or "").strip()
         if not doid.startswith("DOID:"):
-            doid, how = head_doid(r.get("INDICATION_FDB") or "", named or {}, heads)
+            doid, how = head_doid(r.get("INDICATION_FDB") or "", named or {}, heads, qualifiers)
             if not doid:
                 report.skipped["DrugCentral indication: no DOID"] += 1
                 continue
-            report.remapped[
-                "DrugCentral indication: no DOID, by its Disease Ontology name"
-                if how == "name"
-                else "DrugCentral indication: no DOID, by the disease its name ends with"
-            ] += 1
+            report.remapped[HOW[how]] += 1
         node = drugs.node.get(r["DRUG_ID"])
         if node is None:
             report.skipped["DrugCentral indication: no DrugBank id"] += 1

@@ -14,6 +14,7 @@ from engine.ingest.drugcentral import (
     class_key,
     head_doid,
     indications,
+    qualifier_words,
     targets,
 )
 from engine.ingest.layers import GeneInfo, LayerReport
@@ -209,6 +210,38 @@ def test_an_indication_without_a_doid_is_read_by_the_disease_its_name_ends_with(
 ) -> None:
     named = {"schizophrenia": "DOID:5419"}
     assert head_doid(name, named, {**HEADS, **named}) == (doid, how)
+
+
+QUALIFIED = [
+    "Tuberculosis Prevention",
+    "Heart Failure Prevention",
+    "Lymphoma Prevention",
+    "Lymphoma Treatment Adjunct",
+    "Heart Failure Treatment Adjunct",
+    "Tuberculosis Treatment Adjunct",
+    # a word after one disease's name only: part of another condition's name, not a qualifier
+    "Heart Failure Clinic Visit",
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "doid", "how"),
+    [
+        ("Tuberculosis Prevention", "DOID:399", "lead"),
+        ("Heart Failure Treatment Adjunct", "DOID:6000", "lead"),
+        ("Heart Failure Clinic Visit", "", ""),
+        # the rest names another disease: which one is treated is not said
+        ("Tuberculosis Prevention in Lymphoma Patients", "", ""),
+        # ends with a disease: read by it first
+        ("Lymphoma Prevention of Tuberculosis", "DOID:399", "head"),
+    ],
+)
+def test_an_indication_is_read_by_its_first_words_when_the_rest_says_what_about_it(
+    name: str, doid: str, how: str
+) -> None:
+    qualifiers = qualifier_words(QUALIFIED, HEADS)
+    assert qualifiers == {"prevention", "treatment"}
+    assert head_doid(name, {}, HEADS, qualifiers) == (doid, how)
 
 
 def test_a_qualified_indication_is_its_diseases_and_a_broad_last_word_is_not(
