@@ -3,7 +3,7 @@ passages (marked relevant or not), and the literature answer when the graph has 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from engine.agent import explainer
@@ -54,9 +54,11 @@ def fill_from_paths(
         scores = weigh(scores, signals)
         dense_scores = dense_mentions(store, list(scores), hits)
     else:
-        scores = graph_scores(paths, lambda p: store.ids[p.end])
+        scores = graph_scores(
+            paths, lambda p: store.ids[p.end], None if one_hop else first_hop_weights(store, paths)
+        )
         dense_scores = dense_mentions(store, list(scores), hits)
-        signals = answer_signals(store, paths, dense_scores if one_hop else None)
+        signals = answer_signals(store, paths, relative(dense_scores) if one_hop else None)
         if one_hop:
             # a passage naming an answer is one of its evidence signals (a tie-breaker),
             # not a second ranking fused in
@@ -85,6 +87,25 @@ def fill_from_paths(
                     Evidence(kind="triple", triple=t, source="hetionet", score=round(p.conf, 4))
                 )
     attach_passages(result, store, hits)
+
+
+def first_hop_weights(store: KGStore, paths: list[WalkPath]) -> Callable[[WalkPath], float] | None:
+    """Each longer path's first edge weighed by its evidence as a one-hop answer would be
+    (``engine/ranking/evidence.py``), relative to the best first edge; None when no first edge
+    has any (the paths then count alike)."""
+    first = {(p.nodes[:2], p.uses[:1]): p for p in paths}
+    hop = answer_signals(store, [replace(p, nodes=n, uses=u) for (n, u), p in first.items()])
+    ev = {n: evidence_score(s) for n, s in hop.items()}
+    top = max(ev.values(), default=0.0)
+    if top <= 0:
+        return None
+    return lambda p: ev.get(store.ids[p.nodes[1]], 0.0) / top
+
+
+def relative(scores: Mapping[str, float]) -> dict[str, float]:
+    """Scores as shares of the best one (the best passage naming an answer counts 1)."""
+    top = max(scores.values(), default=0.0)
+    return {k: v / top for k, v in scores.items()} if top > 0 else {}
 
 
 def by_evidence(answers: list[Answer], signals: Mapping[str, Signals]) -> list[Answer]:

@@ -37,16 +37,30 @@ def path_score(path: WalkPath) -> float:
     return path.conf * (PATH_BASE + SPECIFICITY_WEIGHT * path.specificity)
 
 
-def graph_scores(paths: Sequence[WalkPath], end_of: Callable[[WalkPath], str]) -> dict[str, float]:
+FIRST_HOP_BASE, FIRST_HOP_SHARE = 0.8, 0.2
+"""With first-hop weights (``graph_scores``' ``first_hop``, in [0, 1]), a path's score is
+``path_score * (FIRST_HOP_BASE + FIRST_HOP_SHARE * weight)`` and it adds its weight, not 1, to
+its answer's support: a pathway reached through the receptor a drug blocks comes before one
+reached through the enzymes that metabolise it and every other drug."""
+
+
+def graph_scores(
+    paths: Sequence[WalkPath],
+    end_of: Callable[[WalkPath], str],
+    first_hop: Callable[[WalkPath], float] | None = None,
+) -> dict[str, float]:
     """Answer id -> graph score over the paths ``end_of`` gives it to (a path's end; for a
-    mechanism, the node it passes through after the drug)."""
+    mechanism, the node it passes through after the drug); ``first_hop``: the evidence of a
+    path's first edge, relative to the best first edge (``FIRST_HOP_BASE``)."""
     support: dict[str, float] = defaultdict(float)
     best: dict[str, float] = {}
     for p in paths:
         end = end_of(p)
-        best[end] = max(best.get(end, 0.0), path_score(p))
-        support[end] += 1
-    top_support = max(support.values(), default=1.0)
+        w = 1.0 if first_hop is None else first_hop(p)
+        score = path_score(p) * (1.0 if first_hop is None else FIRST_HOP_BASE + FIRST_HOP_SHARE * w)
+        best[end] = max(best.get(end, 0.0), score)
+        support[end] += w
+    top_support = max(support.values(), default=1.0) or 1.0
     return {
         n: b * (SUPPORT_BASE + SUPPORT_WEIGHT * support[n] / top_support) for n, b in best.items()
     }

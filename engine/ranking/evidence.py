@@ -19,8 +19,9 @@ order than their ids. An answer's evidence score adds up, in this order of weigh
   relation links to everything (the enzyme every drug passes through);
 - specificity: an IDF-like weight, ``log(population / degree) / log(population)``, small for an
   answer the relation links to very many nodes (an enzyme binding 500 drugs);
-- mention: a passage retrieved for the question names the answer, a light tie-breaker (one
-  abstract naming a drug says little about how it ranks among a disease's drugs).
+- mention: a passage retrieved for the question names the answer, scaled by the passage's
+  score: the abstracts about a disease name the drugs used for it, yet one abstract says less
+  than one more source stating the edge.
 
 A disease's symptoms (``COMMON_FIRST`` relations) are the exception: asked for the symptoms of a
 disease, a clinician expects its typical ones, those the diseases resembling it present too
@@ -61,8 +62,10 @@ SUBTYPE_WEIGHT = 1.0
 """The relation stated for the disease's subtypes, at saturation: as strong as one more source."""
 SUBTYPE_SATURATION = 4
 """Subtypes at which their weight is full (log-scaled below it, as links are)."""
-MENTION_WEIGHT = 0.25
-"""A retrieved passage naming the answer: under a single link's half, a tie-breaker only."""
+MENTION_WEIGHT = 0.75
+"""The best retrieved passage naming the answer (a passage's score relative to the best one's):
+as strong as an action type, under one more source (the abstracts retrieved for a disease name
+the drugs used for it and its typical signs)."""
 SPECIFICITY_WEIGHT = 0.3
 """Specificity over its whole range, under half of one link: it orders equally corroborated
 answers only."""

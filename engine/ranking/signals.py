@@ -107,14 +107,13 @@ SUBTYPE_DEPTH = 2
 KIN_RELS: dict[str, tuple[bool, tuple[str, ...]]] = {
     # use: (whether the disease is the seed, how the other end reaches diseases along the
     # same relation)
-    "CtD": (False, TREATS),
-    "CpD": (False, TREATS),
     "CtD^-1": (True, TREATS),
     "CpD^-1": (True, TREATS),
     "DaG": (True, ("DaG^-1",)),
-    "DaG^-1": (False, ("DaG^-1",)),
 }
-"""The uses whose disease end is corroborated by its subtypes."""
+"""The uses whose disease end is corroborated by its subtypes: those from a disease seed only.
+Seen from a drug or a gene, the same count would put the broad terms above the diseases they
+are filed under ("lung disease" before asthma for salbutamol)."""
 DOWN = DirectedRel("DsD", True, "Disease", "Disease")
 
 
