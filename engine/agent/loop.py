@@ -74,6 +74,13 @@ class Components:
     llm_calibration: Calibration | None = None
 
 
+def _as_stated(rel: str, a: LinkedEntity, b: LinkedEntity) -> tuple[LinkedEntity, LinkedEntity]:
+    """The claim's two ends in the order the relation states them ("Hydrochlorothiazide causes
+    Gout" however the question put them)."""
+    forward = {(u.src, u.dst) for u in directed_uses() if u.rel == rel and not u.inverse}
+    return (b, a) if (b.kind, a.kind) in forward and (a.kind, b.kind) not in forward else (a, b)
+
+
 class AgentLoop:
     def __init__(self, comp: Components) -> None:
         self.c = comp
@@ -627,7 +634,8 @@ class AgentLoop:
             if found is None:
                 rel = rels[0] if rels else "CtD"
                 say = explainer.claim_denial_unrecorded if denied else explainer.claim_no
-                result.text = say(a_ent.name, verb_phrase(rel), b_ent.name)
+                subject, obj = _as_stated(rel, a_ent, b_ent)
+                result.text = say(subject.name, verb_phrase(rel), obj.name)
                 if rel in store.sampled:
                     note = explainer.sampled_note([(rel, store.sampled[rel])])
                     result.text = f"{result.text}\n\n{note} Missing from the sample is no 'no'."

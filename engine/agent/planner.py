@@ -419,7 +419,8 @@ class Planner:
         claim_read = reads_claim(words, meaning, ents)
         # a yes/no question that does not open with its verb ("Trauma patients on
         # anticoagulation: is it safe?") is a claim about an edge only when the bank reads one
-        claim_form = f.yes_no and (words.leading or claim_read)
+        # or it is the statement itself said as a question ("statins cause myopathy?")
+        claim_form = f.yes_no and (words.leading or f.declarative or claim_read)
         # a longer question that asks to check a claim ("Can you confirm whether GLRX is
         # among the proteins Sufentanil binds?") is still about one edge when the bank is
         # sure it is a claim
@@ -446,7 +447,7 @@ class Planner:
             len(ents) == 2
             and claim_form
             and (focused(words) or claim_sure)
-            and (f.cues or (claim_read and self._related(ents)))
+            and ((f.cues and self._joins(f, ents)) or (claim_read and self._related(ents)))
             and not _shared(plan.question, ents)
         ):
             # a yes/no question the bank reads as a claim about two things the graph can
@@ -455,6 +456,14 @@ class Planner:
             plan.intent = "claim"
             return plan
         return None
+
+    def _joins(self, f: Features, ents: list[LinkedEntity]) -> bool:
+        """A relation the question's words name joins the two things' kinds (a pathway read
+        for "insulin" is not what "a treatment for type 1 diabetes" is said of); a class
+        stands for its drugs."""
+        rels = {r for c in f.cues for r in c.rels}
+        a, b = (CLASS_MEMBER.get(e.kind, e.kind) for e in ents[:2])
+        return any(u.rel in rels and {u.src, u.dst} == {a, b} for u in self.store.uses())
 
     def _nothing_linked(self, plan: Plan, words: Wording, ents: list[LinkedEntity]) -> Plan | None:
         """Decides a question that names no node: a short structured question with one or
@@ -744,6 +753,10 @@ class Planner:
         plan.seeds = ents[:1]
         plan.intent = "no_relation"
         return plan
+
+
+CLASS_MEMBER = {"Pharmacologic Class": "Compound"}
+"""A class of drugs is said to do what its drugs do ("statins cause myopathy?")."""
 
 
 def asks_mechanism(words: Wording, meaning: Meaning | None) -> bool:

@@ -25,8 +25,8 @@ SENSE_MARGIN = 0.5
 NO_PARSE = -99.0
 """The score of a candidate from whose kind no metapath leads: below any parse."""
 DRUG_DISEASE = frozenset({"Compound", "Disease"})
-"""The kinds of a claim or mechanism question's two ends: a yes/no question's mention keeps to
-them when it can."""
+"""The kinds of a mechanism question's two ends, and of a claim's that names no relation: a
+yes/no question's mention keeps to them when it can (``claim_kinds``)."""
 
 NAMED_AFTER = {"Pathway": "Disease"}
 """Kinds whose nodes are often named after another kind's (WikiPathways' 'Alzheimers Disease',
@@ -80,7 +80,8 @@ def resolve(
     if len(ids) == 1:
         return ids
     if f.mechanism or f.yes_no:
-        focused = [n for n in ids if store.kind(n) in DRUG_DISEASE]
+        ends = claim_kinds(store, f)
+        focused = [n for n in ids if store.kind(n) in ends]
         ids = focused or ids
         if len(ids) == 1:
             return ids
@@ -101,6 +102,17 @@ def resolve(
         best = max(nodes, key=lambda n: (scores[n], -order.index(store.kind(n))))
         out.extend(n for n in nodes if store.kind(n) == store.kind(best))
     return central(store, m, asked_of(store, f, out))
+
+
+def claim_kinds(store: KGStore, f: Features) -> frozenset[str]:
+    """The kinds a yes/no or mechanism question's ends may be: those at the ends of the
+    relations its words name ("do statins cause myopathy": a drug and a side effect, not the
+    disease of that name), else a drug and a disease."""
+    rels = {r for c in f.cues for r in c.rels}
+    if f.mechanism or not rels:
+        return DRUG_DISEASE
+    kinds = {k for u in store.uses() if u.rel in rels for k in (u.src, u.dst)}
+    return frozenset(kinds) or DRUG_DISEASE
 
 
 def asked_of(store: KGStore, f: Features, ids: list[str]) -> list[str]:

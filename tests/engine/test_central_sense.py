@@ -1,11 +1,13 @@
 """Which disease a shared name means: the one the graph holds far more facts about, and a
-subtype that holds several times its parent's (the ontology's grouping name)."""
+subtype that holds several times its parent's (the ontology's grouping name); which kinds a
+yes/no question's ends may be."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.agent.senses import CENTRAL_RATIO, SUBTYPE_RATIO, central
+from engine.agent.senses import CENTRAL_RATIO, DRUG_DISEASE, SUBTYPE_RATIO, central, claim_kinds
+from engine.understand.lexicon import STRONG, WEAK, Cue
 from engine.understand.mentions import Candidate, Mention
 
 LE, SLE, OTHER = "Disease::LE", "Disease::SLE", "Disease::OTHER"
@@ -60,3 +62,40 @@ def test_a_subtype_with_several_times_its_parents_facts_is_the_disease_meant() -
 def test_a_subtype_with_about_as_many_facts_is_asked_about() -> None:
     store = Store({LE: 49, SLE: 49 * SUBTYPE_RATIO - 1}, {SLE: [LE]})
     assert central(store, _lupus(), [LE, SLE]) == [LE, SLE]  # type: ignore[arg-type]
+
+
+@dataclass
+class KindUse:
+    rel: str
+    src: str
+    dst: str
+
+
+@dataclass
+class Features:
+    cues: tuple[Cue, ...] = ()
+    mechanism: bool = False
+
+
+class Kinds:
+    """A graph whose relations are drug-causes-side effect and drug-treats-disease."""
+
+    def uses(self) -> list[KindUse]:
+        return [
+            KindUse("CcSE", "Compound", "Side Effect"),
+            KindUse("CcSE", "Side Effect", "Compound"),
+            KindUse("CtD", "Compound", "Disease"),
+            KindUse("CtD", "Disease", "Compound"),
+        ]
+
+
+def test_a_yes_no_questions_ends_are_the_kinds_its_relation_joins() -> None:
+    store = Kinds()
+    causes = Features((Cue(("CcSE",), 11, 16, "cause", WEAK),))
+    # "do statins cause myopathy": a side effect, not the disease of that name
+    assert claim_kinds(store, causes) == {"Compound", "Side Effect"}  # type: ignore[arg-type]
+    treats = Features((Cue(("CtD",), 8, 13, "treat", STRONG),))
+    assert claim_kinds(store, treats) == {"Compound", "Disease"}  # type: ignore[arg-type]
+    # no relation named, or how a drug acts: a drug and a disease
+    assert claim_kinds(store, Features()) == DRUG_DISEASE  # type: ignore[arg-type]
+    assert claim_kinds(store, Features(causes.cues, mechanism=True)) == DRUG_DISEASE  # type: ignore[arg-type]

@@ -517,3 +517,29 @@ def test_a_statement_said_as_a_question_may_ask_how(helix: Helix) -> None:
     planner = _reading_every_question(helix, "mechanism", 0.9)
     plan = planner.plan("Rationale for donepezil in Alzheimer's disease?")
     assert plan.intent == "mechanism", plan.intent
+
+
+@pytest.mark.integration
+def test_a_statement_said_as_a_question_is_a_claim_when_its_relation_joins_its_ends(
+    helix: Helix,
+) -> None:
+    """ "Donepezil binds ACHE?" is a claim even when the bank reads no claim in it; "<a
+    pathway> treats <a disease>?" is none (no drug is named), and a claim the graph does not
+    hold is said in the relation's own order."""
+    planner = _reading_every_question(helix, "overview", 0.9)
+    plan = planner.plan("Donepezil binds ACHE?")
+    assert plan.intent == "claim", plan.intent
+    store = helix.c.store
+    gene = next(n for n in store.ids if n.startswith("Gene::"))
+    drugs = [n for n in store.ids if n.startswith("Compound::")]
+    disease = next(d for c in drugs for d in store.objects(c, "CtD"))
+    q = f"{store.name(gene)} treats {store.name(disease)}?"
+    assert planner.plan(q).intent != "claim", q
+    other = next(
+        c
+        for c in drugs
+        if disease not in store.objects(c, "CtD") and disease not in store.objects(c, "CpD")
+    )
+    r = helix.ask(f"{store.name(disease)} is treated by {store.name(other)}?")
+    assert r.intent == "claim" and r.status is Status.NOT_ANSWERED, r.text
+    assert f"**{store.name(other)}** treats **{store.name(disease)}**" in r.text
