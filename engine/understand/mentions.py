@@ -14,7 +14,7 @@ import numpy as np
 
 from engine.graph.store import KGStore
 from engine.ingest.nearest import BROADER, NARROWER
-from engine.understand.lexicon import FUNCTION_WORDS, KIND_WORDS, is_cue_word
+from engine.understand.lexicon import FUNCTION_WORDS, KIND_WORDS, SHORTHAND, is_cue_word
 from engine.understand.spans import SpanMatcher, pack, unpack
 from engine.util.text import alias_key, normalize
 
@@ -378,13 +378,15 @@ def initials(name: str) -> str | None:
 def initialisms(
     rows: list[tuple[str, str, str, str, bool]],
 ) -> list[tuple[str, Candidate]]:
-    """(key, candidate) for the initials of each disease's name and DO label."""
+    """(key, candidate) for the initials of each disease's name and DO label; never the
+    clinical shorthand of a question's own words ("moa of the first one" asks for a
+    mechanism of action, not about mucocele of appendix)."""
     out: list[tuple[str, Candidate]] = []
     for _, node_id, alias, source, primary in rows:
         if not node_id.startswith("Disease::") or not (primary or source == INITIAL_SOURCE):
             continue
         key = initials(alias)
-        if key and len(key) >= 2:
+        if key and len(key) >= 2 and key not in SHORTHAND:
             out.append((key, Candidate(node_id, key.upper(), INITIALISM, False)))
     return list(dict.fromkeys(out))
 

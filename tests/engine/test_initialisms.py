@@ -150,3 +150,13 @@ def test_a_line_of_therapy_and_side_effect_shorthand_are_relation_cues() -> None
     assert "CcSE" in rels("se of amlodipine")
     assert "CcSE" in rels("zoloft side fx")
     assert not rels("which line is it on, and what does it see") & {"CtD", "CcSE"}
+
+
+def test_clinical_shorthand_is_never_a_diseases_initials() -> None:
+    rows = [
+        ("mucocele of appendix", "Disease::DOID:13248", "mucocele of appendix", "hetionet", True),
+        ("acute endophthalmitis", "Disease::X", "acute endophthalmitis", "hetionet", True),
+        ("ulcerative colitis", "Disease::DOID:8577", "ulcerative colitis", "hetionet", True),
+    ]
+    # "moa of the first one", "ae of warfarin": a mechanism of action, adverse effects
+    assert [key for key, _ in initialisms(rows)] == ["uc"]
