@@ -33,7 +33,7 @@ from engine.agent.therapy import (
     PALLIATES,
     TREAT_VERB,
     TREATS,
-    asks_therapy,
+    asks_remedy,
     explains_therapy,
     no_therapy_reason,
     therapy_dist,
@@ -534,7 +534,7 @@ class Planner:
             return plan
         plan.dist = distribution(scored)
         plan.intent = "one_hop" if len(plan.dist[0][0]) == ONE_HOP else "multi_hop"
-        if seed.kind not in senses.DRUG_DISEASE and asks_therapy(words.features.cues):
+        if seed.kind not in senses.DRUG_DISEASE and asks_remedy(words.features.cues):
             # "treatment for herpes simplex" where the graph has it only as a side effect:
             # what causes it is no answer, and a disease named by it is what is meant ("meds
             # for anxiety": anxiety disorder), asked instead

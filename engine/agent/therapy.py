@@ -56,6 +56,13 @@ def asks_therapy(cues: Iterable[Cue]) -> bool:
     return any(c.rels == (TREATS,) and c.weight >= STRONG for c in cues)
 
 
+def asks_remedy(cues: Iterable[Cue]) -> bool:
+    """The question asks for a remedy: a therapy named in strong words, or in weak ones
+    ("what's used for", "how is it managed", "what helps") that name no other relation."""
+    cues = list(cues)
+    return asks_therapy(cues) or (bool(cues) and all(c.rels == (TREATS,) for c in cues))
+
+
 def explains_therapy(dist: Sequence[tuple[Metapath, float]]) -> bool:
     """The most probable reading walks treats or palliates somewhere along its way."""
     return bool(dist) and any(u.rel in (TREATS, PALLIATES) for u in dist[0][0].uses)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.agent.therapy import (
+    asks_remedy,
     asks_therapy,
     explains_therapy,
     grouped,
@@ -55,6 +56,12 @@ def test_answers_and_paths_in_groups() -> None:
 def test_a_therapy_is_asked_in_strong_words_and_explained_by_a_reading_that_walks_it() -> None:
     assert asks_therapy([Cue(("CtD",), 0, 5, "treat", STRONG)])
     assert not asks_therapy([Cue(("CtD",), 0, 4, "used for", WEAK)])
+    # a remedy: in weak words too when they name no other relation
+    assert asks_remedy([Cue(("CtD",), 0, 4, "used for", WEAK)])
+    assert not asks_remedy(
+        [Cue(("CtD",), 0, 4, "used for", WEAK), Cue(("DpS",), 9, 12, "sx", STRONG)]
+    )
+    assert not asks_remedy([])
     assert explains_therapy([(Metapath((*TREATED_BY.uses,)), 1.0)])
     caused = hop("CcSE", "Side Effect", "Compound", inverse=True)
     assert not explains_therapy([(caused, 1.0)])
