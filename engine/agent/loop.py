@@ -16,7 +16,7 @@ from engine.agent.llm_hooks import LLMSession
 from engine.agent.names import read_as
 from engine.agent.overview import overview_dist
 from engine.agent.plan import Plan
-from engine.agent.planner import Planner
+from engine.agent.planner import CLASS_MEMBER, Planner
 from engine.agent.reviewer import (
     llm_vetoes,
     min_paths,
@@ -172,7 +172,11 @@ class AgentLoop:
             result = self._named_disease(question, plan, result, mode, steps, session)
         if notes := read_as(plan):
             result.understood.extend(notes)
-            result.text = "\n".join((*notes, result.text)) if result.text else "\n".join(notes)
+            if result.intent == "claim" and result.text:
+                # a yes/no question is answered yes or no first; how a name was read follows
+                result.text = "\n\n".join((result.text, " ".join(notes)))
+            else:
+                result.text = "\n".join((*notes, result.text)) if result.text else "\n".join(notes)
         return result
 
     def _named_disease(
@@ -593,9 +597,13 @@ class AgentLoop:
     def _claim(self, plan: Plan, result: Result, steps: Steps) -> Result:
         store = self.c.store
         a_ent, b_ent = plan.seeds[0], plan.targets[0]
-        rels = [r for c in plan.features.cues for r in c.rels]
+        ends = {CLASS_MEMBER.get(e.kind, e.kind) for e in (a_ent, b_ent)}
+        joining = {u.rel for u in store.uses() if {u.src, u.dst} == ends}
+        # the relation the words name, when it joins the two ends; else the one the reading
+        # makes most probable that does ("CFTR mutations cause cystic fibrosis": associates)
+        rels = [r for c in plan.features.cues for r in c.rels if r in joining]
         if not rels and plan.reading is not None:
-            rels = plan.reading.claim_relations()
+            rels = [r for r in plan.reading.claim_relations() if r in joining][:1]
         asked = rels or ["CtD"]
         if TREATS in asked and PALLIATES not in asked:
             # "does X treat Y": a drug the graph records as relieving Y treats it in the

@@ -160,3 +160,33 @@ def test_clinical_shorthand_is_never_a_diseases_initials() -> None:
     ]
     # "moa of the first one", "ae of warfarin": a mechanism of action, adverse effects
     assert [key for key, _ in initialisms(rows)] == ["uc"]
+
+
+def test_a_claim_about_a_disease_named_by_its_initials_says_yes_before_how_it_read_them(
+    helix,  # type: ignore[no-untyped-def]
+) -> None:
+    from engine.result import Status
+    from engine.understand.mentions import initials
+
+    store = helix.c.store
+    aliases = helix.c.planner.linker.aliases
+    treats = next(u for u in store.uses() if u.rel == "CtD" and not u.inverse)
+    found = None
+    for drug in (n for n in store.ids if n.startswith("Compound::")):
+        for j in store.neighbors(store.index[drug], treats).tolist():
+            disease = store.ids[j]
+            key = initials(store.name(disease))
+            cands = aliases.get(key) if key and len(key) >= 4 else []
+            if [(c.node_id, c.source) for c in cands] == [(disease, INITIALISM)]:
+                found = (drug, disease, key)
+                break
+        if found:
+            break
+    assert found, "the slice has a treated disease known by its initials"
+    drug, disease, key = found
+    r = helix.ask(f"does {store.name(drug)} treat {key.upper()}?")
+    assert r.intent == "claim" and r.status is Status.ANSWERED, r.text
+    assert r.text.startswith("Yes"), r.text
+    assert r.text.rstrip().endswith(
+        f"Reading '{key.upper()}' as {store.name(disease)}, a disease with these initials."
+    )

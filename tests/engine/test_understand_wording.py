@@ -543,3 +543,20 @@ def test_a_statement_said_as_a_question_is_a_claim_when_its_relation_joins_its_e
     r = helix.ask(f"{store.name(disease)} is treated by {store.name(other)}?")
     assert r.intent == "claim" and r.status is Status.NOT_ANSWERED, r.text
     assert f"**{store.name(other)}** treats **{store.name(disease)}**" in r.text
+
+
+@pytest.mark.integration
+def test_a_claims_verb_is_read_as_the_relation_that_joins_its_ends(helix: Helix) -> None:
+    """ "Does <gene> cause <disease>?": "cause" names a drug's side effects, which join no
+    gene and disease; the claim is the gene-disease association the graph holds. A yes/no
+    answer says yes or no first, and how a name was read after it."""
+    store = helix.c.store
+    gene, disease = next(
+        (g, d)
+        for d in (n for n in store.ids if n.startswith("Disease::"))
+        for g in store.objects(d, "DaG")
+    )
+    r = helix.ask(f"Do mutations in {store.name(gene)} cause {store.name(disease)}?")
+    assert r.intent == "claim" and r.status is Status.ANSWERED, r.text
+    assert r.text.startswith("Yes"), r.text
+    assert [(disease, "DaG", gene)] in r.paths
