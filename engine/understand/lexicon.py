@@ -136,6 +136,7 @@ CUES: tuple[tuple[str, tuple[str, ...], float], ...] = (
     (r"\bpalliat\w*|\brelie(?:f|ve|ves|ved)\b|\bsymptomatic(?:ally)?\b", ("CpD",), STRONG),
     (
         r"\btreat\w*|\btherap\w*|\bindicat\w*|\bcur(?:e|es|ed|ing)\b|\bremed\w*|\bprescri\w*"
+        r"|\bapprov\w* (?:for|in)\b"  # a drug approved for a disease is indicated for it
         r"|\b[tr]x\b"  # SHORTHAND for treatment
         r"|\b(?:first|second|third)[- ]line\b",  # a line of therapy
         ("CtD",),
@@ -150,7 +151,8 @@ CUES: tuple[tuple[str, tuple[str, ...], float], ...] = (
         STRONG,
     ),
     (
-        r"\bused (?:for|against|in|to)\b|\bmanag\w*|\beffective (?:for|against|in)\b|\bhelp\w*"
+        r"\bus(?:e|es|ed|ing) (?:for|against|in|to)\b|\bmanag\w*|\beffective (?:for|against|in)\b"
+        r"|\bhelp\w*"
         r"|\boptions? (?:for|in)\b",  # "options for gout": what a clinician can give
         ("CtD",),
         WEAK,

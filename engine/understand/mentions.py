@@ -318,7 +318,7 @@ FRAME_PREPOSITIONS = frozenset({"for", "with", "in", "of"})
 def framed(tokens: Sequence[Token], position: int) -> bool:
     """The word at ``position`` stands where a question names what it asks about: beside a
     kind noun or a relation cue ("ra drugs", "ms symptoms"), or after a preposition that
-    follows one ("tx for hf", "first-line meds for ms")."""
+    follows one ("tx for hf", "first-line meds for ms") or ends one ("used in ms")."""
 
     def asks(i: int) -> bool:
         return 0 <= i < len(tokens) and (
@@ -327,7 +327,12 @@ def framed(tokens: Sequence[Token], position: int) -> bool:
 
     if asks(position - 1) or asks(position + 1):
         return True
-    return position >= 2 and tokens[position - 1].norm in FRAME_PREPOSITIONS and asks(position - 2)
+    if position < 2 or tokens[position - 1].norm not in FRAME_PREPOSITIONS:
+        return False
+    # a cue ending in its preposition counts whole ("used in ms", "approved for ra")
+    return asks(position - 2) or is_cue_word(
+        f"{tokens[position - 2].norm} {tokens[position - 1].norm}"
+    )
 
 
 SUBTYPE = "receptor-subtype"

@@ -85,7 +85,10 @@ def test_two_lower_case_letters_are_initials_only_where_a_name_is_asked_for() ->
     assert at("meds for ra", "ra")  # after a preposition that follows a kind noun
     assert at("ra drugs", "ra")  # beside a kind noun
     assert at("what are the symptoms in ms", "ms")
+    assert at("meds used in ms", "ms")  # after a cue that ends in its preposition
+    assert at("is it approved for ra", "ra")
     assert not at("is ms contagious", "ms")
+    assert not at("anything new in ms", "ms")
     assert not at("what is ra", "ra")
 
 
