@@ -20,7 +20,12 @@ from engine.index.vectors import VectorIndex
 from engine.ingest.nearest import BROADER, NARROWER
 from engine.providers.embedder.base import Embedder
 from engine.understand.bank import is_relation_word
-from engine.understand.lexicon import KIND_WORDS, is_cue_word, is_structural, verb_like
+from engine.understand.lexicon import (
+    KIND_WORDS,
+    is_cue_word,
+    is_structural,
+    verb_like,
+)
 from engine.understand.mentions import (
     INITIALISM,
     TOKEN,
@@ -31,6 +36,7 @@ from engine.understand.mentions import (
     Token,
     abbreviation_only,
     framed,
+    phrase_cue_tokens,
     tokenize,
 )
 from engine.understand.negation import in_negative_contraction
@@ -452,6 +458,7 @@ class Linker:
 
     def _chunks(self, tokens: list[Token], mentions: list[Mention]) -> list[tuple[int, int]]:
         covered = {i for m in mentions for i in range(m.first_token, m.last_token + 1)}
+        covered |= phrase_cue_tokens(tokens)
         chunks: list[tuple[int, int]] = []
         start: int | None = None
         for i, t in enumerate(tokens):

@@ -14,7 +14,13 @@ import numpy as np
 
 from engine.graph.store import KGStore
 from engine.ingest.nearest import BROADER, NARROWER
-from engine.understand.lexicon import FUNCTION_WORDS, KIND_WORDS, SHORTHAND, is_cue_word
+from engine.understand.lexicon import (
+    COMPILED_CUES,
+    FUNCTION_WORDS,
+    KIND_WORDS,
+    SHORTHAND,
+    is_cue_word,
+)
 from engine.understand.spans import SpanMatcher, pack, unpack
 from engine.util.text import alias_key, normalize
 
@@ -315,6 +321,23 @@ FRAME_PREPOSITIONS = frozenset({"for", "with", "in", "of"})
 """Prepositions that put a name after a word asking for things ("meds for ra", "genes in ms")."""
 
 
+def phrase_cue_tokens(tokens: Sequence[Token]) -> set[int]:
+    """Tokens of a relation cue of several words ("first line", "used in"): wording, never
+    part of a name the graph lacks ("first line for ms" names no 'line')."""
+    at: list[int] = []
+    said = ""
+    for t in tokens:
+        at.append(len(said))
+        said += t.norm + " "
+    out: set[int] = set()
+    for rx, _, _ in COMPILED_CUES:
+        for found in rx.finditer(said):
+            inside = [i for i, a in enumerate(at) if found.start() <= a < found.end()]
+            if len(inside) > 1:
+                out.update(inside)
+    return out
+
+
 def framed(tokens: Sequence[Token], position: int) -> bool:
     """The word at ``position`` stands where a question names what it asks about: beside a
     kind noun or a relation cue ("ra drugs", "ms symptoms"), or after a preposition that
@@ -329,9 +352,12 @@ def framed(tokens: Sequence[Token], position: int) -> bool:
         return True
     if position < 2 or tokens[position - 1].norm not in FRAME_PREPOSITIONS:
         return False
-    # a cue ending in its preposition counts whole ("used in ms", "approved for ra")
-    return asks(position - 2) or is_cue_word(
-        f"{tokens[position - 2].norm} {tokens[position - 1].norm}"
+    # a cue ending in its preposition counts whole ("used in ms", "approved for ra"), and a cue
+    # of several words before the preposition ("first line for ms")
+    return (
+        asks(position - 2)
+        or is_cue_word(f"{tokens[position - 2].norm} {tokens[position - 1].norm}")
+        or position - 2 in phrase_cue_tokens(tokens)
     )
 
 

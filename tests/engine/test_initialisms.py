@@ -87,6 +87,7 @@ def test_two_lower_case_letters_are_initials_only_where_a_name_is_asked_for() ->
     assert at("what are the symptoms in ms", "ms")
     assert at("meds used in ms", "ms")  # after a cue that ends in its preposition
     assert at("is it approved for ra", "ra")
+    assert at("first line for ms", "ms")  # after a cue of several words and a preposition
     assert not at("is ms contagious", "ms")
     assert not at("anything new in ms", "ms")
     assert not at("what is ra", "ra")
@@ -193,3 +194,11 @@ def test_a_claim_about_a_disease_named_by_its_initials_says_yes_before_how_it_re
     assert r.text.rstrip().endswith(
         f"Reading '{key.upper()}' as {store.name(disease)}, a disease with these initials."
     )
+
+
+def test_the_words_of_a_cue_of_several_words_are_wording() -> None:
+    from engine.understand.mentions import phrase_cue_tokens, tokenize
+
+    tokens = tokenize("first line for ms")
+    assert phrase_cue_tokens(tokens) == {0, 1}  # "first line": no name the graph lacks
+    assert phrase_cue_tokens(tokenize("first patient seen")) == set()
