@@ -157,6 +157,11 @@ def sampled_note(rels: Sequence[tuple[str, Sample]]) -> str:
     )
 
 
+def sampled_missing(rels: Sequence[tuple[str, Sample]]) -> str:
+    """``sampled_note`` for an edge not found: its absence from a sample proves nothing."""
+    return f"{sampled_note(rels)} Missing from the sample is no 'no'."
+
+
 def none_among(what: str, names: Sequence[str]) -> str:
     """A question of which listed things hold, none of which does."""
     return f"**{what}**: none of {', '.join(names)} in the graph."

@@ -417,6 +417,10 @@ class AgentLoop:
             a.update(accepted=verdict.accepted, confidence=round(verdict.confidence, 3))
         if not verdict.accepted:
             note = explainer.no_path(plan.seeds[0].name, verdict.reason)
+            asked = dict.fromkeys(u.rel for mp, _ in dist[:1] for u in mp.uses)
+            if sampled := [(r, store.sampled[r]) for r in asked if r in store.sampled]:
+                # "where is CFTR expressed": the graph holds a sample of those edges
+                note = f"{note}\n\n{explainer.sampled_missing(sampled)}"
             return self._literature(result, hits, note, about=named_as(plan, self.c.store))
         with steps.step("fuse", "fusing graph and passage evidence") as a:
             target = plan.targets[0].id if plan.intent == "mechanism" and plan.targets else None
@@ -645,8 +649,8 @@ class AgentLoop:
                 subject, obj = _as_stated(rel, a_ent, b_ent)
                 result.text = say(subject.name, verb_phrase(rel), obj.name)
                 if rel in store.sampled:
-                    note = explainer.sampled_note([(rel, store.sampled[rel])])
-                    result.text = f"{result.text}\n\n{note} Missing from the sample is no 'no'."
+                    note = explainer.sampled_missing([(rel, store.sampled[rel])])
+                    result.text = f"{result.text}\n\n{note}"
                 return result
             result.status = Status.ANSWERED
             result.answers = [Answer(id=b_ent.id, name=b_ent.name, score=1.0, kind=b_ent.kind)]
