@@ -252,7 +252,8 @@ class Helix:
         session: str | None,
     ) -> Result | None:
         """A therapy answer for a disease with few drugs of its own goes on with its
-        subtypes' (``engine/agent/subtypes.py``); one with none is answered by them."""
+        subtypes' (``engine/agent/subtypes.py``); a one-hop question about a disease with no
+        answer of its own (drugs, genes, symptoms) is answered by them."""
         d = _one_disease(result)
         if d is None or result.intent not in ROLL_UP_INTENTS:
             return None
@@ -262,11 +263,17 @@ class Helix:
                 or len(result.answers) >= subtypes.SUBTYPE_FILL
             ):
                 return None
-        elif result.status is not Status.NOT_ANSWERED:
+            therapy, children = True, subtypes.subtypes_treated(self.c.store, d.id)
+        elif result.status is Status.NOT_ANSWERED and result.intent == "one_hop":
+            therapy, children = (
+                False,
+                subtypes.subtypes_held(self.c.store, d.id, 2 * subtypes.SUBTYPES),
+            )
+        else:
             return None
         added = 0
         base = result if result.status is Status.ANSWERED else None
-        for child in subtypes.subtypes_treated(self.c.store, d.id):
+        for child in children:
             name = self.c.store.name(child)
             again = self.loop.ask(
                 substitute(question, d.start, d.end, name),
@@ -274,15 +281,25 @@ class Helix:
                 memory=memory,
                 session=session,
             )
-            if not subtypes.therapy_of(again, child):
+            fits = subtypes.therapy_of if therapy else subtypes.one_hop_of
+            if not fits(again, child):
                 continue
             if base is None:
                 base = result.model_copy(deep=True)
                 base.status, base.answers, base.paths = Status.ANSWERED, [], []
                 base.stop_reason, base.intent = again.stop_reason, again.intent
-                base.text = f"{d.name} has no drugs of its own in the graph; its subtypes do."
+                what = "drugs" if subtypes.therapy_of(again, child) else "answers to this"
+                base.text = (
+                    f"The graph records no {what} for {d.name} itself; its subtypes have them."
+                )
             added += subtypes.add_subtype(base, again, d.id, child, name)
             base.latency_ms += again.latency_ms
+            if (
+                not therapy
+                and sum(1 for e in base.evidence if e.triple and e.triple[1] == "DsD")
+                >= subtypes.SUBTYPES
+            ):
+                break
         return base if added else None
 
     def _roll_up(

@@ -1,12 +1,12 @@
-"""Drugs for a disease's subtypes: "drugs for diabetes" wants metformin, which the graph records
+"""Answers for a disease's subtypes: "drugs for diabetes" wants metformin, which the graph records
 for type 2 diabetes mellitus, a subtype (``DsD``, from the disease pack) of the diabetes
-mellitus asked about.
+mellitus asked about; "colorectal cancer genes" are those of colon and rectum cancer.
 
 A therapy answer for a disease that has fewer than ``SUBTYPE_FILL`` drugs of its own goes on
 with the drugs of its ``SUBTYPES`` subtypes that have the most, each labelled with the subtype
-and after the disease's own drugs; a disease with none of its own is answered by its subtypes'
-alone. Their paths end with the ``is a subtype of`` hop, so each answer is still a path to the
-disease asked about.
+and after the disease's own drugs. A disease with no answer of its own to a one-hop question
+(its drugs, genes, symptoms) is answered by its subtypes' alone. Their paths end with the ``is
+a subtype of`` hop, so each answer is still a path to the disease asked about.
 """
 
 from __future__ import annotations
@@ -39,6 +39,28 @@ def therapy_of(result: Result, disease: str) -> bool:
     )
 
 
+def one_hop_of(result: Result, disease: str) -> bool:
+    """The result answers a one-hop question about ``disease``: each path one edge of it."""
+    return (
+        result.status is Status.ANSWERED
+        and bool(result.paths)
+        and all(len(p) == 1 and disease in (p[0][0], p[0][2]) for p in result.paths)
+    )
+
+
+def subtypes_held(store: KGStore, disease: str, most: int = SUBTYPES) -> list[str]:
+    """The disease's direct subtypes the graph holds facts about beyond the ontology's own
+    edges, those with the most first (then by name), at most ``most``."""
+    i = store.index.get(disease)
+    if i is None:
+        return []
+    down = DirectedRel(SUBTYPE_REL, True, "Disease", "Disease")
+    uses = [u for u in store.uses() if u.src == "Disease" and u.rel != SUBTYPE_REL]
+    kids = {store.ids[j] for j in store.neighbors(i, down).tolist()}
+    counted = [(sum(store.degree(store.index[k], u) for u in uses), store.name(k), k) for k in kids]
+    return [k for n, _, k in sorted(counted, key=lambda c: (-c[0], c[1])) if n > 0][:most]
+
+
 def subtypes_treated(store: KGStore, disease: str) -> list[str]:
     """The disease's direct subtypes with drugs of their own, those with the most first (then
     by name), at most ``SUBTYPES``."""
@@ -55,7 +77,7 @@ def subtypes_treated(store: KGStore, disease: str) -> list[str]:
 
 
 def add_subtype(result: Result, child: Result, disease: str, child_id: str, name: str) -> int:
-    """``child``'s drugs (a therapy answer for the subtype ``child_id``) added to ``result``
+    """``child``'s answers (a one-hop answer for the subtype ``child_id``) added to ``result``
     after its own, with their paths extended by the subtype hop and a line of text; returns
     how many were new."""
     have = {a.id for a in result.answers}
@@ -75,7 +97,13 @@ def add_subtype(result: Result, child: Result, disease: str, child_id: str, name
         for a in new
     ]
     ids = {a.id for a in new}
-    result.paths += [[*p, hop] for p in child.paths if p and p[0][0] in ids]
+    # a drug's path ends at the subtype (drug -> subtype -> disease); a gene's or symptom's
+    # starts there (disease <- subtype -> gene)
+    result.paths += [
+        [*p, hop] if p[0][2] == child_id else [hop, *p]
+        for p in child.paths
+        if p and (p[0][0] in ids or p[0][2] in ids)
+    ]
     result.evidence.append(Evidence(kind="triple", triple=hop, score=1.0))
     result.evidence += [e for e in child.evidence if e.kind == "triple"]
     if new:

@@ -139,7 +139,7 @@ def test_drugs_for_a_disease_with_none_of_its_own_are_its_subtypes(
     r = layered.ask("which drugs treat zorbian disease?")
     assert r.status is Status.ANSWERED, r.text
     assert [a.id for a in r.answers] == [home[1]]
-    assert "its subtypes do" in r.text and "For its subtype **zorbian syndrome**" in r.text
+    assert "its subtypes have them" in r.text and "For its subtype **zorbian syndrome**" in r.text
     assert r.paths == [
         [
             (home[1], "CtD", NEW_DISEASE),
@@ -147,3 +147,10 @@ def test_drugs_for_a_disease_with_none_of_its_own_are_its_subtypes(
         ]
     ]
     assert "for its subtype zorbian syndrome" in (r.answers[0].why or "")
+    # any one-hop question: the parent's genes are its subtype's, the path through the subtype
+    genes = layered.ask("which genes are associated with zorbian disease?")
+    assert genes.status is Status.ANSWERED, genes.text
+    assert [a.id for a in genes.answers] == [INS]
+    assert [(NEW_DISEASE, "DsD", "Disease::DOID:0050002"), (NEW_DISEASE, "DaG", INS)] in (
+        genes.paths
+    )
