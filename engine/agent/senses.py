@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import pairwise
 
+from engine.agent.therapy import asks_remedy
 from engine.graph.store import KGStore
 from engine.result import Candidate
 from engine.understand.lexicon import STRONG
@@ -79,7 +80,9 @@ def resolve(
         return [choice]
     if len(ids) == 1:
         return ids
-    if f.mechanism or f.yes_no:
+    if f.mechanism or f.yes_no or asks_remedy(f.cues):
+        # a claim's or a remedy's ends are the kinds its relation joins ("what is given for
+        # CML": the leukaemia, not the gene with that synonym)
         ends = claim_kinds(store, f)
         focused = [n for n in ids if store.kind(n) in ends]
         ids = focused or ids

@@ -152,6 +152,7 @@ CUES: tuple[tuple[str, tuple[str, ...], float], ...] = (
     ),
     (
         r"\bus(?:e|es|ed|ing) (?:for|against|in|to)\b|\bmanag\w*|\beffective (?:for|against|in)\b"
+        r"|\bgi(?:ve|ves|ven|ving) (?:for|in)\b"  # "what is given for CML"
         r"|\bhelp\w*"
         r"|\boptions? (?:for|in)\b",  # "options for gout": what a clinician can give
         ("CtD",),

@@ -6,7 +6,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.agent.senses import CENTRAL_RATIO, DRUG_DISEASE, SUBTYPE_RATIO, central, claim_kinds
+from engine.agent.senses import (
+    CENTRAL_RATIO,
+    DRUG_DISEASE,
+    SUBTYPE_RATIO,
+    central,
+    claim_kinds,
+    resolve,
+)
 from engine.understand.lexicon import STRONG, WEAK, Cue
 from engine.understand.mentions import Candidate, Mention
 
@@ -99,3 +106,32 @@ def test_a_yes_no_questions_ends_are_the_kinds_its_relation_joins() -> None:
     # no relation named, or how a drug acts: a drug and a disease
     assert claim_kinds(store, Features()) == DRUG_DISEASE  # type: ignore[arg-type]
     assert claim_kinds(store, Features(causes.cues, mechanism=True)) == DRUG_DISEASE  # type: ignore[arg-type]
+
+
+@dataclass
+class Remedy:
+    cues: tuple[Cue, ...]
+    mechanism: bool = False
+    yes_no: bool = False
+
+
+class GeneOrDisease(Kinds):
+    def kind(self, node_id: str) -> str:
+        return node_id.split("::")[0]
+
+
+def test_a_remedy_asked_for_a_name_of_a_gene_and_a_disease_means_the_disease() -> None:
+    # "what is given for CML": the leukaemia, not the gene with that synonym
+    cml = Mention(
+        "CML",
+        17,
+        20,
+        4,
+        4,
+        [
+            Candidate("Gene::613", "CML", "ncbi-gene", False),
+            Candidate("Disease::D", "CML", "x", False),
+        ],
+    )
+    given = Remedy((Cue(("CtD",), 8, 17, "given for", WEAK),))
+    assert resolve(GeneOrDisease(), cml, given, None, lambda kind, m: 1.0) == ["Disease::D"]  # type: ignore[arg-type]
