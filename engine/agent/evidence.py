@@ -75,6 +75,8 @@ def fill_from_paths(
         ],
         signals,
     )
+    if target is not None:
+        result.answers = targets_first(result.answers)
     order = {a.id: i for i, a in enumerate(result.answers)}
     ranked_paths = sorted(paths, key=lambda p: order.get(store.ids[p.end], 1 << 30))
     result.paths = [p.triples(store) for p in (ranked_paths if one_hop else paths)[:MAX_PATHS]]
@@ -100,6 +102,13 @@ def first_hop_weights(store: KGStore, paths: list[WalkPath]) -> Callable[[WalkPa
     if top <= 0:
         return None
     return lambda p: ev.get(store.ids[p.nodes[1]], 0.0) / top
+
+
+def targets_first(answers: list[Answer]) -> list[Answer]:
+    """A mechanism's answers with the genes the drug acts on first, each group in its order:
+    "how does metformin work in diabetes" is answered by its targets before the class it
+    belongs to or the diseases it also treats."""
+    return [a for a in answers if a.kind == "Gene"] + [a for a in answers if a.kind != "Gene"]
 
 
 def relative(scores: Mapping[str, float]) -> dict[str, float]:

@@ -335,3 +335,21 @@ def _answer_along(store: KGStore, tmp_path: Path, seed: str, keys: tuple[str, ..
     result = Result(status=Status.ANSWERED, question="q")
     fill_from_paths(result, store, Settings(home=tmp_path), rank_paths(walk.paths, dist), None, [])
     return result
+
+
+def test_a_mechanisms_targets_come_before_its_class_and_diseases() -> None:
+    from engine.agent.evidence import targets_first
+    from engine.result import Answer
+
+    answers = [
+        Answer(id="PC::1", name="Hypoglycemic Agents", score=0.7, kind="Pharmacologic Class"),
+        Answer(id="Gene::1", name="ND1", score=0.6, kind="Gene"),
+        Answer(id="Disease::1", name="polycystic ovary syndrome", score=0.5, kind="Disease"),
+        Answer(id="Gene::2", name="PRKAB1", score=0.4, kind="Gene"),
+    ]
+    assert [a.name for a in targets_first(answers)] == [
+        "ND1",
+        "PRKAB1",
+        "Hypoglycemic Agents",
+        "polycystic ovary syndrome",
+    ]
