@@ -534,7 +534,18 @@ class Linker:
         exact, initials = self._exact(tokens)
         mentions = self._resolve(exact)
         if any(not abbreviation_only(m) for m in mentions):
-            mentions = [m for m in mentions if not abbreviation_only(m)]
+            # short letters beside another name are an abbreviation of the field ("GO terms"),
+            # unless they are a disease's short name where a name is asked for ("does
+            # imatinib treat CML")
+            mentions = [
+                m
+                for m in mentions
+                if not abbreviation_only(m)
+                or (
+                    any(c.node_id.startswith("Disease::") for c in m.candidates)
+                    and framed(tokens, m.first_token)
+                )
+            ]
         unlinked: list[str] = []
         pending: list[tuple[str, int, int, bool, list[Mention]]] = []
         for a, b in self._chunks(tokens, mentions):

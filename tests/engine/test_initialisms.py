@@ -202,3 +202,44 @@ def test_the_words_of_a_cue_of_several_words_are_wording() -> None:
     tokens = tokenize("first line for ms")
     assert phrase_cue_tokens(tokens) == {0, 1}  # "first line": no name the graph lacks
     assert phrase_cue_tokens(tokenize("first patient seen")) == set()
+
+
+def test_a_diseases_short_name_beside_a_drug_is_kept_where_a_name_is_asked_for(
+    helix,  # type: ignore[no-untyped-def]
+) -> None:
+    """Short letters beside another name are dropped as an abbreviation of the field ("GO
+    terms"), but not a disease's short name after a relation word ("does imatinib treat
+    CML")."""
+    from engine.understand.mentions import SHORT_SYNONYM
+    from engine.util.text import alias_key
+
+    store = helix.c.store
+    aliases = helix.c.planner.linker.aliases
+    treats = next(u for u in store.uses() if u.rel == "CtD" and not u.inverse)
+    found = None
+    for drug in (n for n in store.ids if n.startswith("Compound::")):
+        for j in store.neighbors(store.index[drug], treats).tolist():
+            disease = store.ids[j]
+            rows = store.con.execute(
+                "SELECT alias FROM aliases WHERE node_id = ?", [disease]
+            ).fetchall()
+            for (alias,) in rows:
+                key = alias_key(alias)
+                cands = aliases.get(key)
+                if (
+                    key.isalpha()
+                    and 2 < len(key) <= SHORT_SYNONYM
+                    and cands
+                    and not any(c.primary for c in cands)
+                    and disease in {c.node_id for c in cands}
+                ):
+                    found = (drug, disease, alias.upper())
+                    break
+            if found:
+                break
+        if found:
+            break
+    assert found, "the slice has a treated disease with a short synonym"
+    drug, disease, short = found
+    linked = {e.id for e in helix.link(f"does {store.name(drug)} treat {short}")}
+    assert disease in linked, (short, linked)
