@@ -44,6 +44,7 @@ from engine.understand.followup import (
     described,
     elliptical,
     group_word,
+    object_kinds,
     ordinal,
     others_of,
     plural,
@@ -167,7 +168,7 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
         if text[found[0] : found[1]].lower() in PEOPLE:
             return None
         start, end, possessive = found
-        subject = context.subject
+        subject = _as_object(text, start, context)
         asked = substitute(text, start, end, subject.name, possessive)
         return Reading(asked, f"Reading '{text[start:end]}' as {subject.name}.", (subject.id,))
     spans = [(e.start, e.end) for e in named if e.start >= 0]
@@ -194,6 +195,17 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
         return None
     asked = substitute(context.question, old.start, old.end, new.name)
     return Reading(asked, f"Reading this as: {asked}")
+
+
+def _as_object(text: str, start: int, context: SessionContext) -> LinkedEntity:
+    """What a pronoun stands for: the last subject, or the last question's other named thing
+    when the pronoun is the object of a relation word and only that thing is of the kind
+    the relation leads to ("what else treats it" after "does montelukast treat asthma":
+    asthma)."""
+    kinds = object_kinds(text, start)
+    if not kinds or context.subject.kind in kinds:
+        return context.subject
+    return next((e for e in context.others if e.kind in kinds), context.subject)
 
 
 def _other_end(text: str, context: SessionContext, named: list[LinkedEntity]) -> Reading | None:

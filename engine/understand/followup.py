@@ -14,7 +14,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from engine.understand.lexicon import FUNCTION_WORDS, KIND_WORDS, is_cue_word, is_structural
+from engine.graph.relations import RELATIONS
+from engine.understand.lexicon import (
+    COMPILED_CUES,
+    FUNCTION_WORDS,
+    KIND_WORDS,
+    is_cue_word,
+    is_structural,
+)
 
 PRONOUN = re.compile(r"\b(?:she|he|they|her|him|them|it|its|his|their)\b", re.IGNORECASE)
 """A personal pronoun that may stand for the conversation's subject (memory reads patients'
@@ -205,3 +212,16 @@ def described(text: str, kind: str) -> tuple[int, int] | None:
         if KIND_WORDS.get(m.group(1).lower()) == kind:
             return m.start(), m.end()
     return None
+
+
+def object_kinds(text: str, start: int) -> frozenset[str]:
+    """The kinds a word at ``start`` must be when it is the object of the relation word right
+    before it ("what else treats *it*": a disease, what a drug treats); empty when no relation
+    word is right before it."""
+    before = text[:start].lower().rstrip()
+    kinds: set[str] = set()
+    for rx, rels, _ in COMPILED_CUES:
+        for m in rx.finditer(before):
+            if m.end() == len(before):
+                kinds |= {r.target for r in RELATIONS if r.rel in rels and not r.undirected}
+    return frozenset(kinds)

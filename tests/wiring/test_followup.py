@@ -294,3 +294,20 @@ def test_a_name_of_a_claims_other_end_asks_the_claim_of_it(helix: Any) -> None:
     # the next name of the drug's kind replaces the drug, in the claim as last asked
     memantine = take_turn(helix, None, "what about memantine", context=again.context)
     assert memantine.asked == f"does Memantine treat {name}?"
+
+
+def test_a_pronoun_after_a_relation_word_is_the_thing_of_the_kind_it_leads_to(helix: Any) -> None:
+    """After "does donepezil treat X", "what else treats it" asks of X (what a drug treats is
+    a disease), while "what does it bind" asks of donepezil."""
+    from engine.understand.followup import object_kinds
+
+    assert object_kinds("what else treats it", 16) == {"Disease"}
+    assert object_kinds("what does it bind", 10) == frozenset()
+    treated = sorted({t[2] for t in helix.triples(DONEPEZIL, "CtD", 50)})
+    disease = helix.node_name(treated[0])
+    first = take_turn(helix, None, f"does donepezil treat {disease}?")
+    assert first.context is not None
+    treats = take_turn(helix, None, "what else treats it", context=first.context)
+    assert treats.asked == f"what else treats {disease}", treats.asked
+    binds = take_turn(helix, None, "what does it bind", context=first.context)
+    assert binds.asked == "what does Donepezil bind", binds.asked
