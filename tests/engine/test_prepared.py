@@ -145,8 +145,9 @@ def test_synonyms_are_kept_per_model(home: Settings, monkeypatch: pytest.MonkeyP
 
 
 def test_a_read_alias_index_is_the_built_one(home: Settings) -> None:
-    """Saved and read back (its candidates as columns, its automaton of positions), the alias
-    index holds the same keys, candidates and everyday words, and finds the same spans."""
+    """Saved and read back (its candidates as text columns, its span matcher over the table),
+    the alias index holds the same keys, candidates and everyday words, and finds the same
+    spans."""
     from engine.understand.mentions import tokenize
     from engine.understand.prepared import alias_index
 
