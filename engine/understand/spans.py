@@ -15,7 +15,10 @@ from collections.abc import Collection, Container, Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, overload
 
+from engine.util.artefact import pack, unpack
 from engine.util.text import alias_key
+
+__all__ = ["Span", "SpanMatcher", "Strings", "outermost", "pack", "unpack"]
 
 
 @dataclass(frozen=True)
@@ -25,21 +28,6 @@ class Span:
     first: int
     last: int
     key: str
-
-
-SEP = "\x00"
-
-
-def pack(texts: list[str]) -> str | list[str]:
-    """``texts`` as one string to pickle (read back by one ``split``, not one object each),
-    or as they are when there are none or one holds the separator."""
-    joined = SEP.join(texts)
-    return joined if texts and joined.count(SEP) == len(texts) - 1 else texts
-
-
-def unpack(packed: str | list[str]) -> list[str]:
-    """The list ``pack`` packed."""
-    return packed if isinstance(packed, list) else packed.split(SEP)
 
 
 class Strings(Sequence[str]):
