@@ -242,7 +242,13 @@ async def test_the_footer_is_rebuilt_only_when_its_keys_change(
         assert harness.engine.started.wait(5)
         await pilot.pause()
         assert footer_keys(app)["cancel"] is True  # a question runs: Esc cancels it
-        assert footer.rebuilds == built + 1
+        cancel = next(k for k in footer.query(FooterKey) if k.action == "cancel")
+        assert not cancel._disabled  # a click on it cancels, as the key does
         harness.engine.release.set()
         await settle(pilot)
-        assert footer_keys(app)["cancel"] is False
+        assert footer_keys(app)["cancel"] is False and cancel._disabled
+        assert footer.rebuilds == built  # the same keys, marked in place
+        app.set_keymap({"chat.cancel": "f9"})  # another key: rebuilt
+        await pilot.pause()
+        assert footer.rebuilds == built + 1
+        assert [k.key for k in footer.query(FooterKey) if k.action == "cancel"] == ["f9"]
