@@ -31,8 +31,15 @@ from engine.graph.relations import (
     DirectedRel,
     directed_uses,
 )
-from engine.util.artefact import code_digest, file_fingerprint, layers_tag, read_pickled
-from engine.util.artefact import write_pickled as write_prepared
+from engine.util.artefact import (
+    code_digest,
+    file_fingerprint,
+    layers_tag,
+    pack,
+    read_mapped,
+    unpack,
+    write_mapped,
+)
 from engine.util.faults import StoreFault
 
 IntArray = npt.NDArray[np.int32]
@@ -132,7 +139,14 @@ class KGStore:
         self.kinds: list[str] = []
         self.index: dict[str, int] = {}
         self._adj: dict[str, CSR] = {}
-        self._stored: dict[str, set[int]] = {}
+        self._stored: dict[str, npt.NDArray[np.int64]] = {}
+        """Undirected relation -> the sorted keys ``i * n + j`` of its triples as stored."""
+        self.predicates: list[tuple[str, str, str, str]] = []
+        """(predicate, relation, subject kind, object kind) of the active KGX layers."""
+        self.sampled: dict[str, Sample] = {}
+        """Relations the active layers hold only a sample of (no other active layer adds to
+        them), with how many edges are kept of how many."""
+        self._documents = False
         self._reach: dict[str, int] = {}
         fingerprint = {
             **file_fingerprint(path),
@@ -140,15 +154,19 @@ class KGStore:
             "code": code_digest(SNAPSHOT_CODE),
         }
         target = prepared_dir / f"graph-{layers_tag(self.layers)}.pickle" if prepared_dir else None
-        snapshot, why = read_pickled(target, fingerprint, "graph") if target else (None, "")
+        snapshot, why = read_mapped(target, fingerprint, "graph") if target else (None, "")
         if snapshot is not None:
-            self.ids, self.names, self.kinds = snapshot["nodes"]
+            ids, names, kind_names, kind_of = snapshot["nodes"]
+            self.ids, self.names = unpack(ids), unpack(names)
+            self.kinds = [kind_names[c] for c in kind_of.tolist()]
             self._adj = {
                 k: CSR(indptr, indices) for k, (indptr, indices) in snapshot["adj"].items()
             }
             self._stored, self.n_triples = snapshot["stored"], snapshot["n_triples"]
             self.index = {nid: i for i, nid in enumerate(self.ids)}
             self.provenance = Provenance.of_state(snapshot["provenance"])
+            self.predicates, self.sampled = snapshot["predicates"], snapshot["sampled"]
+            self._documents = snapshot["documents"]
         else:
             self.prepared_why = why or None
             self._read_nodes()
@@ -156,17 +174,13 @@ class KGStore:
             self.provenance = Provenance.load(
                 self.con, self.layers if self.layered else None, self._superseded_samples()
             )
+            self.predicates = self._predicates()
+            self.sampled = self._sampled()
+            self._documents = self._has_table("documents")
             if target is not None:
-                write_prepared(target, fingerprint, self._snapshot())
-        kind_names = sorted(set(self.kinds))
-        self._kind_code = {k: c for c, k in enumerate(kind_names)}
+                write_mapped(target, fingerprint, self._snapshot())
+        self._kind_code = {k: c for c, k in enumerate(sorted(set(self.kinds)))}
         self._kind_of = np.asarray([self._kind_code[k] for k in self.kinds], dtype=np.int32)
-        self.predicates: list[tuple[str, str, str, str]] = self._predicates()
-        """(predicate, relation, subject kind, object kind) of the active KGX layers."""
-        self.sampled: dict[str, Sample] = self._sampled()
-        """Relations the active layers hold only a sample of (no other active layer adds to
-        them), with how many edges are kept of how many."""
-        self._documents = self._has_table("documents")
         self._shares: dict[str, float] = {}
 
     @property
@@ -262,14 +276,20 @@ class KGStore:
         self.index = {nid: i for i, nid in enumerate(self.ids)}
 
     def _snapshot(self) -> dict[str, object]:
-        """What ``_read_nodes``, ``_load_adjacency`` and ``Provenance.load`` read, to be kept
-        in a prepared file."""
+        """What ``_read_nodes``, ``_load_adjacency``, ``Provenance.load`` and the layers'
+        predicates, samples and documents read, to be kept in a prepared file."""
+        kind_names = sorted(set(self.kinds))
+        code = {k: c for c, k in enumerate(kind_names)}
+        kind_of = np.asarray([code[k] for k in self.kinds], dtype=np.int16)
         return {
-            "nodes": (self.ids, self.names, self.kinds),
+            "nodes": (pack(self.ids), pack(self.names), kind_names, kind_of),
             "adj": {k: (c.indptr, c.indices) for k, c in self._adj.items()},
             "stored": self._stored,
             "n_triples": self.n_triples,
             "provenance": self.provenance.state(),
+            "predicates": self.predicates,
+            "sampled": self.sampled,
+            "documents": self._documents,
         }
 
     def _active(self) -> None:
@@ -299,7 +319,7 @@ class KGStore:
             mask = rels == rel
             rs, ro = s[mask], o[mask]
             if rel in UNDIRECTED:
-                self._stored[str(rel)] = set((rs.astype(np.int64) * n + ro).tolist())
+                self._stored[str(rel)] = np.sort(rs.astype(np.int64) * n + ro)
                 both_s = np.concatenate([rs, ro])
                 both_o = np.concatenate([ro, rs])
                 self._adj[str(rel)] = _csr(both_s, both_o, n)
@@ -455,8 +475,9 @@ class KGStore:
         a, b = self.ids[i], self.ids[j]
         stored = self._stored.get(use.rel)
         if stored is not None:
-            n = len(self.ids)
-            return (a, use.rel, b) if i * n + j in stored else (b, use.rel, a)
+            key = i * len(self.ids) + j
+            k = int(np.searchsorted(stored, key))
+            return (a, use.rel, b) if k < len(stored) and stored[k] == key else (b, use.rel, a)
         return use.orient(a, b)
 
     def objects(self, node_id: str, rel: str) -> list[str]:

@@ -93,15 +93,17 @@ class VectorIndex:
 
     @classmethod
     def load(cls, path: Path) -> VectorIndex:
-        """The index at ``path`` with its ids beside it; ``IndexMissing`` (one sentence naming
-        the file and ``helix-chat ingest --force``) when either is absent, unreadable or the two
-        disagree."""
+        """The index at ``path`` (memory-mapped) with its ids beside it; ``IndexMissing`` (one
+        sentence naming the file and ``helix-chat ingest --force``) when either is absent,
+        unreadable or the two disagree."""
         ids_path = path.with_suffix(".ids.json")
         for needed in (path, ids_path):
             if not needed.exists():
                 raise IndexMissing(f"{needed} is missing; rebuild it with {REBUILD}")
         try:
-            index = faiss.read_index(str(path))
+            # the vectors stay in the file, mapped: read as a search touches them, not copied
+            # at open (the names index is 37 MB), and shared by every process on the host
+            index = faiss.read_index(str(path), faiss.IO_FLAG_MMAP_IFC)
         except RuntimeError as exc:
             raise IndexMissing(_unreadable(path, _first_line(exc))) from exc
         try:

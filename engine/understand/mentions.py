@@ -21,7 +21,7 @@ from engine.understand.lexicon import (
     SHORTHAND,
     is_cue_word,
 )
-from engine.understand.spans import SpanMatcher, pack, unpack
+from engine.understand.spans import SpanMatcher, Strings, pack, unpack
 from engine.util.text import alias_key, normalize
 
 TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
@@ -134,62 +134,68 @@ def own_names(
 class CandidateTable(Mapping[str, list[Candidate]]):
     """Candidates by alias key, kept as columns and made into a key's ``Candidate`` list on
     its first lookup (then the same list every time). A prepared alias index (``prepared.py``)
-    is read in a fraction of the time: a hundred thousand frozen dataclasses cost about half
-    a second to unpickle, and a question meets a few dozen keys."""
+    is read without making an object per candidate: a hundred thousand frozen dataclasses
+    cost about half a second to unpickle, and a question meets a few dozen keys; each text
+    column is one string (``Strings``)."""
 
     def __init__(self, by_key: Mapping[str, list[Candidate]]) -> None:
-        self._span: dict[str, tuple[int, int]] = {}
-        self._cols: tuple[list[str], list[str], list[str], list[bool]] = ([], [], [], [])
-        node_ids, aliases, sources, primary = self._cols
+        self._index: dict[str, int] = {}
+        self._ends = array("q")
+        """Where the candidates of the key numbered k end in the columns (they start where
+        those of k - 1 end)."""
+        node_ids: list[str] = []
+        aliases: list[str] = []
+        sources: list[str] = []
+        primary = bytearray()
         for key, cands in by_key.items():
-            self._span[key] = (len(node_ids), len(node_ids) + len(cands))
+            self._index[key] = len(self._ends)
             for c in cands:
                 node_ids.append(c.node_id)
                 aliases.append(c.alias)
                 sources.append(c.source)
                 primary.append(c.primary)
+            self._ends.append(len(node_ids))
+        self._cols = (Strings(node_ids), Strings(aliases), Strings(sources), bytes(primary))
         self._made: dict[str, list[Candidate]] = {}
 
     def __getstate__(self) -> dict[str, object]:
-        node_ids, aliases, sources, primary = self._cols
-        return {
-            "keys": pack(list(self._span)),
-            "ends": array("l", (stop for _, stop in self._span.values())),
-            "columns": (pack(node_ids), pack(aliases), pack(sources), bytes(primary)),
-        }
+        return {"keys": pack(list(self._index)), "ends": self._ends, "columns": self._cols}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        keys, ends = unpack(state["keys"]), state["ends"]
-        self._span = dict(zip(keys, zip([0, *ends[:-1]], ends, strict=True), strict=True))
-        node_ids, aliases, sources, primary = state["columns"]
-        self._cols = (unpack(node_ids), unpack(aliases), unpack(sources), [*map(bool, primary)])
+        keys = unpack(state["keys"])
+        self._index = dict(zip(keys, range(len(keys)), strict=True))
+        self._ends, self._cols = state["ends"], state["columns"]
         self._made = {}
 
-    def _make(self, key: str, span: tuple[int, int]) -> list[Candidate]:
+    def _make(self, key: str, k: int) -> list[Candidate]:
         node_ids, aliases, sources, primary = self._cols
-        made = [Candidate(node_ids[i], aliases[i], sources[i], primary[i]) for i in range(*span)]
+        start = self._ends[k - 1] if k else 0
+        made = [
+            Candidate(node_ids[i], aliases[i], sources[i], bool(primary[i]))
+            for i in range(start, self._ends[k])
+        ]
         self._made[key] = made
         return made
 
     def __getitem__(self, key: str) -> list[Candidate]:
         made = self._made.get(key)
-        return made if made is not None else self._make(key, self._span[key])
+        return made if made is not None else self._make(key, self._index[key])
 
     def get(self, key: str, default: Any = None) -> Any:
         made = self._made.get(key)
         if made is not None:
             return made
-        span = self._span.get(key)
-        return default if span is None else self._make(key, span)
+        k = self._index.get(key)
+        return default if k is None else self._make(key, k)
 
     def __contains__(self, key: object) -> bool:
-        return key in self._span
+        return key in self._index
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._span)
+        return iter(self._index)
 
     def __len__(self) -> int:
-        return len(self._span)
+        return len(self._index)
 
 
 class AliasIndex:
@@ -212,7 +218,7 @@ class AliasIndex:
             by_key[key] = cands
         self.by_key = CandidateTable(by_key)
         self.keys = list(self.by_key)
-        self.matcher = SpanMatcher(self.keys)
+        self.matcher = SpanMatcher(self.by_key)
         self.common = self._common_words(store)
         self.headed = self._headed(store)
         self.meant: frozenset[tuple[str, str]] = self.headed

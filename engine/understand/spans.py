@@ -1,21 +1,24 @@
-"""Mention spans: every alias of the graph found in one pass with an Aho-Corasick automaton.
+"""Mention spans: every alias of the graph spelled by a run of consecutive tokens.
 
-The question is turned into a string of alias keys, one per token, separated by single spaces
-and framed by spaces; each alias key is added to the automaton framed the same way, so a match
-always starts and ends on a token boundary ("everolimus" never matches inside "everolimuses",
-and a verb after a name is never part of it). Overlapping matches are all reported; the linker
-keeps the longest non-overlapping ones.
+The question is turned into alias keys, one per token; each run of consecutive tokens, its
+keys joined by single spaces, is looked up in the alias table, so a match always starts and
+ends on a token boundary ("everolimus" never matches inside "everolimuses", and a verb after a
+name is never part of it). Overlapping matches are all reported; the linker keeps the longest
+non-overlapping ones. Runs longer than the longest alias are not tried: a question of twenty
+words is a few hundred look-ups, and the index keeps no structure beside the table itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from array import array
+from collections.abc import Collection, Container, Mapping, Sequence, Set
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, overload
 
-import ahocorasick
-
+from engine.util.artefact import pack, unpack
 from engine.util.text import alias_key
+
+__all__ = ["Span", "SpanMatcher", "Strings", "outermost", "pack", "unpack"]
 
 
 @dataclass(frozen=True)
@@ -27,73 +30,74 @@ class Span:
     key: str
 
 
-SEP = "\x00"
+class Strings(Sequence[str]):
+    """A list of strings kept as one string and where each starts: a prepared file reads it
+    back as two objects, not one per string, and an item is sliced out when asked for."""
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        self._text = "".join(texts)
+        self._starts = array("q", [0])
+        for t in texts:
+            self._starts.append(self._starts[-1] + len(t))
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return self._text[self._starts[i] : self._starts[i + 1]]
+
+    def __len__(self) -> int:
+        return len(self._starts) - 1
 
 
-def pack(texts: list[str]) -> str | list[str]:
-    """``texts`` as one string to pickle (read back by one ``split``, not one object each),
-    or as they are when there are none or one holds the separator."""
-    joined = SEP.join(texts)
-    return joined if texts and joined.count(SEP) == len(texts) - 1 else texts
-
-
-def unpack(packed: str | list[str]) -> list[str]:
-    """The list ``pack`` packed."""
-    return packed if isinstance(packed, list) else packed.split(SEP)
+def _matchable(key: str) -> bool:
+    """A key a run of tokens can spell: not empty, no space at either end."""
+    return bool(key) and " " not in (key[0], key[-1])
 
 
 class SpanMatcher:
     """Longest-alias matching over the whole alias table (word-boundary aware)."""
 
-    def __init__(self, keys: Iterable[str]) -> None:
-        # each alias is stored as its position in ``_keys``: an automaton of integers is read
-        # back from a prepared file (``prepared.py``) in a third of the time of one of strings
-        self._keys = list(keys)
-        self._automaton = ahocorasick.Automaton(ahocorasick.STORE_INTS, ahocorasick.KEY_STRING)
-        count = 0
-        for i, key in enumerate(self._keys):
-            if key and " " not in (key[0], key[-1]):
-                self._automaton.add_word(f" {key} ", i)
-                count += 1
-        self.size = count
-        if count:
-            self._automaton.make_automaton()
+    def __init__(self, keys: Collection[str]) -> None:
+        """``keys``: the alias keys; a mapping or set of them is kept as it is (the alias
+        index passes its candidate table, so a prepared index holds the keys once)."""
+        self._keys: Container[str] = keys if isinstance(keys, Mapping | Set) else frozenset(keys)
+        lengths = [len(k) for k in keys if _matchable(k)]
+        self.size = len(lengths)
+        self._longest = max(lengths, default=0)
 
     def __getstate__(self) -> dict[str, object]:
-        return {"automaton": self._automaton, "size": self.size, "keys": pack(self._keys)}
+        return {"keys": self._keys, "size": self.size, "longest": self._longest}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self._automaton, self.size = state["automaton"], state["size"]
-        self._keys = unpack(state["keys"])
+        self._keys, self.size, self._longest = state["keys"], state["size"], state["longest"]
 
     def spans(self, token_norms: Sequence[str]) -> list[Span]:
-        """Every alias spelled by a run of consecutive tokens, overlapping ones included."""
+        """Every alias spelled by a run of consecutive tokens, overlapping ones included: by
+        last token, and of those ending together the longest first."""
         if not self.size or not token_norms:
             return []
-        keys = [alias_key(t) for t in token_norms]
-        # start offset (in the framed haystack) of each token, and token index by end offset
-        starts: dict[int, int] = {}
-        ends: dict[int, int] = {}
-        parts: list[str] = []
-        pos = 1
-        for i, k in enumerate(keys):
-            piece = k or "_"
-            starts[pos] = i
-            ends[pos + len(piece) - 1] = i
-            parts.append(piece)
-            pos += len(piece) + 1
-        haystack = " " + " ".join(parts) + " "
+        pieces = [alias_key(t) or "_" for t in token_norms]
         out: list[Span] = []
-        for end, position in self._automaton.iter(haystack):
-            key = self._keys[position]
-            # ``end`` is the closing space; the alias starts after the opening space
-            last_char = end - 1
-            first_char = end - len(key)
-            first = starts.get(first_char)
-            last = ends.get(last_char)
-            if first is None or last is None:
-                continue
-            out.append(Span(first, last, str(key)))
+        for last in range(len(pieces)):
+            ending: list[Span] = []
+            key = pieces[last]
+            first = last
+            while len(key) <= self._longest:
+                if _matchable(key) and key in self._keys:
+                    ending.append(Span(first, last, key))
+                first -= 1
+                if first < 0:
+                    break
+                key = f"{pieces[first]} {key}"
+            out.extend(reversed(ending))
         return out
 
 

@@ -12,6 +12,7 @@ import gc
 import hashlib
 import importlib.util
 import logging
+import mmap
 import os
 import pickle
 import sys
@@ -25,6 +26,21 @@ log = logging.getLogger(__name__)
 
 FORMAT = 1
 """Bumped when what prepared files hold changes shape."""
+
+
+SEP = "\x00"
+
+
+def pack(texts: list[str]) -> str | list[str]:
+    """``texts`` as one string to pickle (read back by one ``split``, not one object each),
+    or as they are when there are none or one holds the separator."""
+    joined = SEP.join(texts)
+    return joined if texts and joined.count(SEP) == len(texts) - 1 else texts
+
+
+def unpack(packed: str | list[str]) -> list[str]:
+    """The list ``pack`` packed."""
+    return packed if isinstance(packed, list) else packed.split(SEP)
 
 
 def code_digest(modules: tuple[str, ...]) -> str:
@@ -130,3 +146,56 @@ def write_pickled(path: Path, fingerprint: dict[str, Any], payload: Any) -> bool
         pickle.dump(payload, f, protocol=pickle.HIGHEST_PROTOCOL)
 
     return write_atomic(path, write)
+
+
+ALIGN = 64
+"""Where each mapped buffer starts in a file of ``write_mapped``: a multiple of this."""
+
+
+def write_mapped(path: Path, fingerprint: dict[str, Any], payload: Any) -> bool:
+    """Save ``payload`` at ``path`` behind ``fingerprint`` with its large arrays (numpy's,
+    pickled out of band) written raw after it, each aligned, so ``read_mapped`` maps them from
+    the file instead of copying them."""
+    buffers: list[pickle.PickleBuffer] = []
+    body = pickle.dumps(payload, protocol=5, buffer_callback=buffers.append)
+    raws = [b.raw() for b in buffers]
+
+    def write(f: BinaryIO) -> None:
+        pickle.dump(fingerprint, f, protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.dump((len(body), [r.nbytes for r in raws]), f, protocol=pickle.HIGHEST_PROTOCOL)
+        f.write(body)
+        for raw in raws:
+            f.write(b"\0" * (-f.tell() % ALIGN))
+            f.write(raw)
+
+    return write_atomic(path, write)
+
+
+def read_mapped(path: Path, fingerprint: dict[str, Any], what: str) -> tuple[Any, str]:
+    """``read_pickled`` of a file ``write_mapped`` wrote: its arrays are read-only views of
+    the file mapped in memory (pages are read as they are used; the file may be replaced, as
+    ingest does, while they are in use)."""
+    if not path.exists():
+        return None, f"no prepared {what} at {path} (`helix-chat ingest` prepares it)"
+    try:
+        with path.open("rb") as f:
+            header = pickle.load(f)
+            if header != fingerprint:
+                old = header if isinstance(header, dict) else {}
+                changed = sorted(k for k in fingerprint if old.get(k) != fingerprint[k])
+                return None, f"the prepared {what} is stale ({', '.join(changed)} changed)"
+            body_len, sizes = pickle.load(f)
+            start = f.tell()
+            body = f.read(body_len)
+            mapped = memoryview(mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ))
+        views, at = [], start + body_len
+        for size in sizes:
+            at += -at % ALIGN
+            views.append(mapped[at : at + size])
+            at += size
+        if len(body) != body_len or at > len(mapped):
+            raise ValueError(f"truncated: {len(mapped)} bytes, {at} expected")
+        with no_gc():
+            return pickle.loads(body, buffers=views), ""
+    except Exception as exc:  # a truncated or foreign file is recomputed, never trusted
+        return None, f"the prepared {what} cannot be read ({type(exc).__name__}: {exc})"

@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer, Header
+from textual.widgets import Header
 from textual.worker import get_current_worker
 
 from engine.config import Mode, Settings
@@ -33,6 +33,7 @@ from helix_tui.turns import Memories
 from helix_tui.widgets.assistant_turn import AssistantTurn
 from helix_tui.widgets.conversation import Conversation
 from helix_tui.widgets.fact_table import FactTable
+from helix_tui.widgets.keys_footer import KeysFooter
 from helix_tui.widgets.memory_panel import MemoryPanel
 from helix_tui.widgets.prompt import PromptInput
 from helix_tui.widgets.sidebar import Sidebar
@@ -96,7 +97,7 @@ class ChatBase(Screen[None]):
                 yield StatusLine(id="status")
                 yield PromptInput(id="prompt")
             yield Sidebar(id="sidebar")
-        yield Footer()
+        yield KeysFooter()
 
     def on_unmount(self) -> None:
         if self.asking is not None:

@@ -144,9 +144,34 @@ def test_synonyms_are_kept_per_model(home: Settings, monkeypatch: pytest.MonkeyP
     assert bare.meant == bare.headed and not admitted <= bare.meant
 
 
+def test_a_graph_read_from_its_prepared_file_queries_nothing_the_file_holds(
+    home: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The nodes, adjacency, sampled relations, KGX predicates and whether articles are kept
+    are read from the prepared graph as they were read from the store, with no query."""
+    ready = home.stores_dir / "prepared"
+    computed = KGStore(home.kg_path, prepared_dir=ready)
+    for part in ("_read_nodes", "_load_adjacency", "_sampled", "_predicates"):
+        monkeypatch.setattr(KGStore, part, lambda *_a, p=part: pytest.fail(f"{p} queried at open"))
+    read = KGStore(home.kg_path, prepared_dir=ready)
+    try:
+        assert computed.prepared_why and read.prepared_why is None
+        assert "DpS" in read.sampled and read.sampled == computed.sampled
+        assert (read.predicates, read._documents) == (computed.predicates, computed._documents)
+        assert (read.ids, read.names, read.n_triples) == (
+            computed.ids,
+            computed.names,
+            computed.n_triples,
+        )
+    finally:
+        read.close()
+        computed.close()
+
+
 def test_a_read_alias_index_is_the_built_one(home: Settings) -> None:
-    """Saved and read back (its candidates as columns, its automaton of positions), the alias
-    index holds the same keys, candidates and everyday words, and finds the same spans."""
+    """Saved and read back (its candidates as text columns, its span matcher over the table),
+    the alias index holds the same keys, candidates and everyday words, and finds the same
+    spans."""
     from engine.understand.mentions import tokenize
     from engine.understand.prepared import alias_index
 

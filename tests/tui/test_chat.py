@@ -5,11 +5,13 @@ from __future__ import annotations
 import threading
 
 from textual.widgets import Markdown, Static
+from textual.widgets._footer import FooterKey
 
 from helix_tui.app import HelixApp, make_app
 from helix_tui.screens.clarify import ClarifyScreen
 from helix_tui.widgets.assistant_turn import AssistantTurn
 from helix_tui.widgets.evidence_table import EvidenceTable
+from helix_tui.widgets.keys_footer import KeysFooter
 from helix_tui.widgets.path_tree import PathTree
 from helix_tui.widgets.prompt import PromptInput
 from helix_tui.widgets.run_info import RunInfo
@@ -210,3 +212,43 @@ async def test_memory_boost_shows_a_banner(app: HelixApp, harness: Harness) -> N
         banner = app.chat.query_one(AssistantTurn).query_one(".banner", Static)
         assert banner.display
         assert "Boosted by your memory" in str(banner.render())
+
+
+def footer_keys(app: HelixApp) -> dict[str, bool]:
+    """The footer's keys by action, True when enabled."""
+    return {
+        k.action: not k.has_class("-disabled")
+        for k in app.chat.query_one(KeysFooter).query(FooterKey)
+    }
+
+
+async def test_the_footer_is_rebuilt_only_when_its_keys_change(
+    app: HelixApp, harness: Harness
+) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        footer = app.chat.query_one(KeysFooter)
+        built = footer.rebuilds
+        assert footer_keys(app)["cancel"] is False  # Esc is shown, dimmed, with nothing to cancel
+        app.chat.query_one(Sidebar).query_one("#paths").focus()  # focus moves, same keys
+        await pilot.pause()
+        app.chat.query_one(PromptInput).focus()
+        app.chat.refresh_bindings()
+        await pilot.pause()
+        assert footer.rebuilds == built
+        prompt = app.chat.query_one(PromptInput)
+        prompt.value = SLOW_QUESTION
+        await pilot.press("enter")
+        assert harness.engine.started.wait(5)
+        await pilot.pause()
+        assert footer_keys(app)["cancel"] is True  # a question runs: Esc cancels it
+        cancel = next(k for k in footer.query(FooterKey) if k.action == "cancel")
+        assert not cancel._disabled  # a click on it cancels, as the key does
+        harness.engine.release.set()
+        await settle(pilot)
+        assert footer_keys(app)["cancel"] is False and cancel._disabled
+        assert footer.rebuilds == built  # the same keys, marked in place
+        app.set_keymap({"chat.cancel": "f9"})  # another key: rebuilt
+        await pilot.pause()
+        assert footer.rebuilds == built + 1
+        assert [k.key for k in footer.query(FooterKey) if k.action == "cancel"] == ["f9"]
