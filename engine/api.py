@@ -23,7 +23,7 @@ from engine.events import EventSink
 from engine.export.subgraph import path_hubs
 from engine.graph.edges import Calibration, LocalEdgePredictor
 from engine.graph.store import KGStore
-from engine.graph.walk import Budget, Walker
+from engine.graph.walk import FRONTIER_EMPTY, Budget, Walker
 from engine.index.dense import PassageRetriever
 from engine.index.lexical import LexicalIndex
 from engine.index.vectors import IndexMissing, VectorIndex
@@ -264,7 +264,12 @@ class Helix:
             ):
                 return None
             therapy, children = True, subtypes.subtypes_treated(self.c.store, d.id)
-        elif result.status is Status.NOT_ANSWERED and result.intent == "one_hop":
+        elif (
+            result.status is Status.NOT_ANSWERED
+            and result.intent == "one_hop"
+            and result.stop_reason == FRONTIER_EMPTY
+        ):
+            # none of its own: the walk found no edge of the relation (not a weak reading)
             therapy, children = (
                 False,
                 subtypes.subtypes_held(self.c.store, d.id, 2 * subtypes.SUBTYPES),

@@ -35,6 +35,10 @@ def _default(name: str) -> float:
     return default
 
 
+FRONTIER_EMPTY = "frontier empty"
+"""A walk's stop reason when no edge of its reading leads on from the seed."""
+
+
 @dataclass(frozen=True)
 class Budget:
     """The hard caps of one walk; the defaults are the settings' (``HELIX_MAX_DEPTH`` ...)."""
@@ -69,7 +73,7 @@ class WalkResult:
     expanded: int = 0
     goal_checks: int = 0
     depth: int = 0
-    stop_reason: str = "frontier empty"
+    stop_reason: str = FRONTIER_EMPTY
     elapsed_ms: float = 0.0
     per_depth_ms: dict[int, float] = field(default_factory=dict)
 
@@ -220,7 +224,7 @@ class Walker:
                 res.stop_reason = "answered"
                 return self._finish(res, complete, t0, limit)
             if not deferred:
-                res.stop_reason = "answered" if complete else "frontier empty"
+                res.stop_reason = "answered" if complete else FRONTIER_EMPTY
                 return self._finish(res, complete, t0, limit)
             if limit >= max_depth:
                 res.stop_reason = "budget: depth"
