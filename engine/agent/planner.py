@@ -534,7 +534,8 @@ class Planner:
             return plan
         plan.dist = distribution(scored)
         plan.intent = "one_hop" if len(plan.dist[0][0]) == ONE_HOP else "multi_hop"
-        if seed.kind not in senses.DRUG_DISEASE and asks_remedy(words.features.cues):
+        f = words.features
+        if seed.kind not in senses.DRUG_DISEASE and asks_remedy(f.cues, f.target_kind):
             # "treatment for herpes simplex" where the graph has it only as a side effect:
             # what causes it is no answer, and a disease named by it is what is meant ("meds
             # for anxiety": anxiety disorder), asked instead

@@ -80,7 +80,7 @@ def resolve(
         return [choice]
     if len(ids) == 1:
         return ids
-    if f.mechanism or f.yes_no or asks_remedy(f.cues):
+    if f.mechanism or f.yes_no or asks_remedy(f.cues, f.target_kind):
         # a claim's or a remedy's ends are the kinds its relation joins ("what is given for
         # CML": the leukaemia, not the gene with that synonym)
         ends = claim_kinds(store, f)

@@ -56,11 +56,15 @@ def asks_therapy(cues: Iterable[Cue]) -> bool:
     return any(c.rels == (TREATS,) and c.weight >= STRONG for c in cues)
 
 
-def asks_remedy(cues: Iterable[Cue]) -> bool:
+def asks_remedy(cues: Iterable[Cue], asked_kind: str | None = None) -> bool:
     """The question asks for a remedy: a therapy named in strong words, or in weak ones
-    ("what's used for", "how is it managed", "what helps") that name no other relation."""
+    ("what's used for", "how is it managed", "what helps") that name no other relation in a
+    question that asks for no other kind of thing than drugs ("what genes help the body
+    carry out X" asks for genes)."""
     cues = list(cues)
-    return asks_therapy(cues) or (bool(cues) and all(c.rels == (TREATS,) for c in cues))
+    return asks_therapy(cues) or (
+        asked_kind in (None, "Compound") and bool(cues) and all(c.rels == (TREATS,) for c in cues)
+    )
 
 
 def explains_therapy(dist: Sequence[tuple[Metapath, float]]) -> bool:

@@ -113,6 +113,7 @@ class Remedy:
     cues: tuple[Cue, ...]
     mechanism: bool = False
     yes_no: bool = False
+    target_kind: str | None = None
 
 
 class GeneOrDisease(Kinds):

@@ -62,6 +62,9 @@ def test_a_therapy_is_asked_in_strong_words_and_explained_by_a_reading_that_walk
         [Cue(("CtD",), 0, 4, "used for", WEAK), Cue(("DpS",), 9, 12, "sx", STRONG)]
     )
     assert not asks_remedy([])
+    # "what genes help the body carry out X" asks for genes, not for a remedy
+    assert not asks_remedy([Cue(("CtD",), 11, 15, "help", WEAK)], "Gene")
+    assert asks_remedy([Cue(("CtD",), 11, 15, "help", WEAK)], "Compound")
     assert explains_therapy([(Metapath((*TREATED_BY.uses,)), 1.0)])
     caused = hop("CcSE", "Side Effect", "Compound", inverse=True)
     assert not explains_therapy([(caused, 1.0)])
