@@ -170,7 +170,14 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
         start, end, possessive = found
         subject = _as_object(text, start, context)
         asked = substitute(text, start, end, subject.name, possessive)
-        return Reading(asked, f"Reading '{text[start:end]}' as {subject.name}.", (subject.id,))
+        pinned: tuple[str, ...] = (subject.id,)
+        if subject.id != context.subject.id and (
+            ELSE.search(text) or others_of(text, context.subject.kind)
+        ):
+            # "what else treats it" after "does montelukast treat asthma": besides montelukast
+            asked = f"{asked.rstrip(' ?.!')} other than {context.subject.name}"
+            pinned = (*pinned, context.subject.id)
+        return Reading(asked, f"Reading '{text[start:end]}' as {subject.name}.", pinned)
     spans = [(e.start, e.end) for e in named if e.start >= 0]
     if (beside := _pronoun_beside(text, context, named)) is not None:
         return beside
@@ -195,6 +202,10 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
         return None
     asked = substitute(context.question, old.start, old.end, new.name)
     return Reading(asked, f"Reading this as: {asked}")
+
+
+ELSE = re.compile(r"\belse\b", re.IGNORECASE)
+"""A follow-up asking for things besides the last subject ("what else treats it")."""
 
 
 def _as_object(text: str, start: int, context: SessionContext) -> LinkedEntity:

@@ -308,6 +308,8 @@ def test_a_pronoun_after_a_relation_word_is_the_thing_of_the_kind_it_leads_to(he
     first = take_turn(helix, None, f"does donepezil treat {disease}?")
     assert first.context is not None
     treats = take_turn(helix, None, "what else treats it", context=first.context)
-    assert treats.asked == f"what else treats {disease}", treats.asked
+    assert treats.asked == f"what else treats {disease} other than Donepezil", treats.asked
+    assert treats.result is not None
+    assert DONEPEZIL not in {a.id for a in treats.result.answers}
     binds = take_turn(helix, None, "what does it bind", context=first.context)
     assert binds.asked == "what does Donepezil bind", binds.asked
