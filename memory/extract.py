@@ -574,6 +574,14 @@ _CAUSED_BY = re.compile(
 "hallucinations with ropinirole", "rash after starting amoxicillin")."""
 
 
+_GAVE = re.compile(
+    r"^[\s,]+(?:[\w./]+\s+){0,3}?(?:gave|gives|giving|caused|causes|causing|induced|"
+    r"brought on)\s+(?:her|him|them|the patient)?\s*(?:an?\s+|some\s+)?(?:[a-z]+\s+)?$",
+    re.IGNORECASE,
+)
+"""What stands between a drug and the harm it did ("lisinopril 10 mg gave her a dry cough")."""
+
+
 def _harms(text: str, entities: list[LinkedEntity]) -> list[tuple[LinkedEntity, LinkedEntity]]:
     """(harm, drug) pairs: a side effect or symptom the statement ties to a drug named after
     it."""
@@ -583,7 +591,8 @@ def _harms(text: str, entities: list[LinkedEntity]) -> list[tuple[LinkedEntity, 
         (h, d)
         for h in harms
         for d in drugs
-        if d.start >= h.end and _CAUSED_BY.match(text[h.end : d.start])
+        if (d.start >= h.end and _CAUSED_BY.match(text[h.end : d.start]))
+        or (h.start >= d.end and _GAVE.match(text[d.end : h.start]))
     ]
 
 
@@ -603,6 +612,8 @@ def _harm_cause(
         return None
     for harm, drug in _harms(text, entities):
         if harm.start < value.end and value.start < harm.end:
+            if drug.start < harm.start:
+                return f"from {drug.name}"  # "lisinopril gave her a cough"
             link = text[harm.end : drug.start].strip(" ,").split()[-1]
             return f"{link} {drug.name}"
     return None
@@ -656,6 +667,9 @@ def _is_old(text: str, value: _Value, before: re.Pattern[str], after: re.Pattern
     tail = text[value.end : value.end + 30]
     if _TO_DOSE.match(tail):
         return False  # "dropped the lantus to 16 units": a new dose, not a drug stopped
+    dose = dose_after(text, value.end)
+    if dose is not None and dose.start - value.end <= 2 and after.search(text[dose.end :]):
+        return True  # "hydroxychloroquine 200 mg bd stopped": the word after its dose marks it
     return bool(before.search(head) or after.search(tail))
 
 

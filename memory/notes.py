@@ -109,7 +109,13 @@ def heading_note(text: str) -> NoteMention | None:
     from memory.patients import PERSON, find_mrns
 
     words = m.group("name").split()
+    if words[0].lower() in ("the", "our", "my", "this", "that", "their"):
+        words = words[1:]
+    if not words:
+        return None
     heads = [i for i, w in enumerate(words) if w.lower() in HEADS]
+    if heads and heads[0] == 0:
+        return None  # a bare head names no project ("Our assay today:")
     if not heads and (
         len(words) > 2
         or not words[0][0].isupper()
@@ -127,7 +133,7 @@ def heading_note(text: str) -> NoteMention | None:
         return None
     if not heads:
         slug = f"{slug}-project"
-    start = m.start("name")
+    start = m.start("name") + m.group("name").index(phrase)
     return NoteMention(phrase, slug, start, start + len(phrase))
 
 

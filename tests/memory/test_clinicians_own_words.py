@@ -184,3 +184,17 @@ def test_a_telegraphic_question_asks_about_the_value_it_names(
     _say(mem, clock, "MRN 5530 warfarin down to 2 mg")
     line = _line(_ask(mem, "MRN 5530 warfarin now?"))
     assert "medication" in line and "2 mg" in line
+
+
+def test_a_change_or_a_harm_written_after_the_dose(mem: UserMemory, clock: SimulatedClock) -> None:
+    _say(mem, clock, "MRN 5540 on warfarin 3 mg od, fluoxetine 20 mg od")
+    _say(mem, clock, "MRN 5540 fluoxetine 20 mg od stopped (hyponatraemia)")
+    assert "Fluoxetine" in _line(_ask(mem, "what did we stop for MRN 5540?"))
+    _say(mem, clock, "MRN 5541 on metformin 500 mg bd and warfarin 3 mg od")
+    _say(mem, clock, "MRN 5541 metformin swapped for sitagliptin 100 mg od")
+    # the value the latest change replaced, not the other drug held beside it
+    assert "Metformin" in _line(_ask(mem, "what was MRN 5541 on before?"))
+    _say(mem, clock, "MRN 5542 midazolam 2 mg gave him confusion")
+    assert "Confusion" in _line(_ask(mem, "what did the midazolam do to MRN 5542?"))
+    _say(mem, clock, "MRN 5543 on midazolam 2 mg 4-hourly")
+    assert "4-hourly" in _line(_ask(mem, "how often is MRN 5543 getting midazolam?"))
