@@ -422,7 +422,7 @@ class Answerer:
             if (
                 ref.known
                 or ref.via == "mrn"
-                or (patient_cue and (ref.via != "bare" or not entities))
+                or (patient_cue and (ref.via != "bare" or not entities or route.rule == "patient"))
             ):
                 yield ref, False
         for ref in notes:

@@ -198,3 +198,14 @@ def test_a_change_or_a_harm_written_after_the_dose(mem: UserMemory, clock: Simul
     assert "Confusion" in _line(_ask(mem, "what did the midazolam do to MRN 5542?"))
     _say(mem, clock, "MRN 5543 on midazolam 2 mg 4-hourly")
     assert "4-hourly" in _line(_ask(mem, "how often is MRN 5543 getting midazolam?"))
+
+
+def test_a_bare_number_asked_what_it_is_on_is_a_patient_never_named(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "MRN 5550 on metformin 500 mg bd")
+    # another user's patient, or one never named: memory says so, the graph is not asked
+    # about the disease named beside it
+    unknown = _ask(mem, "what's 36678 on for epilepsy?")
+    assert unknown.status != Status.ANSWERED
+    assert "nothing in your memory for 36678" in unknown.text
