@@ -25,6 +25,8 @@ from engine.understand.polarity import Directions
 from engine.util.text import alias_key
 from memory import choose, timeline
 from memory.asks import AskReading, AskScorer, mask
+from memory.classes import DrugClasses, NamedClass
+from memory.clauses import clauses
 from memory.dates import date_spans
 from memory.literals import Measurement, find_measurements, mentioned_keys
 from memory.origin import STATED
@@ -53,15 +55,18 @@ class Answerer:
         asks: AskScorer | None = None,
         name_of: NameOf | None = None,
         directions: Directions | None = None,
+        classes: DrugClasses | None = None,
     ) -> None:
         """``directions``: the engine's reading of which way an amount moves, which tells
-        relations that go opposite ways apart (inhibits, upregulates)."""
+        relations that go opposite ways apart (inhibits, upregulates); ``classes`` reads the
+        drug classes a question names ("any blood thinners?", ``memory.classes``)."""
         self.vault = vault
         self.resolver = resolver
         self.catalog = catalog
         self.asks = asks
         self.name_of = name_of
         self.directions = directions
+        self.classes = classes
 
     def answer(
         self,
@@ -87,6 +92,7 @@ class Answerer:
             e for e in linked if e.start < 0 or not any(e.start < b and a < e.end for a, b in spans)
         ]
         reading = self._read(question, patients, notes, entities)
+        named_classes = self.classes.named(text, linked) if self.classes is not None else []
         miss: SubjectRef | None = None
         for subject, reverse in self._candidates(
             text, patients, notes, entities, route, session_subject
@@ -107,6 +113,11 @@ class Answerer:
             ]
             own = subject.kind in (PATIENT, NOTE) or route.rule == "own-notes"
             about_named = False
+            # the patient's drugs of a class the question names ("what side effect did she
+            # get from her aromatase inhibitor?"): the drugs it is asked about
+            of_class = [] if reverse else self._class_drugs(named_classes, history)
+            brought = _brought_on(history) if own and not reverse else {}
+            named_drugs = {e.id for e in [*entities, *of_class] if e.kind == "Compound"}
             # a graph entity this user has notes on ("which disease did we find NADSYN1
             # marks?", "HTR1E tracks which disease again?"): the notes answer when a stored
             # relation fits the question's words or meaning; otherwise the graph does
@@ -118,6 +129,8 @@ class Answerer:
                 reverse,
                 reading if own or ours else None,
                 named=frozenset(e.id for e in entities),
+                classed=bool(named_classes),
+                all_held=_all_held(entities, history),
             )
             if (
                 ours
@@ -141,8 +154,16 @@ class Answerer:
                 elif any(
                     f.rel in missing.near and _ties(f, e)
                     for f in history
-                    for e in entities
+                    for e in [*entities, *of_class]
                     if e.kind == "Compound"
+                ) or (
+                    "Side Effect" in missing.objects
+                    and any(
+                        f.rel in missing.near
+                        and (not named_drugs or brought.get(f.id, set()) & named_drugs)
+                        for f in history
+                        if f.id in brought
+                    )
                 ):
                     # "what did the atorvastatin do to him?": kin values tied to that drug
                     picked = choose.Choice(missing)
@@ -173,17 +194,52 @@ class Answerer:
                     miss = miss or subject
                 continue
             rows = [f for f in history if f.rel == spec.name]
+            if subject.kind == NOTE and not reverse and _asks_remark(text, rows):
+                # "why did FN-17 get shelved?", "what knocked out KT-9?": a reason, or a
+                # compound the relation never held, is what the user said of it
+                noted = self._remark(text, subject, history, route)
+                if noted is not None:
+                    return noted
             key = self._key(text, spec)
             if key is not None:
                 canon = self.catalog.canonical_key
                 rows = [f for f in rows if canon(f.key) == key]
+            if named_classes and not reverse and "Compound" in spec.objects:
+                # "any blood thinners for 50312?": of the values, those of the class named
+                # and those the graph does not know; else those it cannot tell of
+                # (``memory.classes.DrugClasses.holds``)
+                of = {f.id: self._of_class(named_classes, f.obj) for f in rows}
+                sure = [f for f in rows if of[f.id] or "::" not in f.obj]
+                rows = sure if any(of.values()) else [f for f in rows if of[f.id] is None]
+                if not rows:
+                    said = [f.evidence for f in history]
+                    return not_answered(
+                        question,
+                        f"I have no {named_classes[0].mention} recorded for {who(subject, said)}.",
+                    )
             anchors = tuple(e for e in entities if e.id != subject.id)
-            drugs = [e for e in anchors if e.kind == "Compound"]
+            drugs = [e for e in anchors if e.kind == "Compound"] + of_class
+            if (
+                spec.near
+                and not rows
+                and not drugs
+                and not reverse
+                and "Side Effect" in spec.objects
+            ):
+                # "what side effect did she get?" with none noted as such: what she felt
+                # that its statement says one of her drugs brought on ("nausea after first
+                # dose")
+                rows = [f for f in history if f.id in brought and f.rel in spec.near]
             if spec.near and drugs and not reverse:
                 # "what did the atorvastatin do to him?": what the patient felt that the
                 # statement tied to that drug, noted as this relation or its kin
                 felt = [f for f in history if f.rel in (spec.name, *spec.near)]
-                tied = [f for f in felt if any(_ties(f, d) for d in drugs)]
+                ids = {d.id for d in drugs}
+                tied = [
+                    f
+                    for f in felt
+                    if any(_ties(f, d) for d in drugs) or brought.get(f.id, set()) & ids
+                ]
                 if tied:
                     rows, anchors = tied, tuple(e for e in anchors if e not in drugs)
             asked_of = [e for e in anchors if e.kind in spec.objects]
@@ -252,6 +308,11 @@ class Answerer:
                 if ended:
                     parsed = replace(parsed, temporal=replace(when, kind=Temporal.PREVIOUS))
                     chosen = ended
+            if not chosen and named_classes and rows and when.kind == Temporal.CURRENT:
+                # "which aminoglycoside was he on?": the class's value that ended answers
+                # when none of it holds now
+                parsed = replace(parsed, temporal=replace(when, kind=Temporal.PREVIOUS))
+                chosen = [max(rows, key=lambda f: (f.t_start, f.id))]
             if not chosen and when.kind != rule.kind and not rule.explicit:
                 # only the bank's reading of the words moved the question off "current" ("what
                 # was the key result?"), and there is no earlier value: the one there is answers
@@ -278,6 +339,32 @@ class Answerer:
             # "what meds is my patient on?" with no patient named in this conversation
             return not_answered(question, NO_PATIENT_YET)
         return None
+
+    def _of_class(self, classes: list[NamedClass], drug: str) -> bool | None:
+        """Whether ``drug`` is of one of ``classes`` (None: the graph cannot tell)."""
+        if self.classes is None:
+            return None
+        said = [self.classes.holds(c, drug) for c in classes]
+        return True if True in said else (None if None in said else False)
+
+    def _class_drugs(self, classes: list[NamedClass], history: list[Fact]) -> list[LinkedEntity]:
+        """The drugs of ``history`` of the ``classes`` a question names, as mentions of them
+        at the class's words."""
+        out: dict[str, LinkedEntity] = {}
+        for c in classes:
+            for f in history:
+                if f.rel == "takes" and f.obj not in out and self._of_class([c], f.obj):
+                    out[f.obj] = LinkedEntity(
+                        mention=c.mention,
+                        id=f.obj,
+                        name=f.obj_name or f.obj,
+                        kind="Compound",
+                        score=1.0,
+                        method="exact",
+                        start=c.start,
+                        end=c.end,
+                    )
+        return list(out.values())
 
     def _read(
         self,
@@ -335,7 +422,7 @@ class Answerer:
             if (
                 ref.known
                 or ref.via == "mrn"
-                or (patient_cue and (ref.via != "bare" or not entities))
+                or (patient_cue and (ref.via != "bare" or not entities or route.rule == "patient"))
             ):
                 yield ref, False
         for ref in notes:
@@ -395,7 +482,12 @@ class Answerer:
         reverse: bool,
         reading: AskReading | None,
         named: frozenset[str] = frozenset(),
+        classed: bool = False,
+        all_held: bool = False,
     ) -> choose.Choice:
+        """``classed``: the question names a drug class ("what DMARDs is she on?"), which is
+        a cue of the relations whose values are drugs; ``all_held``: each thing it names is a
+        value stored for the subject."""
         present = {f.rel for f in history}
         kind = subject.kind
         wanted = None if reverse else KIND_WORDS.get(asked_noun(question) or "")
@@ -422,13 +514,23 @@ class Answerer:
             cue = spec.score(cued, ask=True)
             if spec.functional == "key" and not dosing and self._key(cued, spec) is not None:
                 cue += 3.0
+            if classed and "Compound" in spec.objects and not spec.literal_object:
+                cue += 1.0
             sense = choose.meaning(reading, spec.name, offsets.get(spec.name, 0.0))
             moves = choose.direction(way, signs[spec.name])
             shared = self._shared_support(spec, question)
             scored.append(choose.Scored(spec, cue, sense, spec.name in present, moves, shared))
-        if reading is not None and not reverse and _only_names(reading.masked):
-            # "38801 pyridostigmine?": nothing but names, so nothing to read a meaning from;
-            # the one relation that holds the value it names is asked about
+        if (
+            reading is not None
+            and not reverse
+            and (
+                _only_names(reading.masked)
+                or (all_held and _few_words(reading.masked) and not any(s.cue > 0 for s in scored))
+            )
+        ):
+            # "38801 pyridostigmine?", "50312 warfarin now?": nothing but names (and a word
+            # that names no relation), too little to read a meaning from; the one relation
+            # that holds the value it names is asked about
             holding = {f.rel for f in history if f.obj in named} & {s.spec.name for s in scored}
             if len(holding) == 1:
                 return choose.Choice(self.catalog.relations[holding.pop()])
@@ -587,6 +689,94 @@ def _ties(fact: Fact, drug: LinkedEntity) -> bool:
         len(w) >= 4 and any(n.startswith(w) for n in names)
         for w in re.findall(r"[a-z][\w-]*", said)
     )
+
+
+def _all_held(entities: list[LinkedEntity], history: list[Fact]) -> bool:
+    """Whether each thing a question names is, under one of its readings, a value of
+    ``history``. Pure."""
+    held = {f.obj for f in history}
+    spans = {(e.start, e.end) for e in entities}
+    return bool(spans) and all(
+        any(e.id in held for e in entities if (e.start, e.end) == span) for span in spans
+    )
+
+
+def _brought_on(history: list[Fact]) -> dict[int, set[str]]:
+    """What the patient felt (symptoms, side effects) that its statement says one of their
+    drugs brought on, with those drugs: the statement names the drug in the clause with a
+    word of cause ("arthralgia from letrozole", "nausea++ after first dose of semaglutide"),
+    or refers back to the drugs started before it ("confusion after the first dose", "a rash
+    from it"). Fact id -> drug ids. Pure."""
+    drugs = [f for f in history if f.rel == "takes"]
+    out: dict[int, set[str]] = {}
+    for f in history:
+        if f.rel in ("takes", "lab_value") or f.rel.endswith("_remark"):
+            continue
+        cause = _cause_clause(f)
+        if cause is None:
+            continue
+        named = {
+            d.obj
+            for d in drugs
+            if _ties(
+                f,
+                LinkedEntity(
+                    mention=d.obj_name or d.obj,
+                    id=d.obj,
+                    name=d.obj_name or d.obj,
+                    kind="Compound",
+                    score=1.0,
+                    method="exact",
+                ),
+            )
+        }
+        if not named and _BACK.search(cause):
+            named = {d.obj for d in drugs if d.t_start <= f.t_start}
+        if named:
+            out[f.id] = named
+    return out
+
+
+_BACK = re.compile(
+    r"\b(?:it|them|this|that|the (?:first |last |new |second )?(?:dose|drug|med\w*|"
+    r"tablets?|pills?|treatment|infusion))\b",
+    re.IGNORECASE,
+)
+
+
+_CAUSE = re.compile(
+    r"\b(?:from|after|since|due to|caused|because of|secondary to|gave|giving|with|on)\b",
+    re.IGNORECASE,
+)
+
+
+def _cause_clause(fact: Fact) -> str | None:
+    """The clause of the statement of ``fact`` that names its value with a word of what
+    brought it on ("arthralgia from it", "nausea++ after first dose"), or None. Pure."""
+    said = fact.evidence or ""
+    name = (fact.obj_name or fact.obj or "").lower().split()
+    if not name:
+        return None
+    for part in re.split(r"[.;]\s+", said):
+        for clause in clauses(part):
+            if name[0] in clause.lower() and _CAUSE.search(clause):
+                return clause
+    return None
+
+
+_REASON = re.compile(r"^\W*(?:and\s+|so\s+)?(?:why|how come|for what reason)\b", re.IGNORECASE)
+_CODE = re.compile(r"(?<![\w-])[A-Z]{1,6}-?\d+[A-Za-z]?(?![\w-])")
+
+
+def _asks_remark(question: str, rows: list[Fact]) -> bool:
+    """Whether a question about a project asks for what the user said rather than a value of
+    the relation read: a reason ("why ...?"), or a compound code none of ``rows`` holds.
+    Pure."""
+    if _REASON.search(question):
+        return True
+    held = {alias_key(n) for f in rows for n in (f.obj, f.obj_name or "")}
+    codes = [alias_key(m.group()) for m in _CODE.finditer(question)]
+    return bool(codes) and not any(c in held for c in codes)
 
 
 def _has_value(question: str) -> bool:

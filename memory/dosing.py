@@ -33,7 +33,7 @@ _FREQUENCY = (
     r"morning|evening|night|day|week|month)"
     r"|q\s?\d+\s?[hdw]|q\.?d\.?|b\.?i\.?d\.?|t\.?i\.?d\.?|q\.?i\.?d\.?|q\.?h\.?s\.?|o\.?d\.?|b\.?d\.?"
     r"|t\.?d\.?s\.?|q\.?d\.?s\.?|nocte|mane|o\.?m\.?|stat"
-    r"|every\s+\d+\s+months?"
+    r"|every\s+\d+\s+months?|\d+(?:\s*-\s*\d+)?[- ]hourly"
     r"|daily|nightly|weekly|monthly|hourly|at bedtime|at night|in the (?:morning|evening)"
     r"|with (?:meals|breakfast|dinner)|as needed|prn|p\.r\.n\.)"
 )

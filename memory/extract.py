@@ -99,7 +99,7 @@ class Extractor:
             *self.resolver.vault.keys("lab_value"),
             *self.resolver.vault.keys("key_result"),
         }
-        linked = link(self.linker, text)
+        linked = _whole_codes(text, link(self.linker, text))
         doses = _doses(text, linked)
         # a patient's number is no value of a test ("latest PEF 27703" names the patient)
         named = [(r.start, r.end) for r in patients if r.start >= 0]
@@ -325,6 +325,11 @@ _NEW_CUED = re.compile(
 )
 
 
+_NEW_BEFORE_OLD = re.compile(
+    r"(?<![\w-])(?P<x>[A-Z]{1,6}-?\d[\w-]*|[A-Za-z][a-z-]{3,})\s+"
+    r"(?:replaces|replaced|supersedes|superseded|takes over from|took over from)\s+"
+    r"(?:the\s+|our\s+)?$"
+)
 _WORD_VALUE = re.compile(r"\b(?:[A-Z]{1,6}-?\d[\w-]*|[A-Za-z][a-z-]{3,})(?![\w-])")
 """A value written as one word: an in-house code ("KX-7") or a name ("nintedanib")."""
 
@@ -355,7 +360,11 @@ def _dropped_words(
 
 
 def _unlinked_new(text: str, old: _Value) -> list[_Value]:
-    """The replacing value of a switch when the linker did not recognise it."""
+    """The replacing value of a switch when the linker did not recognise it: after the old
+    one ("from KX-3 to KX-7") or before the verb that replaces it ("FN-40 replaces FN-31")."""
+    m = _NEW_BEFORE_OLD.search(text[: old.start])
+    if m:
+        return [_Value(m.group("x"), m.group("x"), m.start("x"), m.end("x"))]
     m = _NEW_AFTER_OLD.search(text[old.end :])
     if m:
         start = old.end + m.start("x")
@@ -382,6 +391,13 @@ def _phrase_values(spec: RelationSpec, text: str, entities: list[LinkedEntity]) 
 
 _CODE = re.compile(r"[A-Za-z]+-?\d[\w-]*")
 """An in-house code ("WR-5", "KX7"): letters glued to a number."""
+
+
+def _whole_codes(text: str, linked: list[LinkedEntity]) -> list[LinkedEntity]:
+    """``linked`` without a mention that is only the letters of an in-house code ("KX" of
+    "KX-7" is no gene); a name the code is as a whole ("IL-6") stays."""
+    codes = [m.span() for m in _CODE.finditer(text) if "-" in m.group()]
+    return [e for e in linked if not any(a <= e.start and e.end < b for a, b in codes)]
 
 
 def _covers(e: LinkedEntity, start: int, end: int, phrase: str) -> bool:
@@ -558,6 +574,14 @@ _CAUSED_BY = re.compile(
 "hallucinations with ropinirole", "rash after starting amoxicillin")."""
 
 
+_GAVE = re.compile(
+    r"^[\s,]+(?:[\w./]+\s+){0,3}?(?:gave|gives|giving|caused|causes|causing|induced|"
+    r"brought on)\s+(?:her|him|them|the patient)?\s*(?:an?\s+|some\s+)?(?:[a-z]+\s+)?$",
+    re.IGNORECASE,
+)
+"""What stands between a drug and the harm it did ("lisinopril 10 mg gave her a dry cough")."""
+
+
 def _harms(text: str, entities: list[LinkedEntity]) -> list[tuple[LinkedEntity, LinkedEntity]]:
     """(harm, drug) pairs: a side effect or symptom the statement ties to a drug named after
     it."""
@@ -567,7 +591,8 @@ def _harms(text: str, entities: list[LinkedEntity]) -> list[tuple[LinkedEntity, 
         (h, d)
         for h in harms
         for d in drugs
-        if d.start >= h.end and _CAUSED_BY.match(text[h.end : d.start])
+        if (d.start >= h.end and _CAUSED_BY.match(text[h.end : d.start]))
+        or (h.start >= d.end and _GAVE.match(text[d.end : h.start]))
     ]
 
 
@@ -587,6 +612,8 @@ def _harm_cause(
         return None
     for harm, drug in _harms(text, entities):
         if harm.start < value.end and value.start < harm.end:
+            if drug.start < harm.start:
+                return f"from {drug.name}"  # "lisinopril gave her a cough"
             link = text[harm.end : drug.start].strip(" ,").split()[-1]
             return f"{link} {drug.name}"
     return None
@@ -640,6 +667,9 @@ def _is_old(text: str, value: _Value, before: re.Pattern[str], after: re.Pattern
     tail = text[value.end : value.end + 30]
     if _TO_DOSE.match(tail):
         return False  # "dropped the lantus to 16 units": a new dose, not a drug stopped
+    dose = dose_after(text, value.end)
+    if dose is not None and dose.start - value.end <= 2 and after.search(text[dose.end :]):
+        return True  # "hydroxychloroquine 200 mg bd stopped": the word after its dose marks it
     return bool(before.search(head) or after.search(tail))
 
 

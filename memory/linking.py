@@ -11,7 +11,7 @@ both a Disease and a Side Effect).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.ports import EnginePort
@@ -151,11 +151,15 @@ class StatementLinker:
         name_of: Callable[[str], str | None],
         kind_of: Callable[[str], str | None],
         max_ngram: int = MAX_NGRAM,
+        members_of: Callable[[str], Iterable[str]] | None = None,
     ) -> None:
+        """``members_of``: the compounds a pharmacologic class includes (the graph's
+        ``PCiC``), which reads the drug classes of questions (``memory.classes``)."""
         self._lookup = lookup
         self._name = name_of
         self._kind = kind_of
         self.max_ngram = max_ngram
+        self.members_of = members_of
 
     def name_of(self, node_id: str) -> str | None:
         """The graph name of a node (None when unknown)."""
@@ -296,4 +300,7 @@ def engine_linker(engine: EnginePort) -> StatementLinker:
     def lookup(key: str) -> list[AliasHit]:
         return [AliasHit(node, primary, source) for node, primary, source in engine.aliases(key)]
 
-    return StatementLinker(lookup, engine.node_name, engine.node_kind)
+    def members(node: str) -> list[str]:
+        return [o if s == node else s for s, _, o in engine.triples(node, "PCiC", 5000)]
+
+    return StatementLinker(lookup, engine.node_name, engine.node_kind, members_of=members)

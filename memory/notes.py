@@ -85,9 +85,61 @@ _NAMED = re.compile(
 whichever of these heads it has, so the name alone finds it later ("Lark lead?")."""
 
 
+_HEADING = re.compile(
+    r"^\s*(?P<name>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,3}?)"
+    r"(?:\s+(?:update|notes?|news))?\s*(?::(?!\S)|\s[-–—]+\s)"
+)
+"""A note's heading: the few words a message opens with before a colon or a dash ("Falcon:
+lead is FN-31", "CRISPRi pilot: ...", "Heron study - target: LRRK2")."""
+_NOT_A_NAME = re.compile(r"\b(?:mrn|pt|bed|patient|ward|clinic|note|update)\b", re.IGNORECASE)
+
+
+def heading_note(text: str) -> NoteMention | None:
+    """The project a message's heading names, or None.
+
+    A heading with a project's head word ("zebrafish screen:", "mouse cohort B:") names one;
+    one without ("Falcon:", "CRISPRi pilot:") only when it is a name of one or two words,
+    capitalised and no code, and the message gives no dose, names no patient and no person
+    (a clinician's "Plan:" or "Meds:" heads a patient's note). Of a long heading, the words
+    up to its head word name it ("Kestrel screen top hits:")."""
+    m = _HEADING.match(text)
+    if m is None or _NOT_A_NAME.search(m.group("name")):
+        return None
+    from memory.dosing import amount_spans
+    from memory.patients import PERSON, find_mrns
+
+    words = m.group("name").split()
+    if words[0].lower() in ("the", "our", "my", "this", "that", "their"):
+        words = words[1:]
+    if not words:
+        return None
+    heads = [i for i, w in enumerate(words) if w.lower() in HEADS]
+    if heads and heads[0] == 0:
+        return None  # a bare head names no project ("Our assay today:")
+    if not heads and (
+        len(words) > 2
+        or not words[0][0].isupper()
+        or any(c.isdigit() for c in words[0])
+        or amount_spans(text)
+        or find_mrns(text)
+        or PERSON.search(text)
+    ):
+        return None
+    if heads and len(words) > 3:
+        words = words[: heads[0] + 1]
+    phrase = " ".join(words)
+    slug = slugify(phrase)
+    if not slug or slug in HEADS:
+        return None
+    if not heads:
+        slug = f"{slug}-project"
+    start = m.start("name") + m.group("name").index(phrase)
+    return NoteMention(phrase, slug, start, start + len(phrase))
+
+
 def find_notes(text: str) -> list[NoteMention]:
-    """Project phrases introduced by a determiner, and projects named by their own name, with
-    their slugs."""
+    """Project phrases introduced by a determiner, projects named by their own name, and the
+    project a message's heading names (``heading_note``), with their slugs."""
     named: list[NoteMention] = []
     for m in _NAMED.finditer(text):
         slug = slugify(m.group("after") or m.group("before"))
@@ -104,6 +156,9 @@ def find_notes(text: str) -> list[NoteMention]:
     # "the Orca project" is read by the determiner
     out = [n for n in out if not any(_overlap(n, t) and t.phrase[0] in "Pp" for t in named)]
     out += [t for t in named if not any(_overlap(n, t) for n in out)]
+    heading = heading_note(text)
+    if heading is not None and not any(_overlap(n, heading) for n in out):
+        out.append(heading)
     return sorted(out, key=lambda n: n.start)
 
 
@@ -132,10 +187,14 @@ def match_slug(slug: str, known: Iterable[str]) -> str | None:
     known = list(known)
     if slug in known:
         return slug
-    tokens = set(slug.split("-"))
+    # "project" is the head a note named without one is given ("Heron:" -> heron-project),
+    # so it says nothing about which note ("Heron study")
+    tokens = set(slug.split("-")) - {"project"}
     best, best_score = None, 0.0
     for cand in known:
-        ctoks = set(cand.split("-"))
+        ctoks = set(cand.split("-")) - {"project"}
+        if not tokens or not ctoks:
+            continue
         inter = len(tokens & ctoks)
         score = inter / len(tokens | ctoks)
         distinctive = tokens & ctoks - set(HEADS) - {"project"}

@@ -29,6 +29,7 @@ from engine.util.text import alias_key, has_lone_surrogate
 from memory.answer import Answerer
 from memory.asks import AskScorer, mask
 from memory.cache import AnswerCache, is_reviewed
+from memory.classes import DrugClasses
 from memory.clauses import clauses
 from memory.clock import Clock
 from memory.dosing import dose_changed_to
@@ -123,6 +124,7 @@ class UserMemory:
             asks = AskScorer(embed)
         self.asks = asks
         self.name_of = name_of or (linker.name_of if isinstance(linker, StatementLinker) else None)
+        members = linker.members_of if isinstance(linker, StatementLinker) else None
         self.answerer = Answerer(
             self.vault,
             self.resolver,
@@ -130,6 +132,11 @@ class UserMemory:
             asks=asks,
             name_of=self.name_of,
             directions=directions,
+            classes=(
+                DrugClasses(linker, linker.name_of, members)
+                if isinstance(linker, StatementLinker) and members is not None
+                else None
+            ),
         )
 
     # --- lifecycle -------------------------------------------------------------------------
@@ -260,7 +267,15 @@ class UserMemory:
         parts = _rejoined([p for p in sentences(text) if p.strip()])
         with self.vault.hold():
             if len(parts) > 1:
-                found = [(part, self._state_one(part, session)) for part in parts]
+                found: list[tuple[str, tuple[Fact, ...]]] = []
+                last: str | None = None
+                for part in parts:
+                    # a sentence that names no patient goes on about the one the sentence
+                    # before it stated a fact of ("MRN 5520 started X. confusion after the
+                    # first dose.")
+                    each = self._state_one(part, session, after=last)
+                    found.append((part, each))
+                    last = each[-1].subj if each else last
                 self._keep_remarks(found, session)
                 facts = tuple(f for _, each in found for f in each)
                 if facts:
@@ -298,15 +313,18 @@ class UserMemory:
             self._store(Extracted(subject, rel, part.strip()), part, session)
 
     def _state_one(
-        self, text: str, session: str | None, *, log_miss: bool = True
+        self, text: str, session: str | None, *, log_miss: bool = True, after: str | None = None
     ) -> tuple[Fact, ...]:
         """Store the facts of one sentence: its clauses' when they state more than one (or the
         sentence as a whole states none), else the sentence's; a sentence without one is
         logged (with the patient it names) when ``log_miss``, and not again when its sentences
-        already were."""
+        already were; ``after``: the subject of the message's sentence before, which is the
+        conversation's for this one."""
         with self.vault.hold():
-            conversation = self.episodic.last_subject(session or DEFAULT_SESSION)
-            found = self.extractor.extract(text, conversation, carried="conversation")
+            conversation = after or self.episodic.last_subject(session or DEFAULT_SESSION)
+            # the patient a sentence before it in the message named is as good as its own
+            how = "clause" if after else "conversation"
+            found = self.extractor.extract(text, conversation, carried=how)
             pieces = self._clause_facts(text, conversation)
             if not pieces and found is None:
                 named = [r.id for r in self.resolver.patients(text) if r.id]
@@ -328,7 +346,22 @@ class UserMemory:
                 # a clause that says "today" holds now, whatever another clause dates
                 for when in [self._stated_instant(part) or (None if says_now(part) else said)]
             ]
-            return tuple(f for f in stored if f is not None)
+            kept = tuple(f for f in stored if f is not None)
+            self._project_asides(text, kept, session)
+            return kept
+
+    def _project_asides(self, sentence: str, stored: tuple[Fact, ...], session: str | None) -> None:
+        """Keep a project's sentence as a remark of that project, as written, when one of its
+        clauses gave none of the values noted from it ("lead is KX-7 (IC50 12 nM), we killed
+        KX-3 because of hERG": why KX-3 went is said only there)."""
+        notes = [f for f in stored if f.subj.startswith("note:")]
+        parts = clauses(sentence)
+        if not notes or len(parts) < 2:
+            return
+        values = {alias_key(v) for f in notes for v in (f.obj, f.obj_name or "") if v}
+        if any(not any(f" {v} " in f" {alias_key(p)} " for v in values) for p in parts):
+            remark = Extracted(notes[0].subj, "project_remark", sentence.strip())
+            self._store(remark, sentence, session)
 
     def _stopped(self, part: str, fact: Extracted) -> Extracted:
         """``fact`` as a stop when its words read as stopping the medication by meaning ("held
@@ -432,7 +465,7 @@ class UserMemory:
             fact = (
                 self.extractor.extract(part, patient, carried=how)
                 or _redosed(part, out)
-                or _continued(part, out, self.catalog)
+                or _continued(part, out, self.catalog, self._says_when)
                 or self._on_record(part, patient)
             )
             if fact is not None and all(
@@ -440,6 +473,10 @@ class UserMemory:
             ):
                 out.append((part, fact))
         return out
+
+    def _says_when(self, text: str) -> bool:
+        """Whether ``text`` is no more than a time ("yesterday", "on Monday", "today")."""
+        return says_now(text) or self._stated_instant(text) is not None
 
     def _stated_instant(self, text: str) -> datetime | None:
         """When ``text`` says its fact held (``memory.stated``), on this memory's clock."""
@@ -674,6 +711,12 @@ def _redosed(clause: str, before: list[tuple[str, Extracted]]) -> Extracted | No
     return replace(drug, detail=dose.text, supersedes=None, supersede_current=False)
 
 
+_DATED_VALUE = re.compile(
+    r"^(?:(?:then|and|now)\s+)?"
+    r"(?P<v>[<>]?\d+(?:[.,]\d+)?(?:/\d+)?(?:\s?(?:%|[A-Za-zµμ]+/[A-Za-zµμ0-9]+))?)"
+    r"\s+(?P<when>(?:on |at |this |last )?[A-Za-z][\w ]{2,30})$",
+    re.IGNORECASE,
+)
 _EARLIER_VALUE = re.compile(
     r"^(?:(?:it|this|that|and)\s+)?(?:was|were|had been|from)\s+"
     r"(?P<v>[<>]?\d+(?:[.,]\d+)?(?:/\d+)?(?:\s?(?:%|[A-Za-zµμ]+/[A-Za-zµμ0-9]+))?)(?![\w./])",
@@ -682,12 +725,20 @@ _EARLIER_VALUE = re.compile(
 
 
 def _continued(
-    clause: str, before: list[tuple[str, Extracted]], catalog: RelationCatalog
+    clause: str,
+    before: list[tuple[str, Extracted]],
+    catalog: RelationCatalog,
+    says_when: Callable[[str], bool] = lambda _: False,
 ) -> Extracted | None:
-    """A clause that gives an earlier value of the test the clause before it measured,
-    without naming it again ("peak flow 320 today, was 210 on monday"): that test at that
-    value (its own stated day is read with the clause)."""
+    """A clause that gives another value of the test the clause before it measured, without
+    naming it again: an earlier one ("peak flow 320 today, was 210 on monday") or one of a
+    series each with its day ("creat 180 on Monday, 150 yesterday, 131 today",
+    ``says_when``: the rest of the clause is when): that test at that value (its own stated
+    day is read with the clause)."""
     m = _EARLIER_VALUE.match(clause)
+    if m is None:
+        bare = _DATED_VALUE.match(clause)
+        m = bare if bare is not None and says_when(bare.group("when")) else None
     last = before[-1][1] if before else None
     if m is None or last is None or catalog.functional(last.rel) != "key":
         return None

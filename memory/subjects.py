@@ -17,12 +17,20 @@ from engine.result import LinkedEntity
 from engine.understand.spans import outermost
 from engine.util.ids import kind_of as graph_kind
 from engine.util.text import alias_key
-from memory.notes import find_notes, match_slug, phrase_key
+from memory.notes import HEADS, find_notes, match_slug, phrase_key
 from memory.patients import find_intros, find_mrns, find_names, surname
 from memory.vault import Vault
 
 _BARE_NUMBER = re.compile(r"(?<![\w#.,/\-^])(?P<n>\d{4,10})(?![\w%/^]|[.,]\d|\s*[%/])")
 """A whole number long enough to be a record number, no unit or decimals after it."""
+_CODE = re.compile(r"(?<![\w-])[A-Z]{1,6}-\d+[A-Za-z]?(?![\w-])")
+"""An in-house compound code ("KX-3", "ORC-22")."""
+
+
+def _CODE_WORD(code: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w-]){re.escape(code)}(?![\w-])", re.IGNORECASE)
+
+
 _CAPITALISED = re.compile(r"(?<![\w'-])[A-Z][a-z]{2,}(?:-[A-Z][a-z]+)?(?![\w-])")
 """A word written with a capital, as a surname is."""
 
@@ -181,7 +189,7 @@ class Resolver:
         known: list[str] | None = None
         mentions = find_notes(text)
         if not mentions:
-            return self._bare_notes(text)
+            return self._bare_notes(text) or self._coded_notes(text)
         for n in mentions:
             hits = self.vault.resolve(phrase_key(n.phrase), NOTE)
             if hits:
@@ -208,14 +216,42 @@ class Resolver:
         refs: list[SubjectRef] = []
         for subject in self.vault.subjects("note:"):
             words = [w for w in subject.removeprefix("note:").split("-") if w != "project"]
-            phrase = " ".join(words)
-            if words and key.find(f" {phrase} ") >= 0:
+            phrase = next(
+                (
+                    p
+                    for p in _named_by(words)
+                    if key.find(f" {p} ") >= 0 and (p == " ".join(words) or _as_name(p, text))
+                ),
+                "",
+            )
+            words = phrase.split()
+            if words:
                 at = re.search(
                     r"(?<!\w)" + r"\W+".join(map(re.escape, words)) + r"(?!\w)", text, re.I
                 )
                 start, end = at.span() if at else (-1, -1)
                 refs.append(SubjectRef(subject, NOTE, phrase, start, end, True, NOTE, phrase))
         return outermost(refs)
+
+    def _coded_notes(self, text: str) -> list[SubjectRef]:
+        """The one project whose notes give a compound code ``text`` names ("why did we
+        kill KX-3?": the kinase project's), when no project is named; a code in the notes of
+        several projects names none of them."""
+        refs: list[SubjectRef] = []
+        for m in _CODE.finditer(text):
+            subjects = {
+                f.subj
+                for f in self.vault.search([m.group()], limit=20)
+                if f.subj.startswith("note:") and _CODE_WORD(m.group()).search(f.evidence or "")
+            }
+            if len(subjects) == 1:
+                subject = subjects.pop()
+                phrase = " ".join(w for w in subject.removeprefix("note:").split("-"))
+                refs.append(
+                    SubjectRef(subject, NOTE, m.group(), m.start(), m.end(), True, NOTE, phrase)
+                )
+                break
+        return refs
 
     def entities(self, linked: list[LinkedEntity]) -> list[SubjectRef]:
         return [
@@ -249,3 +285,27 @@ class Resolver:
                     out.append((phrase_key(n.phrase), NOTE, subject))
                     break
         return out
+
+
+def _as_name(phrase: str, text: str) -> bool:
+    """Whether ``text`` writes ``phrase``, a part of a note's name, as a name: words of
+    several, or one capitalised ("Kestrel" of "Kestrel screen"; "repurposing" of "repurposing
+    shortlist" describes, it names no project). Pure."""
+    if " " in phrase:
+        return True
+    return bool(re.search(rf"(?<!\w)(?-i:[A-Z])(?i:{re.escape(phrase[1:])})(?!\w)", text))
+
+
+def _named_by(words: list[str]) -> list[str]:
+    """The phrases a note of ``words`` is named by without a determiner, longest first: all
+    its words, or a run of them that holds one of its own (not a head such as "screen") of
+    four letters or more, or two words ("Kestrel" of "kestrel screen", "cohort b" of "mouse
+    cohort b"). Pure."""
+    out = []
+    for size in range(len(words), 0, -1):
+        for at in range(len(words) - size + 1):
+            run = words[at : at + size]
+            own = [w for w in run if w not in HEADS]
+            if size == len(words) or (own and (size >= 2 or len(own[0]) >= 4)):
+                out.append(" ".join(run))
+    return out

@@ -89,6 +89,9 @@ def select(
             return []
         if not top.current:
             return [top]  # nothing holds now ("stopped metformin"): the value that ended last
+        replaced = [f for f in history if f.replaced_by == top.id]
+        if replaced:
+            return [max(replaced, key=_order)]  # the latest change: what it replaced
         if all(f.key == "" for f in history) and len(current(history)) > 1:
             return current(history)[1:]  # many-valued relation: the one stated before
         found = before(history, top)
