@@ -16,7 +16,7 @@ from engine.agent.llm_hooks import LLMSession
 from engine.agent.names import read_as
 from engine.agent.overview import overview_dist
 from engine.agent.plan import Plan
-from engine.agent.planner import CLASS_MEMBER, Planner
+from engine.agent.planner import Planner, joining
 from engine.agent.reviewer import (
     llm_vetoes,
     min_paths,
@@ -601,13 +601,12 @@ class AgentLoop:
     def _claim(self, plan: Plan, result: Result, steps: Steps) -> Result:
         store = self.c.store
         a_ent, b_ent = plan.seeds[0], plan.targets[0]
-        ends = {CLASS_MEMBER.get(e.kind, e.kind) for e in (a_ent, b_ent)}
-        joining = {u.rel for u in store.uses() if {u.src, u.dst} == ends}
+        joins = joining(store, a_ent, b_ent)
         # the relation the words name, when it joins the two ends; else the one the reading
         # makes most probable that does ("CFTR mutations cause cystic fibrosis": associates)
-        rels = [r for c in plan.features.cues for r in c.rels if r in joining]
+        rels = [r for c in plan.features.cues for r in c.rels if r in joins]
         if not rels and plan.reading is not None:
-            rels = [r for r in plan.reading.claim_relations() if r in joining][:1]
+            rels = [r for r in plan.reading.claim_relations() if r in joins][:1]
         asked = rels or ["CtD"]
         if TREATS in asked and PALLIATES not in asked:
             # "does X treat Y": a drug the graph records as relieving Y treats it in the

@@ -462,8 +462,7 @@ class Planner:
         for "insulin" is not what "a treatment for type 1 diabetes" is said of); a class
         stands for its drugs."""
         rels = {r for c in f.cues for r in c.rels}
-        a, b = (CLASS_MEMBER.get(e.kind, e.kind) for e in ents[:2])
-        return any(u.rel in rels and {u.src, u.dst} == {a, b} for u in self.store.uses())
+        return bool(rels & joining(self.store, ents[0], ents[1]))
 
     def _nothing_linked(self, plan: Plan, words: Wording, ents: list[LinkedEntity]) -> Plan | None:
         """Decides a question that names no node: a short structured question with one or
@@ -758,6 +757,13 @@ class Planner:
 
 CLASS_MEMBER = {"Pharmacologic Class": "Compound"}
 """A class of drugs is said to do what its drugs do ("statins cause myopathy?")."""
+
+
+def joining(store: KGStore, a: LinkedEntity, b: LinkedEntity) -> set[str]:
+    """The relations the graph has between the kinds of ``a`` and ``b`` (a class standing
+    for its drugs): those a claim about the two can be about."""
+    ends = {CLASS_MEMBER.get(e.kind, e.kind) for e in (a, b)}
+    return {u.rel for u in store.uses() if {u.src, u.dst} == ends}
 
 
 def asks_mechanism(words: Wording, meaning: Meaning | None) -> bool:
