@@ -276,7 +276,7 @@ class Helix:
             )
         else:
             return None
-        added = 0
+        added = taken = 0
         base = result if result.status is Status.ANSWERED else None
         for child in children:
             name = self.c.store.name(child)
@@ -299,11 +299,8 @@ class Helix:
                 )
             added += subtypes.add_subtype(base, again, d.id, child, name)
             base.latency_ms += again.latency_ms
-            if (
-                not therapy
-                and sum(1 for e in base.evidence if e.triple and e.triple[1] == "DsD")
-                >= subtypes.SUBTYPES
-            ):
+            taken += 1
+            if not therapy and taken >= subtypes.SUBTYPES:
                 break
         return base if added else None
 
