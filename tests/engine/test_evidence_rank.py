@@ -169,9 +169,6 @@ def drug_graph(tmp_path_factory: pytest.TempPathFactory) -> KGStore:
     drugs) and one receptor, Gene::999 (last in id order), associated with the disease
     losartan treats.
     Another disease has 450 associated genes; the one most corroborated is last in id order."""
-    path = Path(tmp_path_factory.mktemp("evidence")) / "kg.duckdb"
-    con = duckdb.connect(str(path))
-    con.execute(kgload.SCHEMA)
     nodes = [("Compound::DB00678", "Losartan", "Compound"), ("Gene::999", "AGTR1", "Gene")]
     nodes += [(f"Gene::{100 + k}", f"CYP{N_ENZYMES - k:02d}", "Gene") for k in range(N_ENZYMES)]
     nodes += [(f"Compound::X{k:02d}", f"Other{k:02d}", "Compound") for k in range(20)]
@@ -191,6 +188,16 @@ def drug_graph(tmp_path_factory: pytest.TempPathFactory) -> KGStore:
     triples += [("Disease::D2", "DaG", f"Gene::{5000 + k}", "t") for k in range(450)]
     # the last gene of the big disease interacts with forty others associated with it
     triples += [("Gene::5449", "GiG", f"Gene::{5000 + k}", "t") for k in range(40)]
+    return _store(Path(tmp_path_factory.mktemp("evidence")), nodes, triples)
+
+
+def _store(
+    where: Path, nodes: list[tuple[str, str, str]], triples: list[tuple[str, str, str, str]]
+) -> KGStore:
+    """A store of ``nodes`` and ``triples`` in ``where``."""
+    path = where / "kg.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute(kgload.SCHEMA)
     kgload.bulk_insert(con, "nodes", nodes)
     kgload.bulk_insert(con, "triples", triples)
     con.close()
@@ -198,8 +205,15 @@ def drug_graph(tmp_path_factory: pytest.TempPathFactory) -> KGStore:
 
 
 def _answer(store: KGStore, tmp_path: Path, seed: str, *keys: str) -> Result:
-    dist = [(Metapath((USES[k],)), 1.0 / len(keys)) for k in keys]
-    walker = Walker(store, LocalEdgePredictor(), Budget(1, 10_000, 60_000))
+    """The answer of one-hop walks from ``seed`` along each of ``keys``."""
+    return _walked(store, tmp_path, seed, [(Metapath((USES[k],)), 1.0 / len(keys)) for k in keys])
+
+
+def _walked(
+    store: KGStore, tmp_path: Path, seed: str, dist: list[tuple[Metapath, float]]
+) -> Result:
+    depth = max(len(mp.uses) for mp, _ in dist)
+    walker = Walker(store, LocalEdgePredictor(), Budget(depth, 10_000, 60_000))
     walk = walker.walk([store.index[seed]], dist, qhash=f"q-{seed}")
     result = Result(status=Status.ANSWERED, question="q")
     fill_from_paths(result, store, Settings(home=tmp_path), rank_paths(walk.paths, dist), None, [])
@@ -260,9 +274,6 @@ def test_weighing_keeps_a_likelier_reading_ahead() -> None:
 def test_a_drug_filed_under_the_diseases_subtypes_leads_its_list(tmp_path: Path) -> None:
     """Three drugs treat asthma, named so that the name order is the reverse; the last by name
     also treats two kinds of asthma (``DsD`` subtypes, one two levels down)."""
-    path = tmp_path / "kg.duckdb"
-    con = duckdb.connect(str(path))
-    con.execute(kgload.SCHEMA)
     nodes = [
         ("Disease::A", "asthma", "Disease"),
         ("Disease::A1", "allergic asthma", "Disease"),
@@ -278,10 +289,7 @@ def test_a_drug_filed_under_the_diseases_subtypes_leads_its_list(tmp_path: Path)
         ("Compound::3", "CtD", "Disease::A1", "t"),
         ("Compound::3", "CtD", "Disease::A11", "t"),
     ]
-    kgload.bulk_insert(con, "nodes", nodes)
-    kgload.bulk_insert(con, "triples", triples)
-    con.close()
-    store = KGStore(path)
+    store = _store(tmp_path, nodes, triples)
     result = _answer(store, tmp_path, "Disease::A", "CtD^-1")
     assert [a.name for a in result.answers] == ["Zafirlukast", "Aminophylline", "Bambuterol"]
     assert result.answers[0].why and "2 subtypes too" in result.answers[0].why
@@ -296,9 +304,6 @@ def test_a_drugs_pathways_through_its_target_come_before_those_through_its_enzym
     """Losartan binds its receptor (tied to the disease it treats) and ten enzymes every other
     drug binds too; the enzymes all take part in one pathway, the receptor in another, named
     to come last by name."""
-    path = tmp_path / "kg.duckdb"
-    con = duckdb.connect(str(path))
-    con.execute(kgload.SCHEMA)
     nodes = [
         ("Compound::L", "Losartan", "Compound"),
         ("Gene::1", "AGTR1", "Gene"),
@@ -320,21 +325,10 @@ def test_a_drugs_pathways_through_its_target_come_before_those_through_its_enzym
             (f"Gene::{10 + k}", "GpPW", "Pathway::A", "t"),
         ]
         triples += [(f"Compound::O{j}", "CbG", f"Gene::{10 + k}", "t") for j in range(15)]
-    kgload.bulk_insert(con, "nodes", nodes)
-    kgload.bulk_insert(con, "triples", triples)
-    con.close()
-    store = KGStore(path)
-    result = _answer_along(store, tmp_path, "Compound::L", ("CbG", "GpPW"))
+    store = _store(tmp_path, nodes, triples)
+    along = Metapath((USES["CbG"], USES["GpPW"]))
+    result = _walked(store, tmp_path, "Compound::L", [(along, 1.0)])
     assert [a.name for a in result.answers] == ["Z renin-angiotensin", "A metabolism"]
-
-
-def _answer_along(store: KGStore, tmp_path: Path, seed: str, keys: tuple[str, ...]) -> Result:
-    dist = [(Metapath(tuple(USES[k] for k in keys)), 1.0)]
-    walker = Walker(store, LocalEdgePredictor(), Budget(len(keys), 10_000, 60_000))
-    walk = walker.walk([store.index[seed]], dist, qhash=f"q-{seed}")
-    result = Result(status=Status.ANSWERED, question="q")
-    fill_from_paths(result, store, Settings(home=tmp_path), rank_paths(walk.paths, dist), None, [])
-    return result
 
 
 def test_a_mechanisms_targets_come_before_its_class_and_diseases() -> None:

@@ -3,6 +3,9 @@ connected disease when one dominates those sharing them."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+from engine.graph.store import KGStore
 from engine.understand.mentions import INITIALISM, Candidate, central, initialisms, initials
 
 
@@ -174,18 +177,20 @@ def test_a_claim_about_a_disease_named_by_its_initials_says_yes_before_how_it_re
 
     store = helix.c.store
     aliases = helix.c.planner.linker.aliases
-    treats = next(u for u in store.uses() if u.rel == "CtD" and not u.inverse)
-    found = None
-    for drug in (n for n in store.ids if n.startswith("Compound::")):
-        for j in store.neighbors(store.index[drug], treats).tolist():
-            disease = store.ids[j]
-            key = initials(store.name(disease))
-            cands = aliases.get(key) if key and len(key) >= 4 else []
-            if [(c.node_id, c.source) for c in cands] == [(disease, INITIALISM)]:
-                found = (drug, disease, key)
-                break
-        if found:
-            break
+
+    def by_initials(disease: str) -> str | None:
+        key = initials(store.name(disease))
+        cands = aliases.get(key) if key and len(key) >= 4 else []
+        return key if [(c.node_id, c.source) for c in cands] == [(disease, INITIALISM)] else None
+
+    found = next(
+        (
+            (drug, disease, key)
+            for drug, disease in _treated(store)
+            if (key := by_initials(disease))
+        ),
+        None,
+    )
     assert found, "the slice has a treated disease known by its initials"
     drug, disease, key = found
     r = helix.ask(f"does {store.name(drug)} treat {key.upper()}?")
@@ -215,31 +220,40 @@ def test_a_diseases_short_name_beside_a_drug_is_kept_where_a_name_is_asked_for(
 
     store = helix.c.store
     aliases = helix.c.planner.linker.aliases
-    treats = next(u for u in store.uses() if u.rel == "CtD" and not u.inverse)
-    found = None
-    for drug in (n for n in store.ids if n.startswith("Compound::")):
-        for j in store.neighbors(store.index[drug], treats).tolist():
-            disease = store.ids[j]
-            rows = store.con.execute(
-                "SELECT alias FROM aliases WHERE node_id = ?", [disease]
-            ).fetchall()
-            for (alias,) in rows:
-                key = alias_key(alias)
-                cands = aliases.get(key)
-                if (
-                    key.isalpha()
-                    and 2 < len(key) <= SHORT_SYNONYM
-                    and cands
-                    and not any(c.primary for c in cands)
-                    and disease in {c.node_id for c in cands}
-                ):
-                    found = (drug, disease, alias.upper())
-                    break
-            if found:
-                break
-        if found:
-            break
+
+    def short_name(disease: str) -> str | None:
+        for (alias,) in store.con.execute(
+            "SELECT alias FROM aliases WHERE node_id = ?", [disease]
+        ).fetchall():
+            key = alias_key(alias)
+            cands = aliases.get(key)
+            if (
+                key.isalpha()
+                and 2 < len(key) <= SHORT_SYNONYM
+                and cands
+                and not any(c.primary for c in cands)
+                and disease in {c.node_id for c in cands}
+            ):
+                return str(alias).upper()
+        return None
+
+    found = next(
+        (
+            (drug, disease, short)
+            for drug, disease in _treated(store)
+            if (short := short_name(disease))
+        ),
+        None,
+    )
     assert found, "the slice has a treated disease with a short synonym"
     drug, disease, short = found
     linked = {e.id for e in helix.link(f"does {store.name(drug)} treat {short}")}
     assert disease in linked, (short, linked)
+
+
+def _treated(store: KGStore) -> Iterator[tuple[str, str]]:
+    """(drug, disease) for each treats edge of the store, drug by drug."""
+    treats = next(u for u in store.uses() if u.rel == "CtD" and not u.inverse)
+    for drug in (n for n in store.ids if n.startswith("Compound::")):
+        for j in store.neighbors(store.index[drug], treats).tolist():
+            yield drug, store.ids[j]
