@@ -168,6 +168,8 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
         if text[found[0] : found[1]].lower() in PEOPLE:
             return None
         start, end, possessive = found
+        if (first := _first_answer(engine, text, found, context)) is not None:
+            return first
         subject = _as_object(text, start, context)
         asked = substitute(text, start, end, subject.name, possessive)
         pinned: tuple[str, ...] = (subject.id,)
@@ -373,6 +375,24 @@ def _top_answer(engine: EnginePort, text: str, context: SessionContext) -> Readi
         asked = f"{reading.text.rstrip(' ?.!')} other than {subject.name}"
         return Reading(asked, reading.note, (*reading.pinned, subject.id))
     return reading
+
+
+def _first_answer(
+    engine: EnginePort, text: str, found: tuple[int, int, bool], context: SessionContext
+) -> Reading | None:
+    """A singular pronoun after a list whose question fits the graph far better of the list's
+    first answer than of the last subject ("what are its side effects" after the drugs for
+    asthma: a disease has no side effects): the first answer, said so."""
+    start, end, possessive = found
+    if text[start:end].lower() not in SINGULAR_PRONOUNS or not context.group():
+        return None
+    if engine.node_kind(context.answers[0]) == context.subject.kind:
+        return None
+    of_first = substitute(text, start, end, context.answer_names[0], possessive)
+    of_subject = substitute(text, start, end, context.subject.name, possessive)
+    if not _reads_better(engine, of_first, of_subject):
+        return None
+    return _answer_at(text, start, end, context, 0)
 
 
 def _answer_at(text: str, start: int, end: int, context: SessionContext, index: int) -> Reading:

@@ -313,3 +313,22 @@ def test_a_pronoun_after_a_relation_word_is_the_thing_of_the_kind_it_leads_to(he
     assert DONEPEZIL not in {a.id for a in treats.result.answers}
     binds = take_turn(helix, None, "what does it bind", context=first.context)
     assert binds.asked == "what does Donepezil bind", binds.asked
+
+
+def test_a_singular_pronoun_after_a_list_is_its_first_answer_when_only_that_fits(
+    helix: Any,
+) -> None:
+    drugs = take_turn(helix, None, "which drugs treat epilepsy?")
+    assert drugs.result is not None and len(drugs.result.answers) >= 2
+    assert drugs.context is not None
+    first = drugs.result.answers[0]
+    # a disease binds no genes: "it" is the list's first drug
+    binds = take_turn(helix, None, "which genes does it bind?", context=drugs.context)
+    assert binds.asked == f"which genes does {first.name} bind?"
+    assert binds.result is not None and binds.result.understood == [
+        f"Reading 'it' as {first.name}."
+    ]
+    assert {a.id for a in binds.result.answers} <= _bound(helix, [first.id])
+    # a disease has genes: "it" stays the last subject
+    genes = take_turn(helix, None, "what genes is it associated with?", context=drugs.context)
+    assert genes.asked == f"what genes is {drugs.context.subject.name} associated with?"
