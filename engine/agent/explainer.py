@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence, Set
 
 import prompts
+from engine.agent.subtypes import SUBTYPE_REL
 from engine.graph.metapaths import Metapath
 from engine.graph.relations import BY_ABBREV, triple_text, use_phrase, verb_phrase
 from engine.graph.store import KGStore, Sample
@@ -226,7 +227,30 @@ def claim_contradicted(store: KGStore, t: Triple) -> str:
     return _recorded("answer_claim_contradicted", store, t)
 
 
-def _recorded(template: str, store: KGStore, t: Triple) -> str:
+def claim_on_path(store: KGStore, path: list[Triple], denied: bool = False) -> str:
+    """A claim the graph records along ``path``: one edge, a chain of ``is a subtype of``
+    edges (the claim that one disease is a kind of another) or an edge to a subtype of the
+    disease the claim named, then up to it ("metformin treats diabetes")."""
+    first, last = path[0], path[-1]
+    if len(path) == 1 or first[1] == SUBTYPE_REL:
+        statement = (first[0], first[1], last[2])
+        template = "answer_claim_contradicted" if denied else "answer_claim_yes"
+        return _recorded(template, store, statement, path)
+    template = "answer_claim_contradicted_subtype" if denied else "answer_claim_yes_subtype"
+    return (
+        prompts.load(template)
+        .render(
+            subject=store.name(first[0]),
+            verb=verb_phrase(first[1]),
+            object=store.name(first[2]),
+            disease=store.name(last[2]),
+            path=f"- {render_path(store, path)}",
+        )
+        .strip()
+    )
+
+
+def _recorded(template: str, store: KGStore, t: Triple, path: list[Triple] | None = None) -> str:
     """``template`` filled with the recorded edge ``t`` and its path."""
     return (
         prompts.load(template)
@@ -234,7 +258,7 @@ def _recorded(template: str, store: KGStore, t: Triple) -> str:
             subject=store.name(t[0]),
             verb=verb_phrase(t[1]),
             object=store.name(t[2]),
-            path=f"- {render_triple(store, t)}",
+            path=f"- {render_path(store, path or [t])}",
         )
         .strip()
     )

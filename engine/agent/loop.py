@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -28,6 +29,7 @@ from engine.agent.reviewer import (
 )
 from engine.agent.sets import by_members, combined, counts, held, kept_to
 from engine.agent.steps import Steps
+from engine.agent.subtypes import SUBTYPE_REL, is_a_chain, through_subtype
 from engine.agent.therapy import PALLIATES, TREATS, TherapyGroups, in_groups
 from engine.agent.unlinked import contained, dense_seed
 from engine.config import Mode, Settings
@@ -46,6 +48,7 @@ from engine.ranking.presets import MODES, Fusion, RetrievalPreset
 from engine.result import Answer, Evidence, LinkedEntity, Result, Status, Triple
 from engine.understand.followup import substitute
 from engine.understand.negation import denies_between
+from engine.understand.relevance import passage_share, topic_words
 from engine.understand.sets import AMONG, ANY, BOTH, says
 from engine.util.text import question_problem
 
@@ -366,7 +369,7 @@ class AgentLoop:
                 note,
                 # a reason the planner gave (a therapy of a symptom) is said; else what was read
                 otherwise=note if plan.note else explainer.understood(names),
-                about=named_as(plan, self.c.store),
+                **self._held_to(plan),
             )
         if plan.intent in {"one_hop", "multi_hop", "mechanism", "overview"}:
             return self._graph(plan, result, hits, steps, llm)
@@ -376,9 +379,14 @@ class AgentLoop:
             otherwise = explainer.no_study([e.name for e in [*plan.seeds, *plan.targets]])
         else:
             otherwise = explainer.understood(names) if names else None
-        return self._literature(
-            result, hits, otherwise=otherwise, about=named_as(plan, self.c.store)
-        )
+        return self._literature(result, hits, otherwise=otherwise, **self._held_to(plan))
+
+    def _held_to(self, plan: Plan) -> dict[str, Any]:
+        """What a passage answering ``plan``'s question must name: its drugs, and its
+        subject-matter words (``relevance.topic_words``)."""
+        lexical = self.c.passages.lexical if self.c.passages is not None else None
+        topic = topic_words(plan.uncovered, passage_share(lexical)) if lexical is not None else []
+        return {"about": named_as(plan, self.c.store), "topic": topic}
 
     def _literature(
         self, result: Result, hits: list[PassageHit], note: str = "", **kw: Any
@@ -421,7 +429,7 @@ class AgentLoop:
             if sampled := [(r, store.sampled[r]) for r in asked if r in store.sampled]:
                 # "where is CFTR expressed": the graph holds a sample of those edges
                 note = f"{note}\n\n{explainer.sampled_missing(sampled)}"
-            return self._literature(result, hits, note, about=named_as(plan, self.c.store))
+            return self._literature(result, hits, note, **self._held_to(plan))
         with steps.step("fuse", "fusing graph and passage evidence") as a:
             target = plan.targets[0].id if plan.intent == "mechanism" and plan.targets else None
             fill_from_paths(result, store, self.c.fusion, paths, target, hits)
@@ -605,6 +613,12 @@ class AgentLoop:
         # the relation the words name, when it joins the two ends; else the one the reading
         # makes most probable that does ("CFTR mutations cause cystic fibrosis": associates)
         rels = [r for c in plan.features.cues for r in c.rels if r in joins]
+        if (
+            not rels
+            and a_ent.kind == b_ent.kind == "Disease"
+            and says_is_a(plan.question, a_ent, b_ent)
+        ):
+            rels = [SUBTYPE_REL]
         if not rels and plan.reading is not None:
             rels = [r for r in plan.reading.claim_relations() if r in joins][:1]
         asked = rels or ["CtD"]
@@ -627,7 +641,10 @@ class AgentLoop:
             members: list[Triple] = []
             if found is None and a_ent.kind == CLASS_KIND:
                 members = class_edges(store, a_ent.id, b_ent, asked)
-            verdict = review_claim(found is not None or bool(members))
+            chain = (
+                [] if found is not None or members else _in_hierarchy(store, a_ent, b_ent, asked)
+            )
+            verdict = review_claim(found is not None or bool(members) or bool(chain))
             a.update(accepted=verdict.accepted, relations=rels)
         result.stop_reason = verdict.reason
         denied = denies_between(plan.question, (a_ent.start, a_ent.end), (b_ent.start, b_ent.end))
@@ -641,6 +658,13 @@ class AgentLoop:
                     Evidence(kind="triple", triple=t, score=1.0) for p in result.paths for t in p
                 ]
                 result.text = explainer.claim_class_yes(store, a_ent.id, total, members)
+                return result
+            if found is None and chain:
+                result.status = Status.ANSWERED
+                result.answers = [Answer(id=b_ent.id, name=b_ent.name, score=1.0, kind=b_ent.kind)]
+                result.paths = [chain]
+                result.evidence = [Evidence(kind="triple", triple=t, score=1.0) for t in chain]
+                result.text = explainer.claim_on_path(store, chain, denied)
                 return result
             if found is None:
                 rel = rels[0] if rels else "CtD"
@@ -697,10 +721,51 @@ def _besides(plan: Plan) -> str:
     return "; ".join(x for x in (plan.note, apart) if x)
 
 
-STUDIED_KINDS = frozenset({"Compound", "Pharmacologic Class"})
+STUDIED_KINDS = frozenset(
+    {"Compound", "Pharmacologic Class", "Disease", "Side Effect", "Symptom", "Gene"}
+)
 """The kinds of entity a study question is about first (the drug whose evidence is asked for):
 a passage answering it names them. Other names of a long question (a setting, a symptom read
 from a common word) are often written otherwise in the abstract that answers it."""
+
+
+_IS_A = re.compile(
+    r"^\W*(?:(?:is|are|was)\W+)?(?:(?:an?|one)\W+)?"
+    r"(?:(?:kind|type|form|sort|subtype|variety)s?\W+of\W+)?(?:an?\W+)?$",
+    re.IGNORECASE,
+)
+
+
+def says_is_a(question: str, a: LinkedEntity, b: LinkedEntity) -> bool:
+    """The question says that one disease is another, with nothing but a copula and an
+    article between them ("is melanoma a skin cancer", "melanoma is a skin cancer, right?")."""
+    first, second = sorted((a, b), key=lambda e: e.start)
+    between = question[first.end : second.start]
+    return (
+        first.end <= second.start
+        and any(c.isalpha() for c in between)
+        and bool(_IS_A.match(between + " "))
+    )
+
+
+def _in_hierarchy(
+    store: KGStore, a: LinkedEntity, b: LinkedEntity, asked: list[str]
+) -> list[Triple]:
+    """A claim the disease hierarchy bears out: one disease a subtype of the other, some
+    steps up ("is melanoma a kind of cancer"), or a drug's edge of the asked relations to a
+    subtype of the disease named ("does metformin treat diabetes": type 2 diabetes mellitus).
+    Empty when it bears out neither."""
+    if a.kind == b.kind == "Disease":
+        return is_a_chain(store, a.id, b.id) if SUBTYPE_REL in asked else []
+    if b.kind != "Disease" or a.kind == "Disease":
+        return []
+    uses = [
+        u
+        for rel in asked
+        for u in directed_uses()
+        if u.rel == rel and u.src == a.kind and u.dst == "Disease" and not u.inverse
+    ]
+    return through_subtype(store, a.id, uses, b.id)
 
 
 def named_as(plan: Plan, store: KGStore) -> list[list[str]]:

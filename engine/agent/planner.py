@@ -52,7 +52,7 @@ from engine.understand.form import (
     is_wh_question,
     is_yes_no,
 )
-from engine.understand.lexicon import COMPILED_CUES, is_structural, written_out
+from engine.understand.lexicon import COMPILED_CUES, is_cue_word, is_structural, written_out
 from engine.understand.linking import Linker, examples
 from engine.understand.mentions import LinkResult, Mention
 from engine.understand.negation import opens_negation
@@ -284,6 +284,7 @@ class Planner:
             self._edge_question(plan, words, meaning, ents)
             or self._nothing_linked(plan, words, ents)
             or self._says_more(plan, words, meaning, resolved, single, ents)
+            or self._open_yes_no(plan, words, ents)
             or (
                 self._chosen_relation(plan, ents, relation_choice)
                 if relation_choice is not None
@@ -501,6 +502,25 @@ class Planner:
             plan.seeds = ents
             return plan
         return None
+
+    def _open_yes_no(self, plan: Plan, words: Wording, ents: list[LinkedEntity]) -> Plan | None:
+        """Decides a yes/no question about one named thing and something the graph names not
+        ("does vitamin D reduce falls", "does coffee protect against liver cancer" with no
+        node for coffee): a list of the named thing's relations answers no such question, a
+        study may; it is a literature question. One asking whether there is something ("is
+        there a drug for X") or only naming a relation ("does X have side effects") is not."""
+        f = words.features
+        if not f.yes_no or words.existential or len(ents) != 1:
+            return None
+        own = [
+            w
+            for w in words.uncovered
+            if not (is_structural(w) or is_cue_word(w) or w.lower() in INDEFINITE)
+        ]
+        if not own and not words.link.unlinked:
+            return None
+        plan.seeds = ents
+        return plan
 
     def _walk(
         self,
@@ -803,6 +823,12 @@ def focused(words: Wording) -> bool:
     """A graph question names its entities and relations; a literature question says more
     (more than ``MAX_UNCOVERED`` further words)."""
     return len(words.uncovered) <= MAX_UNCOVERED
+
+
+INDEFINITE = frozenset(
+    "anything something everything nothing anyone any some all other others else".split()
+)
+"""Words that stand for what is asked without naming it ("does imatinib inhibit anything")."""
 
 
 def question_hash(question: str) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from engine.graph.relations import DirectedRel
 from engine.graph.store import KGStore
-from engine.result import Answer, Evidence, Result, Status
+from engine.result import Answer, Evidence, Result, Status, Triple
 
 THERAPY_RELS = frozenset({"CtD", "CpD"})
 SUBTYPE_REL = "DsD"
@@ -111,3 +111,72 @@ def add_subtype(result: Result, child: Result, disease: str, child_id: str, name
         more = f" and {len(new) - LISTED} more" if len(new) > LISTED else ""
         result.text += f"\n\nFor its subtype **{name}**: {names}{more}."
     return len(new)
+
+
+ANCESTRY = 4
+"""How many ``is a subtype of`` steps a claim that one disease is a kind of another may take
+(melanoma → skin cancer → ... → cancer)."""
+SUBTYPE_DEPTH = 2
+"""How far below a disease a claim about it looks for a subtype with the edge ("metformin treats
+diabetes": it treats type 2 diabetes mellitus)."""
+
+
+def is_a_chain(store: KGStore, child: str, ancestor: str, depth: int = ANCESTRY) -> list[Triple]:
+    """The ``is a subtype of`` edges leading up from ``child`` to ``ancestor`` (the shortest
+    such chain, at most ``depth`` steps); empty when it is none of its kinds."""
+    i, goal = store.index.get(child), store.index.get(ancestor)
+    if i is None or goal is None or i == goal:
+        return []
+    up = DirectedRel(SUBTYPE_REL, False, "Disease", "Disease")
+    came: dict[int, int] = {i: i}
+    frontier = [i]
+    for _ in range(depth):
+        nxt: list[int] = []
+        for node in frontier:
+            for j in store.neighbors(node, up).tolist():
+                if j in came:
+                    continue
+                came[j] = node
+                if j == goal:
+                    chain: list[Triple] = []
+                    while j != i:
+                        chain.append(store.triple(came[j], up, j))
+                        j = came[j]
+                    return chain[::-1]
+                nxt.append(j)
+        frontier = nxt
+    return []
+
+
+def through_subtype(
+    store: KGStore, subject: str, uses: list[DirectedRel], disease: str
+) -> list[Triple]:
+    """A path showing ``subject`` linked by one of ``uses`` to a subtype of ``disease`` (at most
+    ``SUBTYPE_DEPTH`` steps below it), then up to it: the first use that has one, the subtype
+    nearest the disease first, then the one with the most edges. Empty when there is none."""
+    i, d = store.index.get(subject), store.index.get(disease)
+    if i is None or d is None:
+        return []
+    down = DirectedRel(SUBTYPE_REL, True, "Disease", "Disease")
+    levels: list[list[int]] = []
+    seen = {d}
+    frontier = [d]
+    for _ in range(SUBTYPE_DEPTH):
+        frontier = [
+            j for node in frontier for j in store.neighbors(node, down).tolist() if j not in seen
+        ]
+        seen.update(frontier)
+        levels.append(sorted(set(frontier), key=lambda j: (-_edges(store, j), store.ids[j])))
+    for use in uses:
+        for level in levels:
+            for k in level:
+                if store.has_edge(i, use, k):
+                    return [store.triple(i, use, k), *is_a_chain(store, store.ids[k], disease)]
+    return []
+
+
+def _edges(store: KGStore, i: int) -> int:
+    """How many edges disease ``i`` has besides the ontology's own."""
+    return sum(
+        store.degree(i, u) for u in store.uses() if u.src == "Disease" and u.rel != SUBTYPE_REL
+    )

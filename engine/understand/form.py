@@ -128,12 +128,14 @@ _LABELLED_YES_NO = re.compile(
 )
 _YES_OR_NO = re.compile(r"\b(?:yes or no|true or false)\b|\bor not\W*$", re.IGNORECASE)
 _TAG = re.compile(
-    r"(?:,|\s)\s*(?:right|yes|correct|true|(?:is that|am i) (?:right|correct)"
-    r"|(?:is|does|do|are)n'?t (?:it|they))\s*\?+\s*$",
+    r"(?:,|\s)\s*(?:(?:right|yes|correct|true|(?:is that|am i) (?:right|correct))\s*\?+"
+    r"|(?:right|correct|(?:is that|am i) (?:right|correct))"
+    r"|(?:is|does|do|are|was|did|has|have|can)(?:n'?t)? (?:it|they|he|she))\s*\?*\s*$",
     re.IGNORECASE,
 )
-"""A tag that asks to confirm the statement before it ("..., yes?", "... correct?", "...,
-doesn't it?")."""
+"""A tag that asks to confirm the statement before it ("..., yes?", "... correct", "...,
+doesn't it?", "X isn't used for Y, is it"); "yes" and "true" are tags only before a question
+mark."""
 
 
 def framed_yes_no(text: str) -> bool:

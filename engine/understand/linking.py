@@ -41,6 +41,7 @@ from engine.understand.mentions import (
 )
 from engine.understand.negation import in_negative_contraction
 from engine.understand.shortforms import SHORT_FORM, form_key, longest_form, short_forms
+from engine.understand.spans import Span
 from engine.understand.vocabulary import Vocabulary
 from engine.util.text import alias_key
 
@@ -49,6 +50,24 @@ ONE_EDIT_MIN = 7
 ("ibuprofin"); shorter words are too often other words one letter apart."""
 MAX_EMBEDDED_PHRASES = 4
 """Unlinked phrases tried by embedding per question; more means a literature question."""
+
+
+MIN_PLURAL_WORD = 6
+"""A one-word name is read from its plural only when the plural is this long ("migraines",
+"seizures"): shorter plurals are too often other words ("aids", "ages")."""
+
+
+def singular(word: str) -> str | None:
+    """The singular of a regular English plural ("attacks", "arteries"); None for a word that
+    does not read as one ("diabetes" does: a caller keeps the word as written when the
+    index holds it)."""
+    if not word.isalpha() or len(word) < 4 or not word.endswith("s"):
+        return None
+    if word.endswith(("ss", "us", "is")):
+        return None
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    return word[:-1]
 
 
 def _adjacent(text: str, end: int, start: int) -> bool:
@@ -263,7 +282,7 @@ class Linker:
         initials that the word as written does not allow on its own."""
         found: list[Mention] = []
         initials: list[tuple[int, list[Candidate]]] = []
-        for span in self.aliases.matcher.spans([t.norm for t in tokens]):
+        for span in self._spans(tokens):
             i, j = span.first, span.last
             if all(is_structural(t.norm) for t in tokens[i : j + 1]):
                 continue
@@ -283,6 +302,29 @@ class Linker:
             )
         found += self._hyphenated(tokens, found)
         return self._short_forms(tokens, found), initials
+
+    def _spans(self, tokens: list[Token]) -> list[Span]:
+        """The alias index's spans of ``tokens``, and those a name takes in the plural where
+        the index holds it in the singular ("heart attacks", "myocardial infarctions",
+        "migraines"): its last word made singular, when no span as written ends there."""
+        norms = [t.norm for t in tokens]
+        spans = self.aliases.matcher.spans(norms)
+        ones = [singular(n) for n in norms]
+        if not any(ones):
+            return spans
+        ended = {s.last for s in spans}
+        alt = [o or n for o, n in zip(ones, norms, strict=True)]
+        for span in self.aliases.matcher.spans(alt):
+            i, j = span.first, span.last
+            if (
+                ones[j] is None
+                or j in ended
+                or any(ones[k] for k in range(i, j))
+                or (i == j and len(norms[j]) < MIN_PLURAL_WORD)
+            ):
+                continue
+            spans.append(span)
+        return spans
 
     def _short_forms(self, tokens: list[Token], found: list[Mention]) -> list[Mention]:
         """``found`` with the spans that ``shortforms.tsv`` reads as names the alias index

@@ -22,7 +22,9 @@ from engine.understand.mentions import Token
 
 REACH = 4
 """Words after a negation it can scope over."""
-_NEGATORS = frozenset({"not", "never", "without", "nor", "no", "cannot"})
+_UNMARKED = frozenset(f"{a}t" for a in NEGATED_AUXILIARIES) | {"cant"}
+"""Negated auxiliaries typed without the apostrophe ("isnt", "doesnt", "dont", "cant")."""
+_NEGATORS = frozenset({"not", "never", "without", "nor", "no", "cannot"}) | _UNMARKED
 """Words that negate what follows them."""
 _TWO_WORD = frozenset({("rather", "than"), ("instead", "of"), ("other", "than")})
 """Pairs of words that do ("rather than")."""

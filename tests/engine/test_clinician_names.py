@@ -101,3 +101,29 @@ def test_a_long_drug_name_with_one_letter_wrong_is_that_drug(helix: Any) -> None
     r = helix.ask("what is metformine used for")
     assert [e.id for e in r.linked] == ["Compound::DB00331"]
     assert r.status is Status.ANSWERED
+
+
+def test_a_name_typed_in_the_plural_is_the_name(helix: Any) -> None:
+    from engine.understand.linking import singular
+
+    assert [singular(w) for w in ("cancers", "arteries", "diabetes", "sepsis", "ms")] == [
+        "cancer",
+        "artery",
+        "diabete",  # the index holds "diabetes" as written: that span stands
+        None,
+        None,
+    ]
+    linked = helix.link("which genes are associated with breast cancers")
+    assert [e.id for e in linked] == ["Disease::DOID:1612"]
+
+
+def test_a_yes_no_question_about_one_drug_and_an_unnamed_matter_is_for_the_literature(
+    helix: Any,
+) -> None:
+    # the graph holds nothing about falls: a list of metformin's relations answers no such
+    # question
+    r = helix.ask("does metformin reduce falls in elderly people")
+    assert r.intent == "literature" and not r.answers
+    # a yes/no question naming only a relation of the drug is asked of the graph
+    listed = helix.ask("does metformin have any targets")
+    assert listed.intent == "one_hop" and listed.answers

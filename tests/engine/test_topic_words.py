@@ -1,0 +1,30 @@
+"""A literature answer must address the question's subject matter: a study of vitamin D and T
+cells answers no question about vitamin D and falls."""
+
+from __future__ import annotations
+
+from engine.index.dense import PassageHit
+from engine.understand.relevance import Floor, relevant, topic_words
+
+SHARES = {"falls": 0.002, "sepsis": 0.004, "patients": 0.4, "reduce": 0.05, "older": 0.03}
+
+
+def test_topic_words_are_the_rare_words_some_passage_uses() -> None:
+    uncovered = ["supplementation", "prevent", "falls", "older", "patients", "wondering", "u"]
+    got = topic_words(uncovered, lambda w: SHARES.get(w, 0.0))
+    # "wondering" no passage uses (a filler word, a typo): it tells nothing
+    assert got == ["falls"]
+
+
+def test_a_document_that_lacks_a_topic_word_is_not_relevant() -> None:
+    hits = [
+        PassageHit("pubmedqa:1:0", 0.9, 0.8, 9.0),
+        PassageHit("pubmedqa:2:0", 0.8, 0.7, 8.0),
+    ]
+    texts = {
+        "pubmedqa:1:0": "Vitamin D supplementation increased regulatory T cells.",
+        "pubmedqa:2:0": "Vitamin D supplementation and the risk of falls in older women.",
+    }
+    assert [h.id for h in relevant(hits, Floor(), texts=texts)] == [h.id for h in hits]
+    kept = relevant(hits, Floor(), texts=texts, topic=["falls"])
+    assert [h.id for h in kept] == ["pubmedqa:2:0"]
