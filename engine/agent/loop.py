@@ -30,6 +30,7 @@ from engine.agent.reviewer import (
 from engine.agent.sets import by_members, combined, counts, held, kept_to
 from engine.agent.steps import Steps
 from engine.agent.subtypes import SUBTYPE_REL, is_a_chain, through_subtype
+from engine.agent.targets import lead_with_targets, own_targets
 from engine.agent.therapy import PALLIATES, TREATS, TherapyGroups, in_groups
 from engine.agent.unlinked import contained, dense_seed
 from engine.config import Mode, Settings
@@ -433,6 +434,8 @@ class AgentLoop:
         with steps.step("fuse", "fusing graph and passage evidence") as a:
             target = plan.targets[0].id if plan.intent == "mechanism" and plan.targets else None
             fill_from_paths(result, store, self.c.fusion, paths, target, hits)
+            if target is not None:
+                lead_with_targets(result, store, own_targets(store, seed.id))
             if plan.set_held:
                 by_members(result, plan.set_held)
             a["answers"] = len(result.answers)

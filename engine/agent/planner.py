@@ -416,7 +416,10 @@ class Planner:
         goes on."""
         f = words.features
         kinds = {e.kind for e in ents}
-        mechanism = asks_mechanism(words, meaning)
+        # several drugs named and no word of a mechanism: a question of which of them holds
+        # ("which of metformin, sitagliptin and atenolol are for type 2 diabetes")
+        drugs = sum(e.kind == "Compound" for e in ents)
+        mechanism = asks_mechanism(words, meaning) and (f.mechanism or drugs <= 1)
         claim_read = reads_claim(words, meaning, ents)
         # a yes/no question that does not open with its verb ("Trauma patients on
         # anticoagulation: is it safe?") is a claim about an edge only when the bank reads one

@@ -170,6 +170,12 @@ def _action(sources: Iterable[EdgeSource], rel: str) -> str | None:
     """The first pharmacological action type the action source records on the edge."""
     if rel != TYPED_REL:
         return None
+    return edge_action(sources)
+
+
+def edge_action(sources: Iterable[EdgeSource]) -> str | None:
+    """The first pharmacological action type the action source records among a drug-target
+    edge's ``sources``, else its first action type; None when it records none."""
     found: list[str] = []
     for e in sources:
         if e.source == ACTION_SOURCE and e.detail:
