@@ -65,9 +65,11 @@ def relevant(
         for h in hits:
             d = doc_of(h.id)
             bodies.setdefault(d, set()).update(alias_key((texts or {}).get(h.id, "")).split())
-        words = _words(naming) | {w.lower() for w in topic}
+        words = _words(naming)
         ok = {d for d in ok if all(uses_word(bodies.get(d, set()), w) for w in words)}
         ok = {d for d in ok if all(_names(bodies.get(d, set()), names) for names in about)}
+        stems = [_stem(w.lower()) for w in topic]
+        ok = {d for d in ok if all(_stemmed(bodies.get(d, set()), s) for s in stems)}
     return [h for h in hits if doc_of(h.id) in ok]
 
 
@@ -111,6 +113,36 @@ def _names(body: set[str], names: Sequence[str]) -> bool:
     three letters or more to look for: "UK" cannot be told from other words)."""
     sets = [_words([n]) for n in names]
     return any(not ws or all(uses_word(body, w) for w in ws) for ws in sets)
+
+
+SUFFIXES = ("ations", "ation", "ings", "ing", "ers", "er", "ies", "es", "ed", "s")
+"""Endings a word of a question and the same word in an abstract may differ by ("smokers",
+"smoking"; "falls", "falling")."""
+MIN_STEM_LETTERS = 4
+
+
+SPELLINGS = (("ae", "e"), ("oe", "e"), ("isation", "ization"), ("our", "or"))
+"""British spellings and their American forms ("anaemia", "mobilisation", "tumour"): a
+question and an abstract may use either."""
+
+
+def _stem(word: str) -> str:
+    """``word`` in American spelling without one of ``SUFFIXES`` and a final "e", when at
+    least ``MIN_STEM_LETTERS`` letters are left ("smokers", "smoking", "smoke": "smok")."""
+    for british, american in SPELLINGS:
+        word = word.replace(british, american)
+    for suffix in SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= MIN_STEM_LETTERS:
+            word = word[: -len(suffix)]
+            break
+    if word.endswith("e") and len(word) > MIN_STEM_LETTERS:
+        word = word[:-1]
+    return word
+
+
+def _stemmed(body: set[str], stem: str) -> bool:
+    """The text uses a word of ``stem`` (a topic word's stem): its own stem is the same."""
+    return any(_stem(b) == stem for b in body)
 
 
 def uses_word(body: set[str], word: str) -> bool:

@@ -28,3 +28,11 @@ def test_a_document_that_lacks_a_topic_word_is_not_relevant() -> None:
     assert [h.id for h in relevant(hits, Floor(), texts=texts)] == [h.id for h in hits]
     kept = relevant(hits, Floor(), texts=texts, topic=["falls"])
     assert [h.id for h in kept] == ["pubmedqa:2:0"]
+
+
+def test_a_topic_word_matches_its_other_forms_and_spellings() -> None:
+    hits = [PassageHit("pubmedqa:3:0", 0.9, 0.8, 9.0)]
+    texts = {"pubmedqa:3:0": "Smoking and early mobilization after spinal fusion."}
+    for topic in (["smokers", "mobilisation"], ["smoke", "fusions"]):
+        assert [h.id for h in relevant(hits, Floor(), texts=texts, topic=topic)] == ["pubmedqa:3:0"]
+    assert relevant(hits, Floor(), texts=texts, topic=["smokers", "knee"]) == []
