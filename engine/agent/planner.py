@@ -78,6 +78,7 @@ from engine.understand.sets import (
     set_apart,
 )
 from engine.understand.spelling import Speller
+from engine.understand.spellings import american
 from engine.util.text import alias_key
 
 MIN_PARSE_SCORE = -1.5
@@ -861,17 +862,17 @@ NAMED_BY_EXTRA = 1
 
 
 def disease_named_by(store: KGStore, said: str) -> str | None:
-    """The disease whose name is ``said``'s words and at most ``NAMED_BY_EXTRA`` more
-    ("anxiety": anxiety disorder; "depression": endogenous depression), or ``said``'s words but
-    as many fewer ("gout flare": gout), with the most drugs that treat or palliate it; None
-    when no such disease has any."""
-    words = alias_key(said).split()
+    """The disease whose name is ``said``'s words (in either spelling, ``spellings``) and at
+    most ``NAMED_BY_EXTRA`` more ("anxiety": anxiety disorder; "depression": endogenous
+    depression), or ``said``'s words but as many fewer ("gout flare": gout), with the most
+    drugs that treat or palliate it; None when no such disease has any."""
+    words = [american(w) for w in alias_key(said).split()]
     if not words:
         return None
     uses = [u for u in store.uses() if u.rel in (TREATS, PALLIATES) and u.src == "Disease"]
     best: tuple[int, str] | None = None
     for nid, name in store.names_of_kind("Disease"):
-        have = alias_key(name).split()
+        have = [american(w) for w in alias_key(name).split()]
         wider = len(have) <= len(words) + NAMED_BY_EXTRA and _contains_run(have, words)
         narrower = len(words) <= len(have) + NAMED_BY_EXTRA and _contains_run(words, have)
         if not have or not (wider or narrower):

@@ -153,6 +153,8 @@ CUES: tuple[tuple[str, tuple[str, ...], float], ...] = (
     (
         r"\bus(?:e|es|ed|ing) (?:for|against|in|to)\b|\bmanag\w*|\beffective (?:for|against|in)\b"
         r"|\bgi(?:ve|ves|ven|ving) (?:for|in)\b"  # "what is given for CML"
+        # "acute migraine, what can i give"
+        r"|\bwhat (?:can|could|do|should|would|to) (?:i |we |you |one )?give\b"
         r"|\bhelp\w*"
         r"|\boptions? (?:for|in)\b",  # "options for gout": what a clinician can give
         ("CtD",),

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from engine.index.dense import PassageHit, doc_of
 from engine.index.lexical import LexicalIndex
+from engine.understand.spellings import american
 from engine.util.text import alias_key
 
 DENSE_FLOOR = 0.45
@@ -121,16 +122,10 @@ SUFFIXES = ("ations", "ation", "ings", "ing", "ers", "er", "ies", "es", "ed", "s
 MIN_STEM_LETTERS = 4
 
 
-SPELLINGS = (("ae", "e"), ("oe", "e"), ("isation", "ization"), ("our", "or"))
-"""British spellings and their American forms ("anaemia", "mobilisation", "tumour"): a
-question and an abstract may use either."""
-
-
 def _stem(word: str) -> str:
     """``word`` in American spelling without one of ``SUFFIXES`` and a final "e", when at
     least ``MIN_STEM_LETTERS`` letters are left ("smokers", "smoking", "smoke": "smok")."""
-    for british, american in SPELLINGS:
-        word = word.replace(british, american)
+    word = american(word)
     for suffix in SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= MIN_STEM_LETTERS:
             word = word[: -len(suffix)]
