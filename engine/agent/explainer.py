@@ -227,6 +227,33 @@ def claim_contradicted(store: KGStore, t: Triple) -> str:
     return _recorded("answer_claim_contradicted", store, t)
 
 
+KIND_NOUNS = {
+    "Compound": "a drug",
+    "Disease": "a disease",
+    "Gene": "a gene",
+    "Symptom": "a symptom",
+    "Side Effect": "a side effect",
+    "Anatomy": "a part of the body",
+    "Pharmacologic Class": "a class of drugs",
+    "Pathway": "a pathway",
+}
+
+
+def definition(name: str, kind: str, description: str | None, classes: Sequence[str]) -> str:
+    """What one thing is: its definition in the data (Disease Ontology's for a disease, a
+    gene's full name), else its kind, a drug's classes with it."""
+    noun = KIND_NOUNS.get(kind, f"a {kind.lower()}")
+    if description:
+        what = description if description.rstrip().endswith(".") else f"{description}."
+        if kind == "Gene":
+            what = f"{noun}, {what[0].lower()}{what[1:]}"
+    elif classes:
+        what = f"{noun} ({', '.join(classes[:MAX_LISTED])})."
+    else:
+        what = f"{noun} in the knowledge graph."
+    return prompts.load("answer_definition").render(name=name, what=what).strip()
+
+
 def claim_on_path(store: KGStore, path: list[Triple], denied: bool = False) -> str:
     """A claim the graph records along ``path``: one edge, a chain of ``is a subtype of``
     edges (the claim that one disease is a kind of another) or an edge to a subtype of the

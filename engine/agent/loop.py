@@ -37,7 +37,7 @@ from engine.config import Mode, Settings
 from engine.events import EventSink
 from engine.graph.edges import Calibration, LocalEdgePredictor
 from engine.graph.metapaths import Metapath
-from engine.graph.relations import directed_uses, verb_phrase
+from engine.graph.relations import DirectedRel, directed_uses, verb_phrase
 from engine.graph.store import KGStore
 from engine.graph.walk import Walker, WalkPath, WalkResult
 from engine.index.dense import PassageHit, PassageRetriever
@@ -443,8 +443,28 @@ class AgentLoop:
         if self._vetoed(plan, result, steps, llm):
             return result
         self._explain(plan, result, steps, llm, groups)
+        if plan.definition:
+            self._defined(result, seed)
         result.status = Status.ANSWERED
         return result
+
+    def _defined(self, result: Result, seed: LinkedEntity) -> None:
+        """A question of what one thing is: the thing first among the answers, and its
+        definition (or its kind and classes) before the overview."""
+        store = self.c.store
+        top = max((a.score for a in result.answers), default=1.0)
+        result.answers = [
+            Answer(id=seed.id, name=seed.name, score=top, kind=seed.kind, why="the thing asked")
+        ] + [a for a in result.answers if a.id != seed.id]
+        i = store.index[seed.id]
+        member = DirectedRel("PCiC", True, "Compound", "Pharmacologic Class")
+        classes = (
+            [store.name(store.ids[j]) for j in store.neighbors(i, member).tolist()]
+            if seed.kind == "Compound"
+            else []
+        )
+        said = explainer.definition(seed.name, seed.kind, store.description(seed.id), classes)
+        result.text = f"{said}\n\n{result.text}"
 
     def _set_walk(self, plan: Plan, dist: list[tuple[Metapath, float]], steps: Steps) -> WalkResult:
         """The walk from each of a set question's entities, combined (``agent.sets``)."""

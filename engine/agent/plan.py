@@ -57,6 +57,9 @@ class Plan:
     excluded_said: str = ""
     """How the headline names ``excluded`` when the question names them as a group ("not
     Adrenergic beta-Antagonists"): then they are not said one by one."""
+    definition: bool = False
+    """The question asks what its one named thing is ("what is SLE", "define sarcoidosis"):
+    an overview that names the thing first, with its definition where the data has one."""
     therapy: bool = False
     """The question asks for a therapy: walked along treats and palliates, answered in two
     labelled groups (``therapy``)."""

@@ -48,6 +48,7 @@ from engine.understand.datarel import DataVocabulary
 from engine.understand.form import (
     YES_NO_START,
     asked_span,
+    defining,
     framed_yes_no,
     is_wh_question,
     is_yes_no,
@@ -539,6 +540,11 @@ class Planner:
         distribution over its metapaths (``one_hop`` or ``multi_hop``). Without a parse the
         question asks for an overview of its first entity (or is a literature question when
         long); a parse that explains too little of it is ``no_relation``."""
+        if len(ents) == 1 and defining(plan.question, ents[0].start, ents[0].end):
+            # "what is SLE": the thing itself, defined, and an overview of what the graph
+            # links to it
+            plan.seeds, plan.intent, plan.definition = ents[:1], "overview", True
+            return plan
         if (acts := self._drug_action(plan, words, meaning, ents)) is not None:
             return acts
         if (among := self._among(plan, words, meaning, parses, single, ents)) is not None:

@@ -138,6 +138,25 @@ doesn't it?", "X isn't used for Y, is it"); "yes" and "true" are tags only befor
 mark."""
 
 
+_DEFINING = re.compile(
+    r"^\W*(?:(?:so|ok|and|hey)\W+)?(?:(?:can you |please )?(?:define|explain|describe)"
+    r"|what(?:'s|\u2019s|s| is| are| was)|who is|tell me what|(?:the )?(?:definition|meaning) of)"
+    r"(?:\s+(?:an?|the))?\s+(?P<name>.+?)[\s?.!]*$",
+    re.IGNORECASE,
+)
+_MEANS = re.compile(r"^\W*what does\s+(?P<name>.+?)\s+(?:mean|stand for)[\s?.!]*$", re.IGNORECASE)
+
+
+def defining(text: str, start: int, end: int) -> bool:
+    """The text asks what the thing named at ``[start, end)`` is, and nothing more ("what is
+    SLE?", "define sarcoidosis", "what does CML stand for")."""
+    for rx in (_DEFINING, _MEANS):
+        m = rx.match(text)
+        if m is not None and (m.start("name"), m.end("name")) == (start, end):
+            return True
+    return False
+
+
 def framed_yes_no(text: str) -> bool:
     """A yes/no question that does not open with its auxiliary: one after a label ("Quick
     check: is X among ...?", "pt on X — is Y a side effect?"), one that says it wants a

@@ -127,3 +127,22 @@ def test_a_yes_no_question_about_one_drug_and_an_unnamed_matter_is_for_the_liter
     # a yes/no question naming only a relation of the drug is asked of the graph
     listed = helix.ask("does metformin have any targets")
     assert listed.intent == "one_hop" and listed.answers
+
+
+def test_what_a_thing_is_names_it_first_with_its_definition(helix: Any) -> None:
+    from engine.understand.form import defining
+
+    def asks(text: str, name: str) -> bool:
+        at = text.index(name)
+        return defining(text, at, at + len(name))
+
+    assert asks("what is SLE?", "SLE") and asks("define sarcoidosis", "sarcoidosis")
+    assert asks("what does CML stand for", "CML") and asks("whats cml", "cml")
+    assert not asks("what is SLE treated with", "SLE")
+    assert not asks("what is the treatment of SLE", "SLE")
+    r = helix.ask("what is multiple sclerosis?")
+    assert r.status is Status.ANSWERED and r.intent == "overview"
+    ms = r.answers[0]
+    assert ms.id == "Disease::DOID:2377" and ms.why == "the thing asked"
+    description = helix.node_description(ms.id)
+    assert description and r.text.startswith(f"**multiple sclerosis**: {description[:40]}")
