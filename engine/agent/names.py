@@ -1,12 +1,13 @@
 """How a name was read when the graph holds it under another disease (``ingest.nearest``) or
 it is a disease's initials (``mentions.initialisms``) or a clinical short form
-(``shortforms.tsv``): said first in the answer ("Reading
+(``shortforms.tsv``) or a drug name cut short ("amio"): said first in the answer ("Reading
 'lupus' as systemic lupus erythematosus, ...")."""
 
 from __future__ import annotations
 
 from engine.agent.plan import Plan
 from engine.ingest.nearest import BROADER, NARROWER
+from engine.understand.linking import SHORTENED
 from engine.understand.mentions import INITIALISM
 from engine.understand.shortforms import SHORT_FORM
 
@@ -15,6 +16,7 @@ SAYS = {
     BROADER: "the nearest broader disease the graph holds",
     INITIALISM: "a disease with these initials",
     SHORT_FORM: "the graph's name for it",
+    SHORTENED: "the drug whose name it begins",
 }
 
 

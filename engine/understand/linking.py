@@ -9,6 +9,7 @@ said plainly instead of guessing.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterable
 
 from rapidfuzz import fuzz, process
@@ -51,6 +52,16 @@ ONE_EDIT_MIN = 7
 MAX_EMBEDDED_PHRASES = 4
 """Unlinked phrases tried by embedding per question; more means a literature question."""
 
+
+SHORTENED = "shortened"
+"""The source of a drug name read from its first letters ("amio": amiodarone)."""
+MIN_SHORTENED = 4
+MAX_SHORTENED_LETTERS = 7
+MIN_CUT = 3
+"""A drug name is read from its first letters when at least this many of its letters are left
+out (a name one or two letters short is a typo, for the fuzzy match)."""
+MAX_SHORTENED = 4
+"""At most this many drugs may begin with the letters: more tell nothing."""
 
 MIN_PLURAL_WORD = 6
 """A one-word name is read from its plural only when the plural is this long ("migraines",
@@ -272,6 +283,7 @@ class Linker:
         """Words that say what is asked (the exemplar bank's and the data's relation words):
         never part of a name."""
         self.vocabulary = vocabulary
+        self._drugs: list[tuple[str, str]] | None = None
         """Tells wording from names among unlinked words (None: any word may be a name)."""
 
     # --- exact ---------------------------------------------------------------------------
@@ -555,7 +567,7 @@ class Linker:
         key = alias_key(phrase)
         fz = self._fuzzy(key) if any(c.isalpha() for c in key) else []
         if not fz:
-            return None
+            return self._shortened(phrase, a, b, tokens) if a == b else None
         best = fz[0][1]
         cands = [c for k, s in fz if s >= best - 1e-6 for c in self.aliases.get(k)]
         if a == b:
@@ -563,6 +575,34 @@ class Linker:
         if not cands:
             return None
         return Mention(phrase, tokens[a].start, tokens[b].end, a, b, cands, "fuzzy", best / 100.0)
+
+    def _shortened(self, phrase: str, a: int, b: int, tokens: list[Token]) -> Mention | None:
+        """A drug name cut short as clinicians type it ("amio", "vanc", "cipro"): a word that
+        is no word of the corpus or of everyday language and begins the name of at most
+        ``MAX_SHORTENED`` drugs (several are asked back about)."""
+        key = alias_key(phrase)
+        if (
+            not MIN_SHORTENED <= len(key) <= MAX_SHORTENED_LETTERS
+            or not key.isalpha()
+            or key in self.aliases.common
+            or (self.vocabulary is not None and self.vocabulary.language.whole_word(key))
+        ):
+            return None
+        if self._drugs is None:
+            self._drugs = sorted(
+                (alias_key(name), nid) for nid, name in self.store.names_of_kind("Compound")
+            )
+        at = bisect_left(self._drugs, (key, ""))
+        found: dict[str, str] = {}
+        while at < len(self._drugs) and self._drugs[at][0].startswith(key):
+            name, nid = self._drugs[at]
+            if len(name) >= len(key) + MIN_CUT and " " not in name[: len(key) + 1]:
+                found.setdefault(nid, self.store.name(nid))
+            at += 1
+        if not found or len(found) > MAX_SHORTENED:
+            return None
+        cands = [Candidate(nid, name, SHORTENED, True) for nid, name in found.items()]
+        return Mention(phrase, tokens[a].start, tokens[b].end, a, b, cands, "fuzzy", 0.9)
 
     def link(self, text: str, *, fallback: bool = True, whole_names: bool = False) -> LinkResult:
         """Link mentions in ``text``.

@@ -146,3 +146,11 @@ def test_what_a_thing_is_names_it_first_with_its_definition(helix: Any) -> None:
     assert ms.id == "Disease::DOID:2377" and ms.why == "the thing asked"
     description = helix.node_description(ms.id)
     assert description and r.text.startswith(f"**multiple sclerosis**: {description[:40]}")
+
+
+def test_a_drug_name_cut_short_is_the_drug_it_begins(helix: Any) -> None:
+    r = helix.ask("which genes does lamot bind")
+    assert [e.id for e in r.linked] == ["Compound::DB00555"]
+    assert r.understood == ["Reading 'lamot' as Lamotrigine, the drug whose name it begins."]
+    # an everyday word that begins a drug's name is no drug
+    assert not any(e.kind == "Compound" for e in helix.link("test results for epilepsy"))
