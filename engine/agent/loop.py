@@ -146,7 +146,10 @@ class AgentLoop:
         steps: Steps,
         session: str | None = None,
         among: Sequence[str] = (),
+        instead: bool = True,
     ) -> Result:
+        """``question`` answered; ``instead``: a therapy question about a symptom may be asked
+        again of the disease named by it (once: that question is not asked again in turn)."""
         preset = MODES[mode]
         if preset.baseline:
             return self.c.dense.answer(question, steps)
@@ -172,7 +175,7 @@ class AgentLoop:
         llm = LLMSession(self.c.llm, self.c.settings, result, self.c.llm_calibration)
         plan = self._clarify(question, text, plan, result, llm)
         result = self._by_intent(plan, result, hits, preset, steps, llm)
-        if result.status is Status.NOT_ANSWERED and plan.instead is not None:
+        if result.status is Status.NOT_ANSWERED and plan.instead is not None and instead:
             result = self._named_disease(question, plan, result, mode, steps, session)
         if notes := read_as(plan):
             result.understood.extend(notes)
@@ -199,7 +202,13 @@ class AgentLoop:
         if not 0 <= seed.start < seed.end:
             return result
         again = self._answer(
-            substitute(question, seed.start, seed.end, d.name), mode, None, None, steps, session
+            substitute(question, seed.start, seed.end, d.name),
+            mode,
+            None,
+            None,
+            steps,
+            session,
+            instead=False,
         )
         if again.status is not Status.ANSWERED:
             return result

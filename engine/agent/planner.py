@@ -572,7 +572,7 @@ class Planner:
             # a chain through the diseases presenting it only when the question names them
             # ("drugs for diseases that present nausea"), never for "meds for nausea"
             through = "Disease" in words.features.named_kinds
-            if instead is not None or not explains_therapy(plan.dist) or not through:
+            if not (through and explains_therapy(plan.dist)):
                 plan.intent, plan.note = "no_relation", no_therapy_reason(seed.name, seed.kind)
                 plan.instead = instead
                 return plan

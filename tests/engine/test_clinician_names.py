@@ -154,3 +154,10 @@ def test_a_drug_name_cut_short_is_the_drug_it_begins(helix: Any) -> None:
     assert r.understood == ["Reading 'lamot' as Lamotrigine, the drug whose name it begins."]
     # an everyday word that begins a drug's name is no drug
     assert not any(e.kind == "Compound" for e in helix.link("test results for epilepsy"))
+
+
+def test_drugs_for_the_diseases_presenting_a_symptom_walk_through_them(helix: Any) -> None:
+    r = helix.ask("Which drugs treat diseases that present with chorea?")
+    assert r.status is Status.ANSWERED and r.intent == "multi_hop"
+    assert r.answers and all(a.kind == "Compound" for a in r.answers)
+    assert all(p[0][1] == "DpS" for p in r.paths)
