@@ -139,6 +139,23 @@ def everyday_brand(c: Candidate, tok: Token) -> bool:
     return not c.primary and tok.text.islower() and c.node_id.startswith("Compound::")
 
 
+def _content(text: str) -> list[str]:
+    return [
+        t
+        for t in (alias_key(w) for w in TOKEN.findall(text))
+        if len(t) >= 3 and not is_structural(t)
+    ]
+
+
+def fills(mention: str, name: str) -> bool:
+    """The mention says most of the name: each content word of the name has a counterpart in
+    the mention, but for one when the mention has two or more ("shift" is not "Shift to the
+    left"; "pulmonary fibrosis" may be "idiopathic pulmonary fibrosis")."""
+    said = _content(mention)
+    missing = sum(not covers(n, mention) for n in _content(name))
+    return missing == 0 or (missing == 1 and len(said) >= 2)
+
+
 def covers(mention: str, name: str) -> bool:
     """Every content word of the mention has a counterpart in the name.
 
@@ -679,7 +696,11 @@ class Linker:
         for (phrase, lo, hi, wording, weak), hits in zip(
             pending, self._embeddings([p for p, _, _, _, _ in pending]), strict=True
         ):
-            ok = [(n, s) for n, s in hits if covers(phrase, self.store.name(n))]
+            ok = [
+                (n, s)
+                for n, s in hits
+                if covers(phrase, self.store.name(n)) and fills(phrase, self.store.name(n))
+            ]
             if ok and ok[0][1] >= self.embed_accept:
                 top_id, top = ok[0]
                 group = same_concept_kinds(self.store.kind(top_id))

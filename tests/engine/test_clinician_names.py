@@ -161,3 +161,16 @@ def test_drugs_for_the_diseases_presenting_a_symptom_walk_through_them(helix: An
     assert r.status is Status.ANSWERED and r.intent == "multi_hop"
     assert r.answers and all(a.kind == "Compound" for a in r.answers)
     assert all(p[0][1] == "DpS" for p in r.paths)
+
+
+def test_two_things_named_together_are_joined_or_left_to_the_literature(helix: Any) -> None:
+    from engine.understand.linking import fills
+
+    joined = helix.ask("donepezil and alzheimer's disease")
+    assert joined.intent == "claim" and joined.status is Status.ANSWERED
+    assert joined.text.startswith("Yes — the knowledge graph records that **Donepezil**")
+    apart = helix.ask("donepezil and psoriasis and epilepsy")
+    assert apart.intent == "literature" and not apart.answers
+    # a word that is only part of a name is not that name by meaning alone
+    assert not fills("shift", "Shift to the left")
+    assert fills("pulmonary fibrosis", "idiopathic pulmonary fibrosis")
