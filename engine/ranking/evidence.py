@@ -21,7 +21,10 @@ order than their ids. An answer's evidence score adds up, in this order of weigh
   answer the relation links to very many nodes (an enzyme binding 500 drugs);
 - mention: a passage retrieved for the question names the answer, scaled by the passage's
   score: the abstracts about a disease name the drugs used for it, yet one abstract says less
-  than one more source stating the edge.
+  than one more source stating the edge;
+- definition: the seed's own definition (the Disease Ontology's) names the answer: "an
+  amino acid metabolic disorder ... caused by mutations in the PAH gene", "has_symptom
+  wheezing": what the disease is defined by comes first, above any corroboration.
 
 A disease's symptoms (``COMMON_FIRST`` relations) are the exception: asked for the symptoms of a
 disease, a clinician expects its typical ones, those the diseases resembling it present too
@@ -66,6 +69,9 @@ MENTION_WEIGHT = 0.75
 """The best retrieved passage naming the answer (a passage's score relative to the best one's):
 as strong as an action type, under one more source (the abstracts retrieved for a disease name
 the drugs used for it and its typical signs)."""
+DEFINED_WEIGHT = 2.0
+"""The seed's definition names the answer: above one more source and a link together (the
+gene a disease is defined by, the symptoms its definition lists)."""
 SPECIFICITY_WEIGHT = 0.3
 """Specificity over its whole range, under half of one link: it orders equally corroborated
 answers only."""
@@ -107,6 +113,8 @@ class Signals:
     """Subtypes of the edge's disease the relation also links the edge's other end to."""
     mention: float = 0.0
     """The best score of a retrieved passage naming the answer, in [0, 1] (0: none does)."""
+    defined: bool = False
+    """The seed's own definition names the answer."""
 
 
 def specificity(degree: int, population: int) -> float:
@@ -155,6 +163,7 @@ def evidence_score(s: Signals) -> float:
         + SUBTYPE_WEIGHT * link_strength(s.subtypes, SUBTYPE_SATURATION)
         + SPECIFICITY_WEIGHT * spec
         + MENTION_WEIGHT * min(1.0, max(0.0, s.mention))
+        + DEFINED_WEIGHT * s.defined
     )
     return round(score, 6)
 
@@ -190,6 +199,8 @@ def why(s: Signals) -> str:
         parts.append(f"{s.subtypes} subtype{'s' if s.subtypes > 1 else ''} too")
     if s.peers_sharing:
         parts.append(f"shared by {s.peers_sharing} of {s.peers} peers")
+    if s.defined:
+        parts.append("named in its definition")
     if s.mention:
         parts.append("named in a retrieved passage")
     parts.append(f"linked to {s.degree:,} of {s.population:,}")

@@ -30,6 +30,7 @@ for one: the target the drug exists for is the one tied to what it treats.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 
 from engine.graph.actions import ACTION_SOURCE, TYPED_REL
 from engine.graph.provenance import EdgeSource
@@ -43,6 +44,8 @@ from engine.ranking.evidence import (
     evidence_score,
     is_pharmacological,
 )
+from engine.understand.spellings import stem
+from engine.util.text import alias_key
 
 USES = {u.key: u for u in directed_uses()}
 TREATS = ("CtD", "CpD")
@@ -228,6 +231,23 @@ def edge_signals(
     )
 
 
+def definition_words(store: KGStore, node_id: str) -> str:
+    """A disease's definition as the stems of its words between spaces (``spellings.stem``:
+    "coughing" is "cough"); "" without one."""
+    text = store.description(node_id) if store.kinds[store.index[node_id]] == "Disease" else None
+    return f" {_stems(text)} " if text else ""
+
+
+def names_in(words: str, name: str) -> bool:
+    """``name`` occurs in ``words`` (``definition_words``) as whole words, in any form."""
+    key = _stems(name)
+    return bool(key) and f" {key} " in words
+
+
+def _stems(text: str) -> str:
+    return " ".join(stem(w) for w in alias_key(text).split())
+
+
 def answer_signals(
     store: KGStore, paths: Sequence[WalkPath], mentions: Mapping[str, float] | None = None
 ) -> dict[str, Signals]:
@@ -235,6 +255,7 @@ def answer_signals(
     answers reached only by longer paths have none. ``mentions``: answer id -> the best score
     of a retrieved passage naming it."""
     out: dict[str, Signals] = {}
+    defined: dict[int, str] = {}
     seed_sides: dict[tuple[int, str], set[int]] = {}
     kin: dict[int, set[int]] = {}
     subs: dict[int, set[int]] = {}
@@ -257,6 +278,10 @@ def answer_signals(
         s = edge_signals(
             store, seed, use, answer, side, kin[seed], subs[seed], (mentions or {}).get(n, 0.0)
         )
+        if seed not in defined:
+            defined[seed] = definition_words(store, store.ids[seed])
+        if defined[seed] and names_in(defined[seed], store.name(n)):
+            s = replace(s, defined=True)
         if n not in out or evidence_score(s) > evidence_score(out[n]):
             out[n] = s
     return out

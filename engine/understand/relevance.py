@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from engine.index.dense import PassageHit, doc_of
 from engine.index.lexical import LexicalIndex
-from engine.understand.spellings import american
+from engine.understand.spellings import stem
 from engine.util.text import alias_key
 
 DENSE_FLOOR = 0.45
@@ -69,7 +69,7 @@ def relevant(
         words = _words(naming)
         ok = {d for d in ok if all(uses_word(bodies.get(d, set()), w) for w in words)}
         ok = {d for d in ok if all(_names(bodies.get(d, set()), names) for names in about)}
-        stems = [_stem(w.lower()) for w in topic]
+        stems = [stem(w.lower()) for w in topic]
         ok = {d for d in ok if all(_stemmed(bodies.get(d, set()), s) for s in stems)}
     return [h for h in hits if doc_of(h.id) in ok]
 
@@ -116,28 +116,9 @@ def _names(body: set[str], names: Sequence[str]) -> bool:
     return any(not ws or all(uses_word(body, w) for w in ws) for ws in sets)
 
 
-SUFFIXES = ("ations", "ation", "ings", "ing", "ers", "er", "ies", "es", "ed", "s")
-"""Endings a word of a question and the same word in an abstract may differ by ("smokers",
-"smoking"; "falls", "falling")."""
-MIN_STEM_LETTERS = 4
-
-
-def _stem(word: str) -> str:
-    """``word`` in American spelling without one of ``SUFFIXES`` and a final "e", when at
-    least ``MIN_STEM_LETTERS`` letters are left ("smokers", "smoking", "smoke": "smok")."""
-    word = american(word)
-    for suffix in SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= MIN_STEM_LETTERS:
-            word = word[: -len(suffix)]
-            break
-    if word.endswith("e") and len(word) > MIN_STEM_LETTERS:
-        word = word[:-1]
-    return word
-
-
-def _stemmed(body: set[str], stem: str) -> bool:
-    """The text uses a word of ``stem`` (a topic word's stem): its own stem is the same."""
-    return any(_stem(b) == stem for b in body)
+def _stemmed(body: set[str], word_stem: str) -> bool:
+    """The text uses a word of ``word_stem`` (a topic word's stem): its own stem is the same."""
+    return any(stem(b) == word_stem for b in body)
 
 
 def uses_word(body: set[str], word: str) -> bool:

@@ -46,7 +46,7 @@ def reference_score(s: Signals) -> float:
     sub = 0.0
     if s.subtypes > 0:
         sub = 0.5 + 0.5 * min(1.0, math.log(s.subtypes) / math.log(4))
-    rest = 1.0 * sub + 0.75 * min(1.0, s.mention)
+    rest = 1.0 * sub + 0.75 * min(1.0, s.mention) + 2.0 * s.defined
     if s.common_first:  # a disease's symptoms: those its kin share count in full
         return 1.0 * extra + 0.5 * graded + action + 1.0 * link + 1.0 * share + 0.3 * spec + rest
     return 1.0 * extra + 0.5 * graded + action + 1.0 * link + 1.0 * share * spec + 0.3 * spec + rest
@@ -112,6 +112,7 @@ def test_matches_the_reference_on_random_signals() -> None:
             common_first=rng.random() < 0.3,
             subtypes=rng.choice([0, 0, 1, 3, 9]),
             mention=rng.choice([0.0, 0.0, 0.4, 0.9]),
+            defined=rng.random() < 0.2,
         )
         assert evidence_score(s) == pytest.approx(reference_score(s), abs=1e-5)
 
@@ -347,3 +348,32 @@ def test_a_mechanisms_targets_come_before_its_class_and_diseases() -> None:
         "Hypoglycemic Agents",
         "polycystic ovary syndrome",
     ]
+
+
+def test_the_gene_and_symptoms_a_disease_is_defined_by_lead(tmp_path: Path) -> None:
+    """Three genes and three symptoms of one disease, equal but for the definition, which
+    names one gene and one symptom in another form ("coughing")."""
+    nodes = [("Disease::D", "zorb fever", "Disease")]
+    nodes += [(f"Gene::{k}", f"ZRB{k}", "Gene") for k in (1, 2, 3)]
+    nodes += [
+        (f"Symptom::{k}", name, "Symptom") for k, name in enumerate(("Ache", "Cough", "Rash"))
+    ]
+    triples = [("Disease::D", "DaG", f"Gene::{k}", "t") for k in (1, 2, 3)]
+    triples += [("Disease::D", "DpS", f"Symptom::{k}", "t") for k in range(3)]
+    path = tmp_path / "kg.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute(kgload.SCHEMA)
+    kgload.bulk_insert(con, "nodes", nodes)
+    kgload.bulk_insert(con, "triples", triples)
+    con.execute(
+        "INSERT INTO node_details VALUES ('Disease::D', "
+        "'A fever caused by mutations in the ZRB2 gene. It has_symptom coughing.')"
+    )
+    con.close()
+    store = KGStore(path)
+    genes = _answer(store, tmp_path, "Disease::D", "DaG")
+    assert genes.answers[0].id == "Gene::2"
+    assert genes.answers[0].why and "named in its definition" in genes.answers[0].why
+    assert [a.name for a in genes.answers[1:]] == ["ZRB1", "ZRB3"]
+    signs = _answer(store, tmp_path, "Disease::D", "DpS")
+    assert [a.name for a in signs.answers] == ["Cough", "Ache", "Rash"]
