@@ -444,7 +444,7 @@ class AgentLoop:
             target = plan.targets[0].id if plan.intent == "mechanism" and plan.targets else None
             fill_from_paths(result, store, self.c.fusion, paths, target, hits)
             if target is not None:
-                lead_with_targets(result, store, own_targets(store, seed.id))
+                lead_with_targets(result, store, own_targets(store, seed.id, target))
             if plan.set_held:
                 by_members(result, plan.set_held)
             a["answers"] = len(result.answers)

@@ -13,17 +13,24 @@ from engine.ranking.evidence import is_pharmacological
 from engine.ranking.signals import edge_action
 from engine.result import Answer, Evidence, Result, Triple
 
+ASSOCIATES = "DaG"
 OWN_TARGETS = 3
 """At most this many of the drug's targets lead a mechanism answer."""
 
 
-def own_targets(store: KGStore, drug: str, most: int = OWN_TARGETS) -> list[tuple[Triple, str]]:
+def own_targets(
+    store: KGStore, drug: str, disease: str | None = None, most: int = OWN_TARGETS
+) -> list[tuple[Triple, str]]:
     """The drug's binding edges with a pharmacological action type, with that action: those
-    to genes that fewer drugs bind first (the target the drug exists for before an enzyme
-    hundreds of drugs bind), then by name."""
+    to genes ``disease`` is associated with first (imatinib's ABL1 in chronic myeloid
+    leukemia), then those that fewer drugs bind (the target the drug exists for before an
+    enzyme hundreds of drugs bind), then by name."""
     i = store.index.get(drug)
     if i is None:
         return []
+    d = store.index.get(disease) if disease is not None else None
+    associates = DirectedRel(ASSOCIATES, False, "Disease", "Gene")
+    of_disease = set(store.neighbors(d, associates).tolist()) if d is not None else set()
     binds = DirectedRel(TYPED_REL, False, "Compound", "Gene")
     bound = DirectedRel(TYPED_REL, True, "Gene", "Compound")
     triples = [store.triple(i, binds, j) for j in store.neighbors(i, binds).tolist()]
@@ -31,7 +38,11 @@ def own_targets(store: KGStore, drug: str, most: int = OWN_TARGETS) -> list[tupl
     acted = [(t, a) for t in triples if is_pharmacological(a := edge_action(sources.get(t, [])))]
     ranked = sorted(
         acted,
-        key=lambda ta: (store.degree(store.index[ta[0][2]], bound), store.name(ta[0][2]).lower()),
+        key=lambda ta: (
+            store.index[ta[0][2]] not in of_disease,
+            store.degree(store.index[ta[0][2]], bound),
+            store.name(ta[0][2]).lower(),
+        ),
     )
     return [(t, a or "") for t, a in ranked[:most]]
 

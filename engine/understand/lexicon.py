@@ -186,7 +186,9 @@ CUES: tuple[tuple[str, tuple[str, ...], float], ...] = (
         ("CcSE",),
         STRONG,
     ),
-    (r"\bcaus\w*|\breactions?\b", ("CcSE",), WEAK),
+    (r"\breactions?\b", ("CcSE",), WEAK),
+    # what causes a disease may be a gene ("causative gene"), what a drug causes a side effect
+    (r"\bcaus\w*", ("CcSE", "DaG"), WEAK),
     (r"\binteract\w*|\bpartners?\b", ("GiG", "CbG"), STRONG),  # a drug-target interaction binds
     (r"\bco-?var\w*", ("GcG",), STRONG),
     (r"\bup-?regulat\w*|\bover-?express\w*", ("CuG", "DuG", "AuG"), STRONG),

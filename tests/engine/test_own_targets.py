@@ -13,7 +13,7 @@ from engine.graph.store import KGStore
 from engine.ingest import kg as kgload
 from engine.result import Answer, Result, Status
 
-MTX, OTHER = "Compound::MTX", "Compound::OTHER"
+MTX, OTHER, RA = "Compound::MTX", "Compound::OTHER", "Disease::RA"
 DHFR, ATIC, ABCB1, CYP = "Gene::DHFR", "Gene::ATIC", "Gene::ABCB1", "Gene::CYP"
 
 
@@ -28,6 +28,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> KGStore:
         "nodes",
         [
             (MTX, "Methotrexate", "Compound", "hetionet"),
+            (RA, "rheumatoid arthritis", "Disease", "hetionet"),
             (OTHER, "Other", "Compound", "hetionet"),
             *genes,
         ],
@@ -42,6 +43,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> KGStore:
             (OTHER, "CbG", ATIC, "DrugCentral", pack, "inhibitor", None),  # ATIC: two drugs
             (MTX, "CbG", ABCB1, "DrugCentral", pack, "substrate", None),
             (MTX, "CbG", CYP, "hetionet", "hetionet", None, None),
+            (RA, "DaG", ATIC, "hetionet", "hetionet", None, None),
         ],
     )
     kgload.record_layer(con, "hetionet", "Hetionet", "", "{}")
@@ -55,6 +57,8 @@ def test_own_targets_are_the_pharmacological_ones_the_most_specific_first(
 ) -> None:
     found = own_targets(store, MTX)
     assert found == [((MTX, "CbG", DHFR), "inhibitor"), ((MTX, "CbG", ATIC), "inhibitor")]
+    # asked of a disease: the target it is associated with first
+    assert [t[2] for t, _ in own_targets(store, MTX, RA)] == [ATIC, DHFR]
     # Hetionet alone types no action: no target leads
     assert own_targets(KGStore(store.path, layers={"hetionet"}), MTX) == []
 
