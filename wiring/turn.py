@@ -51,6 +51,7 @@ from engine.understand.followup import (
     substitute,
 )
 from engine.understand.form import sentences, split_turn
+from engine.understand.lexicon import is_structural
 from engine.understand.negation import opens_negation
 from engine.understand.sets import asks_common
 from engine.util.faults import MemoryFault
@@ -151,7 +152,7 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
     """``text`` read against ``context`` when it leans on it; None when it stands alone."""
     if context is None:
         return None
-    named = engine.link(text)
+    named = engine.link(text) or _said_short(engine, text, context)
     placed = ordinal(text) if not named else None
     if placed is not None and context.answer_names:
         start, end, index = placed
@@ -204,6 +205,26 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
         return None
     asked = substitute(context.question, old.start, old.end, new.name)
     return Reading(asked, f"Reading this as: {asked}")
+
+
+ANOTHER = re.compile(r"^\W*(?:and|what about|how about|same for|what of|ok and)\b", re.IGNORECASE)
+"""How a follow-up that asks the last question of another thing opens ("what about for ra")."""
+SHORT = re.compile(r"\b[a-z]{2,4}\b")
+
+
+def _said_short(engine: EnginePort, text: str, context: SessionContext) -> list[LinkedEntity]:
+    """The names of a follow-up asking the last question of another thing, read with its
+    short lower-case words as the initials they may be ("what about for ra" after the drugs
+    for MS: rheumatoid arthritis), of the last subject's kind only; empty for any other text.
+    Alone, two lower-case letters are too often a word to be read as initials."""
+    if ANOTHER.match(text) is None:
+        return []
+    shouted = SHORT.sub(
+        lambda m: m.group().upper() if not is_structural(m.group()) else m.group(), text
+    )
+    if shouted == text:
+        return []
+    return engine.link(shouted, {context.subject.kind})
 
 
 ELSE = re.compile(r"\belse\b", re.IGNORECASE)

@@ -332,3 +332,15 @@ def test_a_singular_pronoun_after_a_list_is_its_first_answer_when_only_that_fits
     # a disease has genes: "it" stays the last subject
     genes = take_turn(helix, None, "what genes is it associated with?", context=drugs.context)
     assert genes.asked == f"what genes is {drugs.context.subject.name} associated with?"
+
+
+def test_what_about_initials_in_lower_case_asks_the_last_question_of_that_disease(
+    helix: Any,
+) -> None:
+    drugs = take_turn(helix, None, "which drugs treat epilepsy?")
+    assert drugs.context is not None
+    other = take_turn(helix, None, "what about for pd", context=drugs.context)
+    assert other.asked is not None and "Parkinson's disease" in other.asked
+    assert other.result is not None and other.result.status == Status.ANSWERED
+    # alone, two lower-case letters stay a word
+    assert take_turn(helix, None, "what about pd").asked == "what about pd"
