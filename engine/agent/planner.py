@@ -390,6 +390,12 @@ class Planner:
             if vec is not None
             else self.scope.read(plan.reading.scores.text)
         )
+        kinds = [(m, self.store.kind(ids[0])) for m, ids in resolved if len(ids) == 1]
+        if topic is None and any(k in CONDITION_KINDS for _, k in kinds):
+            # a condition named as a side effect or symptom is part of what is asked ("safe in
+            # pregnancy", "ok with renal impairment"): read again with it said in words
+            things = [(m.start, m.end, k) for m, k in kinds if k not in CONDITION_KINDS]
+            topic = self.scope.read(masked(plan.question, things))
         if topic is None:
             return None
         plan.intent, plan.scope = "out_of_scope", topic
@@ -842,6 +848,10 @@ def focused(words: Wording) -> bool:
     (more than ``MAX_UNCOVERED`` further words)."""
     return len(words.uncovered) <= MAX_UNCOVERED
 
+
+CONDITION_KINDS = frozenset({"Side Effect", "Symptom"})
+"""Kinds whose names say a circumstance a question may be about ("pregnancy", "renal
+impairment") rather than a thing it asks of the graph."""
 
 INDEFINITE = frozenset(
     "anything something everything nothing anyone any some all other others else".split()

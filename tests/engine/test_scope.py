@@ -41,3 +41,11 @@ def test_a_request_for_paperwork_about_a_drug_is_out_of_scope(helix: Any) -> Non
     r = helix.ask("can you renew my metformin")
     assert r.status is Status.NOT_ANSWERED and r.stop_reason == "out of scope"
     assert "prescriptions" in r.text and "About **Metformin**" in r.text
+
+
+def test_a_condition_named_as_a_side_effect_is_read_as_what_is_asked(helix: Any) -> None:
+    # "pregnancy" is a side effect node: masked as one, the question loses its topic
+    for question in ("is lamotrigine safe in pregnancy", "which drugs are safe in pregnancy"):
+        r = helix.ask(question)
+        assert r.intent == "out_of_scope", question
+        assert "safety in pregnancy" in r.text
