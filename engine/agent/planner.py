@@ -41,6 +41,8 @@ from engine.agent.therapy import (
 from engine.graph.metapaths import Metapath, enumerate_metapaths, mechanism_metapaths
 from engine.graph.store import KGStore
 from engine.graph.walk import Budget
+from engine.ranking.evidence import is_pharmacological
+from engine.ranking.signals import edge_action
 from engine.result import Candidate, LinkedEntity
 from engine.understand.bank import is_relation_word
 from engine.understand.cueshare import shared_relations, widen
@@ -54,7 +56,7 @@ from engine.understand.form import (
     is_yes_no,
 )
 from engine.understand.lexicon import COMPILED_CUES, is_cue_word, is_structural, written_out
-from engine.understand.linking import Linker, examples
+from engine.understand.linking import FAMILY, Linker, examples
 from engine.understand.mentions import LinkResult, Mention
 from engine.understand.negation import opens_negation
 from engine.understand.parse import Features
@@ -410,9 +412,37 @@ class Planner:
         if not ambiguous or not focused(words):
             return None
         m, ids = ambiguous[0]
+        if (member := self._family_member(m, resolved)) is not None:
+            # "does haloperidol block dopamine receptors": the receptor it is joined to
+            return self._resolved_to(plan, words, resolved, m, member)
         plan.intent = "clarify"
         plan.clarification, plan.candidates = senses.clarify(self.store, m, ids)
         return plan
+
+    def _family_member(self, m: Mention, resolved: Resolved) -> str | None:
+        """For a protein name said without its number (``linking.FAMILY``) beside one other
+        named thing: the member the graph joins to that thing, one a drug acts on
+        pharmacologically first (haloperidol's DRD2 before the receptors it also binds);
+        None when it joins none."""
+        if not m.candidates or any(c.source != FAMILY for c in m.candidates):
+            return None
+        others = [ids[0] for o, ids in resolved if o is not m and len(ids) == 1]
+        if len(others) != 1:
+            return None
+        joined = [c.node_id for c in m.candidates if self.store.linked(c.node_id, others[0])]
+        sources = self.store.edge_sources([(others[0], BINDS, g) for g in joined])
+        acted = [
+            g
+            for g in joined
+            if is_pharmacological(edge_action(sources.get((others[0], BINDS, g), [])))
+        ]
+        return next(iter(acted or joined), None)
+
+    def _resolved_to(
+        self, plan: Plan, words: Wording, resolved: Resolved, m: Mention, node: str
+    ) -> Plan | None:
+        """The plan of the question with mention ``m`` read as ``node``."""
+        return self.plan(plan.question, node) if node in m.node_ids else None
 
     def _edge_question(
         self, plan: Plan, words: Wording, meaning: Meaning | None, ents: list[LinkedEntity]

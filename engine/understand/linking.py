@@ -53,6 +53,18 @@ MAX_EMBEDDED_PHRASES = 4
 """Unlinked phrases tried by embedding per question; more means a literature question."""
 
 
+FAMILY = "family"
+"""The source of a gene read from a protein name without its number ("estrogen receptor")."""
+MEMBER = re.compile(r"\d+[a-z]?|[a-z]\d*[a-z]?|alpha|beta|gamma|delta|epsilon|[ivx]+")
+"""What tells one member of a family of proteins from another in a full name."""
+MAX_FAMILY = 8
+FAMILY_NOUNS = frozenset(
+    "receptor receptors channel channels transporter transporters enzyme kinase kinases".split()
+)
+"""Head nouns of protein names whose members differ by a number ("dopamine receptor D2")."""
+FAMILY_WORDS = 3
+"""Words before the head noun a protein name may have ("angiotensin II receptor")."""
+
 SHORTENED = "shortened"
 """The source of a drug name read from its first letters ("amio": amiodarone)."""
 MIN_SHORTENED = 4
@@ -593,6 +605,46 @@ class Linker:
             return None
         return Mention(phrase, tokens[a].start, tokens[b].end, a, b, cands, "fuzzy", best / 100.0)
 
+    def _families(self, tokens: list[Token], mentions: list[Mention]) -> list[Mention]:
+        """``mentions`` with each protein name said without its number read as its family
+        (``_family``): "the dopamine receptor" is the dopamine receptor genes, not dopamine."""
+        for k, tok in enumerate(tokens):
+            if tok.norm not in FAMILY_NOUNS:
+                continue
+            for a in range(max(0, k - FAMILY_WORDS), k):
+                if is_structural(tokens[a].norm):
+                    continue
+                fam = self._family(self._text(tokens, a, k), a, k, tokens)
+                if fam is not None:
+                    kept = [m for m in mentions if m.last_token < a or m.first_token > k]
+                    mentions = sorted([*kept, fam], key=lambda m: m.first_token)
+                    break
+        return mentions
+
+    def _family(self, phrase: str, a: int, b: int, tokens: list[Token]) -> Mention | None:
+        """Genes a protein name without its number stands for ("the estrogen receptor":
+        estrogen receptor 1 and 2; "dopamine receptor": D1 to D5): the genes whose full name
+        is the phrase and a member's number or letter, at most ``MAX_FAMILY`` of them."""
+        key = alias_key(phrase)
+        if key.endswith("s"):
+            key = key[:-1]  # "dopamine receptors"
+        if " " not in key or not key.replace(" ", "").isalpha():
+            return None
+        rows = self.store.con.execute(
+            "SELECT DISTINCT key, node_id FROM aliases WHERE starts_with(key, ?) "
+            "AND starts_with(node_id, 'Gene::')",
+            [key + " "],
+        ).fetchall()
+        members: dict[str, str] = {}
+        for k, nid in rows:
+            first = str(k)[len(key) + 1 :].split(" ", 1)[0]
+            if MEMBER.fullmatch(first) and nid in self.store.index:
+                members.setdefault(str(nid), str(k))
+        if not members or len(members) > MAX_FAMILY:
+            return None
+        cands = [Candidate(nid, alias, FAMILY, False) for nid, alias in sorted(members.items())]
+        return Mention(phrase, tokens[a].start, tokens[b].end, a, b, cands, "fuzzy", 0.9)
+
     def _shortened(self, phrase: str, a: int, b: int, tokens: list[Token]) -> Mention | None:
         """A drug name cut short as clinicians type it ("amio", "vanc", "cipro"): a word that
         is no word of the corpus or of everyday language and begins the name of at most
@@ -723,6 +775,7 @@ class Linker:
                 mentions.append(m)
                 unlinked = [u for u in unlinked if u != m.text]
         mentions.sort(key=lambda m: m.first_token)
+        mentions = self._families(tokens, mentions) if fallback else mentions
         if whole_names:
             mentions = relation_wording(mentions, self.relation_words, tokens)
         return LinkResult(tokens, mentions, unlinked)

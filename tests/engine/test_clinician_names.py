@@ -174,3 +174,15 @@ def test_two_things_named_together_are_joined_or_left_to_the_literature(helix: A
     # a word that is only part of a name is not that name by meaning alone
     assert not fills("shift", "Shift to the left")
     assert fills("pulmonary fibrosis", "idiopathic pulmonary fibrosis")
+
+
+def test_a_receptor_named_without_its_number_is_its_family(helix: Any) -> None:
+    asked = helix.ask("what binds the dopamine receptor")
+    # the family, asked about; never dopamine the drug
+    assert asked.status is Status.NEEDS_CLARIFICATION
+    assert len(asked.candidates) >= 2
+    assert all(c.name.startswith("DRD") for c in asked.candidates)
+    claim = helix.ask("does pramipexole act on the dopamine receptor?")
+    assert claim.intent == "claim" and claim.status is Status.ANSWERED
+    assert claim.answers[0].name.startswith("DRD")
+    assert claim.text.startswith("Yes — the knowledge graph records that **Pramipexole** binds")
