@@ -151,13 +151,14 @@ def attach_passages(
     result: Result, store: KGStore, hits: list[PassageHit], good: set[str] | None = None
 ) -> None:
     """Every retrieved passage as evidence, ``relevant`` when in ``good`` (by default: when it
-    passes the relevance floor)."""
+    passes the relevance floor): the relevant ones first, each group in retrieved order (the
+    passages an answer quotes lead its evidence)."""
     if not hits:
         return
     texts = store.passages([h.id for h in hits])
     if good is None:
         good = {h.id for h in relevant(hits)}
-    for h in hits:
+    for h in sorted(hits, key=lambda h: h.id not in good):
         _title, text, corpus = texts.get(h.id, ("", "", ""))
         result.evidence.append(
             Evidence(
