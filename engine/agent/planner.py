@@ -81,8 +81,8 @@ from engine.understand.sets import (
     set_apart,
 )
 from engine.understand.spelling import Speller
-from engine.understand.spellings import american
 from engine.util.text import alias_key
+from engine.util.wordforms import american
 
 MIN_PARSE_SCORE = -1.5
 """Below this the best metapath leaves cues unexplained: the question is not a graph question."""
@@ -916,7 +916,7 @@ NAMED_BY_EXTRA = 1
 
 
 def disease_named_by(store: KGStore, said: str) -> str | None:
-    """The disease whose name is ``said``'s words (in either spelling, ``spellings``) and at
+    """The disease whose name is ``said``'s words (in either spelling, ``wordforms``) and at
     most ``NAMED_BY_EXTRA`` more ("anxiety": anxiety disorder; "depression": endogenous
     depression), or ``said``'s words but as many fewer ("gout flare": gout), with the most
     drugs that treat or palliate it; None when no such disease has any."""

@@ -44,8 +44,8 @@ from engine.ranking.evidence import (
     evidence_score,
     is_pharmacological,
 )
-from engine.understand.spellings import stem
 from engine.util.text import alias_key
+from engine.util.wordforms import stem
 
 USES = {u.key: u for u in directed_uses()}
 TREATS = ("CtD", "CpD")
@@ -232,7 +232,7 @@ def edge_signals(
 
 
 def definition_words(store: KGStore, node_id: str) -> str:
-    """A disease's definition as the stems of its words between spaces (``spellings.stem``:
+    """A disease's definition as the stems of its words between spaces (``wordforms.stem``:
     "coughing" is "cough"); "" without one."""
     text = store.description(node_id) if store.kinds[store.index[node_id]] == "Disease" else None
     return f" {_stems(text)} " if text else ""

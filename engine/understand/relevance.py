@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from engine.index.dense import PassageHit, doc_of
 from engine.index.lexical import LexicalIndex
-from engine.understand.spellings import stem
 from engine.util.text import alias_key
+from engine.util.wordforms import stem
 
 DENSE_FLOOR = 0.45
 """Bi-encoder cosine of the document's best paragraph."""

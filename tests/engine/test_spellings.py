@@ -11,7 +11,7 @@ from engine.agent.planner import disease_named_by
 from engine.graph.store import KGStore
 from engine.ingest import kg as kgload
 from engine.understand.lexicon import COMPILED_CUES
-from engine.understand.spellings import american
+from engine.util.wordforms import american
 
 
 def test_british_letter_groups_fold_to_american() -> None:
