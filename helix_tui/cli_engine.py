@@ -103,13 +103,14 @@ def build_manifest(settings: Settings) -> Manifest:
 
 
 def ingest_or_fail(settings: Settings, **kwargs: Any) -> IngestReport:
-    """Build the stores, then what opening them reads rather than computes (``prepare``)."""
+    """Build the stores, then what opening them and a first question read rather than
+    compute (``wiring.open.prepare``)."""
     import time
 
-    from engine.api import prepare
     from engine.ingest.build import ingest as run_ingest
     from engine.ingest.sources import DataError
     from helix_tui.progress import RichProgress
+    from wiring.open import prepare
 
     try:
         with RichProgress(err) as progress:

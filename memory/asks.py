@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -32,6 +33,9 @@ from engine.util.yamltext import safe_load
 from memory.relations import RelationCatalog, SharedCues
 from memory.router import Temporal
 from memory.timewords import TimeWords
+
+if TYPE_CHECKING:
+    from engine.understand.bank import Slot as BankSlot
 
 log = logging.getLogger(__name__)
 DEFAULT_BANK = Path(str(resources.files("engine.understand").joinpath("exemplars.yaml")))
@@ -190,6 +194,13 @@ def _joinable(gap: str) -> bool:
     return not gap.strip(" (),") and len(gap) <= 3
 
 
+def _one_hop_slots() -> list[BankSlot]:
+    """The engine bank's one-hop slots (``engine.understand.bank``), read when first needed."""
+    from engine.understand.bank import Bank
+
+    return [s for s in Bank.load().slots if s.section == "one_hop"]
+
+
 class AskScorer:
     """Relation and time-qualifier readings of memory questions against the exemplar bank.
 
@@ -281,16 +292,7 @@ class AskScorer:
         rather than starting or giving it: its best cosine to the bank's ``takes.stop``
         wordings beats its best to ``takes.start`` by more than the margin that best tells the
         bank's own stop and start wordings apart (``_separating``: calibrated on the bank)."""
-        if self._stop is None:
-            said = load_said()
-            stop, start = said.get("takes.stop", ()), said.get("takes.start", ())
-            if not stop or not start:
-                self._stop = (np.zeros((0, 1), np.float32), np.zeros((0, 1), np.float32), 1.0)
-            else:
-                a = np.asarray(self._embed(list(stop)), dtype=np.float32)
-                b = np.asarray(self._embed(list(start)), dtype=np.float32)
-                self._stop = (a, b, _separating(a, b))
-        a, b, floor = self._stop
+        a, b, floor = self._stops()
         if not len(a):
             return False
         vec = np.asarray(self._embed([masked]), dtype=np.float32)[0]
@@ -302,17 +304,48 @@ class AskScorer:
         ask of the graph about an entity of that kind. Embedded on first use per kind."""
         if reading.vector is None:
             return {}
-        if kind not in self._graph:
-            from engine.understand.bank import Bank
-
-            slots = [s for s in Bank.load().slots if s.section == "one_hop" and s.given == kind]
-            texts = [w for s in slots for w in s.wordings]
-            owner = np.asarray([i for i, s in enumerate(slots) for _ in s.wordings])
-            matrix = np.asarray(self._embed(texts), dtype=np.float32) if texts else None
-            self._graph[kind] = ([s.id for s in slots], owner, matrix)
-        ids, owner, matrix = self._graph[kind]
+        ids, owner, matrix = self._graph_bank(kind)
         if matrix is None:
             return {}
         best = np.full(len(ids), -1.0, dtype=np.float32)
         np.maximum.at(best, owner, matrix @ reading.vector)
         return dict(zip(ids, best.tolist(), strict=True))
+
+    def _stops(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], float]:
+        """The stop and start statement wordings' vectors and the margin between them."""
+        if self._stop is None:
+            said = load_said()
+            stop, start = said.get("takes.stop", ()), said.get("takes.start", ())
+            if not stop or not start:
+                self._stop = (np.zeros((0, 1), np.float32), np.zeros((0, 1), np.float32), 1.0)
+            else:
+                a = np.asarray(self._embed(list(stop)), dtype=np.float32)
+                b = np.asarray(self._embed(list(start)), dtype=np.float32)
+                self._stop = (a, b, _separating(a, b))
+        return self._stop
+
+    def _graph_bank(
+        self, kind: str
+    ) -> tuple[list[str], npt.NDArray[np.int_], npt.NDArray[np.float32] | None]:
+        """The engine bank's one-hop slots given ``kind``: their ids, each wording's slot and
+        the wordings' vectors (None without any)."""
+        if kind not in self._graph:
+            slots = [s for s in _one_hop_slots() if s.given == kind]
+            texts = [w for s in slots for w in s.wordings]
+            owner = np.asarray([i for i, s in enumerate(slots) for _ in s.wordings])
+            matrix = np.asarray(self._embed(texts), dtype=np.float32) if texts else None
+            self._graph[kind] = ([s.id for s in slots], owner, matrix)
+        return self._graph[kind]
+
+    def prepare(self) -> None:
+        """Embed now every bank this scorer would embed at its first use: its own wordings,
+        the stop and start statement wordings and the graph's one-hop wordings of each kind.
+        Through an engine's ``embed`` the large ones are kept under the stores directory, so
+        run right after ingest (``wiring.open.prepare``), no user's first question embeds
+        them (the memory bank alone: about 6 s on two cores)."""
+        if not self.slots:
+            return
+        self._bank()
+        self._stops()
+        for kind in sorted({s.given for s in _one_hop_slots() if s.given}):
+            self._graph_bank(kind)

@@ -88,6 +88,20 @@ def dependencies(result: Result) -> set[str]:
     return nodes
 
 
+DEPS_PER_INSERT = 500
+"""Rows of one ``INSERT INTO deps`` statement: an answer's nodes go in a few statements, not
+one round trip each (an answer of 20 paths names about 50 nodes)."""
+
+
+def _insert_deps(db: Executor, answer_id: object, nodes: list[str]) -> None:
+    """``answer_id``'s dependency rows, many per statement (the same SQL on both back ends)."""
+    for s in range(0, len(nodes), DEPS_PER_INSERT):
+        chunk = nodes[s : s + DEPS_PER_INSERT]
+        rows = ", ".join("(?, ?)" for _ in chunk)
+        params = [v for node in chunk for v in (answer_id, node)]
+        db.execute(f"INSERT INTO deps (answer_id, node) VALUES {rows}", params)
+
+
 class AnswerCache:
     def __init__(
         self,
@@ -183,8 +197,7 @@ class AnswerCache:
                     "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
                     (mode, question, normalize(question), vec, stored.model_dump_json(), now, now),
                 ).fetchone()
-                for node in sorted(dependencies(result)):
-                    db.execute("INSERT INTO deps (answer_id, node) VALUES (?, ?)", (row[0], node))
+                _insert_deps(db, row[0], sorted(dependencies(result)))
                 db.execute(
                     "DELETE FROM answers WHERE id NOT IN (SELECT id FROM answers "
                     "ORDER BY last_hit DESC, id DESC LIMIT ?)",

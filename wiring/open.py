@@ -18,6 +18,7 @@ from engine.ports import Clock, Embed, EnginePort
 if TYPE_CHECKING:  # importing this module loads neither the engine nor memory
     from engine.api import Helix
     from engine.understand.polarity import Directions
+    from engine.understand.prepared import Prepared
     from engine.understand.spelling import Speller
     from memory.asks import AskScorer
     from memory.linking import StatementLinker
@@ -49,6 +50,26 @@ def open_engine(settings: Settings, *, modes: Collection[Mode] = (), warm: bool 
     if warm:
         helix.warm()
     return helix
+
+
+def prepare(settings: Settings) -> Prepared:
+    """Make what opening the engine and a user's first question read rather than compute,
+    right after ingest: ``engine.api.prepare`` (the alias index, the semantic reader's
+    temperature, ...), then every bank of wordings memory embeds through the engine
+    (``AskScorer.prepare``), which its ``embed`` keeps under the stores directory. Without
+    them the first question of the first user after an ingest embedded the memory bank
+    (about 6 s on two cores). Returns the engine's part of the work (what it computed)."""
+    from engine.api import prepare as prepare_engine
+
+    made = prepare_engine(settings)
+    helix = open_engine(settings, warm=False)
+    try:
+        parts = memory_parts(helix)
+        if parts.asks is not None:
+            parts.asks.prepare()
+    finally:
+        helix.close()
+    return made
 
 
 @dataclass(frozen=True)

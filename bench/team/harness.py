@@ -9,6 +9,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -45,10 +46,15 @@ def make_tokens(server: PgServer, users: list[str], per_user: int) -> dict[str, 
         return {u: [add_user(conn, u) for _ in range(per_user)] for u in users}
 
 
-def start_mcp(server: PgServer, home: Path, engine_factory: str | None) -> tuple[Any, str]:
+def start_mcp(
+    server: PgServer, home: Path, engine_factory: str | None, workers: int | None = None
+) -> tuple[Any, str]:
+    """A team server process on a free port of 127.0.0.1 over ``home``'s stores and
+    ``server``'s database; ``workers``: its ``HELIX_TEAM_WORKERS`` (default: the setting's)."""
     port = free_port()
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith("HELIX_")},
+        **({"HELIX_TEAM_WORKERS": str(workers)} if workers else {}),
         "HELIX_HOME": str(home),
         "HELIX_TRACE_EXPORTER": "none",
         "HELIX_DATABASE_URL": server.app_url,
@@ -57,7 +63,9 @@ def start_mcp(server: PgServer, home: Path, engine_factory: str | None) -> tuple
     args = [sys.executable, "-m", "helix_mcp", "--http", "--port", str(port)]
     if engine_factory:
         args += ["--engine-factory", engine_factory]
-    log = open(home / f"server-{port}.log", "wb")  # noqa: SIM115
+    logs = Path(tempfile.gettempdir()) / "helix-team-bench"  # never in the data home
+    logs.mkdir(exist_ok=True)
+    log = open(logs / f"server-{port}.log", "wb")  # noqa: SIM115
     proc = subprocess.Popen(args, env=env, cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import threading
 import time
@@ -60,14 +61,16 @@ class Client(threading.Thread):
         self.acked: list[tuple[str, str, str]] = []
         self.seen: list[tuple[str, str, str]] = []
 
-    def timed(self, http: httpx.Client, tool: str, args: dict[str, Any]) -> dict[str, Any] | None:
+    def timed(
+        self, http: httpx.Client, tool: str, args: dict[str, Any], k: int
+    ) -> dict[str, Any] | None:
         start = time.perf_counter()
         try:
             out = call(http, self.url, self.token, tool, args)
         except Exception as exc:
             self.run_.error(tool, f"{type(exc).__name__}: {exc}")
             return None
-        self.run_.latency(tool, time.perf_counter() - start)
+        self.run_.latency(tool, time.perf_counter() - start, k)
         return out
 
     def run(self) -> None:
@@ -77,19 +80,19 @@ class Client(threading.Thread):
                 if time.monotonic() > self.run_.deadline:
                     self.run_.error("deadline", "round not started before the time limit")
                     return
-                self.timed(http, "ask", {"question": qs[(self.n + k) % len(qs)]})
+                self.timed(http, "ask", {"question": qs[(self.n + k) % len(qs)]}, k)
                 if k % 2 == 0:  # both clients of this user supersede the same value at once
                     fact = (f"note:{self.user}-lead", "lead_compound", COMPOUNDS[(k + self.n) % 5])
                 else:
                     mrn = f"{self.run_.user_no[self.user]}{self.n:02d}{k:02d}"
                     fact = (f"patient:{mrn}", "allergic_to", COMPOUNDS[k % 5])
                 out = self.timed(
-                    http, "memory_store", {"subj": fact[0], "rel": fact[1], "obj": fact[2]}
+                    http, "memory_store", {"subj": fact[0], "rel": fact[1], "obj": fact[2]}, k
                 )
                 if out and out.get("stored"):
                     self.acked.append(fact)
                 query = f"note:{self.user}-lead" if k % 3 == 0 else "allergic"
-                found = self.timed(http, "memory_search", {"query": query, "limit": 200})
+                found = self.timed(http, "memory_search", {"query": query, "limit": 200}, k)
                 for f in (found or {}).get("facts", []):
                     self.seen.append((f["subj"], f["rel"], f["obj"]))
 
@@ -102,12 +105,16 @@ class Run:
         self.questions: list[str] = args.asked
         self.user_no = {u: str(i + 1) for i, u in enumerate(users)}
         self.latencies: dict[str, list[float]] = defaultdict(list)
+        self.first_round: dict[str, list[float]] = defaultdict(list)
+        """Latencies of round 0, when every client asks a question new to its server at once."""
         self.errors: list[tuple[str, str]] = []
         self._lock = threading.Lock()
 
-    def latency(self, tool: str, seconds: float) -> None:
+    def latency(self, tool: str, seconds: float, k: int) -> None:
         with self._lock:
             self.latencies[tool].append(seconds)
+            if k == 0:
+                self.first_round[tool].append(seconds)
 
     def error(self, tool: str, what: str) -> None:
         with self._lock:
@@ -124,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--request-timeout", type=float, default=180.0)
     parser.add_argument("--questions", type=Path, default=QUESTIONS, help="JSON lines to ask")
     parser.add_argument("--engine-factory", help="module:attr of a stand-in engine (tests)")
+    parser.add_argument("--workers", type=int, help="HELIX_TEAM_WORKERS of each server")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     args.asked = questions(args.questions, 40)  # before anything is started
@@ -137,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
         tokens = make_tokens(pg, users, 2)
         started = time.monotonic()
         for _ in range(args.servers):
-            procs.append(start_mcp(pg, args.home, args.engine_factory))
+            procs.append(start_mcp(pg, args.home, args.engine_factory, args.workers))
         warm = tokens[users[0]][0]
         with httpx.Client(timeout=args.request_timeout) as http:
             for _, url in procs:  # open each server's engine before the clock starts
@@ -148,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
             Client(n, users[n // 2], tokens[users[n // 2]][n % 2], procs[n % len(procs)][1], run)
             for n in range(args.clients)
         ]
+        load = os.getloadavg()  # the machine's other work, before the clients start
         t0 = time.monotonic()
         for c in clients:
             c.start()
@@ -162,6 +171,7 @@ def main(argv: list[str] | None = None) -> int:
         foreign = sum(1 for c in clients for f in c.seen if f not in own[pg_key(c.user)])
         report = {
             "servers": args.servers,
+            "workers": args.workers,
             "clients": args.clients,
             "rounds": args.rounds,
             "wall_s": round(wall, 1),
@@ -177,6 +187,11 @@ def main(argv: list[str] | None = None) -> int:
                 t: {"p50": round(percentile(v, 0.5), 3), "p95": round(percentile(v, 0.95), 3)}
                 for t, v in sorted(run.latencies.items())
             },
+            "first_round_latency_s": {
+                t: {"p50": round(percentile(v, 0.5), 3), "max": round(max(v), 3)}
+                for t, v in sorted(run.first_round.items())
+            },
+            "load_average_at_start": [round(x, 2) for x in load],
             "still_running_clients": sum(c.is_alive() for c in clients),
         }
         print(json.dumps(report, indent=1))

@@ -41,7 +41,8 @@ class PassageRetriever:
         self.lexical = lexical
         self.group_documents = group_documents
         self.by_doc: dict[str, list[str]] = defaultdict(list)
-        for pid in vectors.ids:
+        """A document's passages, in order (made only when hits are grouped by document)."""
+        for pid in vectors.ids if group_documents else ():
             self.by_doc[doc_of(pid)].append(pid)
         for pids in self.by_doc.values():
             pids.sort(key=lambda p: (len(p), p))

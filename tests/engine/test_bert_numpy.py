@@ -131,3 +131,39 @@ def test_a_short_call_made_again_gets_its_vectors_without_running_the_model() ->
     assert np.array_equal(embedder.encode(texts), first)
     embedder.encode(["asthma"])  # another call: run, not pieced together from the last
     assert runs == [1]
+
+
+def test_a_text_computed_unpadded_in_a_call_gets_that_row_alone_the_same_bits() -> None:
+    """A question's masked form and its words are embedded together by the planner, the masked
+    form alone by memory: the longest text's row is computed as it is alone, so its own call
+    is answered from it, with the very bits a call of it alone computes; a padded row is not."""
+    model = Settings().embed_model
+    embedder = SentenceTransformerEmbedder(model, 32, runtime="numpy")
+    fresh = SentenceTransformerEmbedder(model, 32, runtime="numpy")
+    masked, raw = "Which drugs treat [Disease]?", "Which drugs treat asthma?"
+    embedder.encode([masked, raw])
+    light = embedder._light()
+    assert light is not None
+    runs: list[int] = []
+    forward = light._forward
+    light._forward = lambda ids, mask: runs.append(len(ids)) or forward(ids, mask)  # type: ignore[method-assign]
+    assert np.array_equal(embedder.encode([masked]), fresh.encode([masked]))
+    assert runs == []
+    assert np.array_equal(embedder.encode([raw]), fresh.encode([raw]))
+    assert runs == [1]  # padded in the call: run alone
+
+
+def test_unpadded_rows_are_the_vectors_of_the_texts_alone() -> None:
+    """What the row reuse rests on, over calls of 2-5 of the bank's wordings."""
+    encoder = SentenceTransformerEmbedder(Settings().embed_model, 32, runtime="numpy")._light()
+    assert encoder is not None
+    wordings = [w for s in Bank.load().slots for w in s.wordings][::7]
+    unpadded = 0
+    for n in range(0, 120, 3):
+        texts = wordings[n : n + 2 + n % 4]
+        vecs, alone = encoder.encode_rows(texts)
+        for text, row, solo in zip(texts, vecs, alone, strict=True):
+            if solo:
+                unpadded += 1
+                assert np.array_equal(row, encoder.encode([text])[0]), text
+    assert unpadded >= 40

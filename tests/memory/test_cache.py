@@ -80,6 +80,28 @@ def test_invalidated_when_a_relied_on_node_changes(
     assert cache.get("q", "hybrid") is None
 
 
+def test_an_answer_of_many_nodes_depends_on_each(
+    where: Path | RowDB, clock: SimulatedClock
+) -> None:
+    """Its dependencies are written many rows per statement (``DEPS_PER_INSERT``): the first
+    node, one at a chunk's edge and the last are each kept."""
+    from memory.cache import DEPS_PER_INSERT
+
+    result = _kg_result()
+    genes = [f"Gene::{n}" for n in range(2 * DEPS_PER_INSERT + 7)]
+    result.evidence += [
+        Evidence(kind="triple", score=0.9, source="hetionet", triple=(g, "GaD", "Disease::X"))
+        for g in genes
+    ]
+    nodes = sorted(dependencies(result))
+    for node in (nodes[0], nodes[DEPS_PER_INSERT], nodes[-1]):
+        cache = _cache(where, clock)
+        assert cache.put("q", "hybrid", result)
+        assert cache.invalidate([node]) == 1, node
+        assert cache.get("q", "hybrid") is None
+        cache.close()
+
+
 def test_semantic_hit_with_an_injected_embedder(where: Path | RowDB, clock: SimulatedClock) -> None:
     def embed(texts: list[str]) -> np.ndarray:
         rows = [[1.0, 0.0] if "alzheimer" in t.lower() else [0.0, 1.0] for t in texts]

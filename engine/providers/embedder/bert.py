@@ -172,21 +172,31 @@ class BertEncoder:
 
     def encode(self, texts: list[str]) -> Vectors:
         """Unit vectors of ``texts``, batched by length so padding stays short."""
+        return self.encode_rows(texts)[0]
+
+    def encode_rows(self, texts: list[str]) -> tuple[Vectors, list[bool]]:
+        """``encode``, and for each text whether its row was computed unpadded (its batch as
+        wide as it): such a row is the very vector the text gets alone, bit for bit (the
+        matrix products of a row do not depend on the other rows; a padded row's attention
+        sums over more positions and differs in the last bits)."""
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        alone = [False] * len(texts)
         if not texts:
-            return out
+            return out, alone
         ids = [e.ids for e in self.tokenizer.encode_batch(texts)]
         order = sorted(range(len(texts)), key=lambda i: -len(ids[i]))
         for s in range(0, len(order), self.batch_size):
             rows = order[s : s + self.batch_size]
             width = max(len(ids[i]) for i in rows)
+            for i in rows:
+                alone[i] = len(ids[i]) == width
             batch = np.zeros((len(rows), width), dtype=np.int64)
             mask = np.zeros((len(rows), width), dtype=np.float32)
             for r, i in enumerate(rows):
                 batch[r, : len(ids[i])] = ids[i]
                 mask[r, : len(ids[i])] = 1.0
             out[rows] = self._forward(batch, mask)
-        return out
+        return out, alone
 
     def _forward(self, ids: npt.NDArray[np.int64], mask: Array) -> Array:
         b, n = ids.shape

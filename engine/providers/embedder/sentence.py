@@ -57,8 +57,10 @@ matrices, where a second thread gains about 2 ms on a quiet machine and loses fa
 another process wants the core."""
 RECENT_CALLS = 512
 """Short calls whose vectors are kept (the latest): one question's text is embedded by several
-readers (the planner, the answer cache's look-up and its store), and a server is asked the same
-questions again. Kept per whole call, so a call gets exactly the vectors it got before."""
+readers (the planner, the answer cache's look-up and its store, memory's reading of the masked
+question), and a server is asked the same questions again. Kept per whole call, so a call gets
+exactly the vectors it got before; a text whose row in a longer call was computed as it is
+alone (unpadded) is kept as its own call too, with that same vector."""
 
 
 class SentenceTransformerEmbedder:
@@ -142,17 +144,29 @@ class SentenceTransformerEmbedder:
             if hit is not None:
                 self._recent.move_to_end(key)
                 return hit.copy()
-        vecs = self._encode(texts)
+        vecs, alone = self._encode_rows(texts)
         with self._recent_lock:
             self._recent[key] = vecs.copy()
+            if len(texts) > 1:  # a row as the text alone gets it answers that text's call
+                for text, row, solo in zip(texts, vecs, alone, strict=True):
+                    if solo:
+                        self._recent.setdefault((text,), row[None, :].copy())
             while len(self._recent) > RECENT_CALLS:
                 self._recent.popitem(last=False)
         return vecs
 
     def _encode(self, texts: list[str]) -> Vectors:
+        return self._encode_rows(texts)[0]
+
+    def _encode_rows(self, texts: list[str]) -> tuple[Vectors, list[bool]]:
+        """The vectors of ``texts`` and, for each, whether it is the vector the text gets
+        alone (``BertEncoder.encode_rows``; a text alone always is; torch says no more)."""
         light = self._light()
         if light is not None:  # numpy's BLAS threads: the process's (one, at open)
-            return light.encode(texts)
+            return light.encode_rows(texts)
+        return self._encode_torch(texts), [len(texts) == 1] * len(texts)
+
+    def _encode_torch(self, texts: list[str]) -> Vectors:
         model = self._load()
         with self._threads(len(texts)):
             vecs = model.encode(  # type: ignore[attr-defined]
