@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from contextlib import ExitStack, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 from engine.config import MAX_QUESTION_CHARS, Mode
@@ -38,6 +38,7 @@ from engine.result import LinkedEntity, Result, Status
 from engine.understand.followup import (
     KIND_PLURALS,
     ONES,
+    PLURAL,
     anaphor,
     attach,
     bare_request,
@@ -59,6 +60,9 @@ from engine.util.faults import MemoryFault
 OnNoted = Callable[[FactPort], object]
 """Told of a noted fact before anything is asked (the chat shows it at once)."""
 
+
+EARLIER_SUBJECTS = 3
+"""Earlier subjects a conversation's context keeps."""
 
 GROUP_SIZE = 5
 """A plural follow-up ("what do they target") stands for at most this many of the last
@@ -93,6 +97,22 @@ class SessionContext:
     others: tuple[LinkedEntity, ...] = ()
     """The question's other named entities (a claim's other end: "and prostate cancer?"
     after "is BRCA1 associated with ovarian cancer" replaces it)."""
+    before: tuple[LinkedEntity, ...] = ()
+    """The conversation's earlier subjects, the latest first ("do they share any targets"
+    after a question about ramipril and one about candesartan: the two of them)."""
+
+    def following(self, previous: SessionContext | None) -> SessionContext:
+        """This context with the subjects of ``previous`` (and its own earlier ones) before it."""
+        if previous is None:
+            return self
+        earlier = [previous.subject, *previous.before]
+        kept = {self.subject.id}
+        before: list[LinkedEntity] = []
+        for e in earlier:
+            if e.id not in kept and len(before) < EARLIER_SUBJECTS:
+                kept.add(e.id)
+                before.append(e)
+        return replace(self, before=tuple(before))
 
     def group(self) -> tuple[str, ...]:
         """The first answers as a group a plural follow-up may stand for ("what do they
@@ -130,7 +150,8 @@ def context_from(turns: Iterable[tuple[str, Result]]) -> SessionContext | None:
     named a graph subject. Each turn is (what the user typed, its answer)."""
     context = None
     for typed, result in turns:
-        context = SessionContext.of(result.question or typed, result) or context
+        now = SessionContext.of(result.question or typed, result)
+        context = now.following(context) if now is not None else context
     return context
 
 
@@ -159,6 +180,8 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
         if -len(context.answer_names) <= index < len(context.answer_names):
             return _answer_at(text, start, end, context, index)
     if not named:
+        if (pair := _earlier_pair(text, context)) is not None:
+            return pair
         if (group := _answer_group(engine, text, context)) is not None:
             return group
         if (top := _top_answer(engine, text, context)) is not None:
@@ -353,6 +376,22 @@ def _bare_relation(engine: EnginePort, text: str, context: SessionContext) -> Re
     if group and _reads_better(engine, attach(text, group[0]), asked):
         asked, pinned = attach(text, joined(group, text)), context.answers[: len(group)]
     return Reading(asked, f"Reading this as: {asked}", pinned)
+
+
+def _earlier_pair(text: str, context: SessionContext) -> Reading | None:
+    """A plural pronoun in a question of what things have in common ("do they share any
+    targets") after two questions about two things of one kind: the two of them."""
+    if not context.before or context.before[0].kind != context.subject.kind:
+        return None
+    if not asks_common(text):
+        return None
+    found = next((m for m in PLURAL.finditer(text) if m.group(1) is None), None)
+    if found is None or found.group().lower() in ("those", "these"):
+        return None
+    names = (context.before[0].name, context.subject.name)
+    asked = substitute(text, found.start(), found.end(), f"{names[0]} and {names[1]}")
+    note = f"Reading '{found.group()}' as {names[0]} and {names[1]}."
+    return Reading(asked, note, (context.before[0].id, context.subject.id))
 
 
 def _answer_group(engine: EnginePort, text: str, context: SessionContext) -> Reading | None:
@@ -605,7 +644,8 @@ def _take_turn(
     if reading is not None:
         result.understood.append(reading.note)
         result.text = f"{reading.note}\n{result.text}" if result.text else reading.note
-    after = SessionContext.of(asked, result) or context
+    now = SessionContext.of(asked, result)
+    after = now.following(context) if now is not None else context
     return TurnOutcome(text, asked, result, after, facts, unread, memory_error)
 
 

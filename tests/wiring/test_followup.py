@@ -344,3 +344,16 @@ def test_what_about_initials_in_lower_case_asks_the_last_question_of_that_diseas
     assert other.result is not None and other.result.status == Status.ANSWERED
     # alone, two lower-case letters stay a word
     assert take_turn(helix, None, "what about pd").asked == "what about pd"
+
+
+def test_they_in_a_question_of_what_is_shared_are_the_last_two_subjects(helix: Any) -> None:
+    first = take_turn(helix, None, "what does donepezil bind")
+    second = take_turn(helix, None, "same for memantine?", context=first.context)
+    assert second.context is not None and second.context.before[0].id == DONEPEZIL
+    shared = take_turn(helix, None, "do they share any targets?", context=second.context)
+    assert shared.asked == "do Donepezil and Memantine share any targets?"
+    assert shared.result is not None
+    assert shared.result.understood[-1] == "Reading 'they' as Donepezil and Memantine."
+    # the last answers, not the last subjects, when only one thing was asked about
+    group = take_turn(helix, None, "what do they bind?", context=first.context)
+    assert group.asked != "what do Donepezil and Memantine bind?"
