@@ -100,12 +100,12 @@ class Extractor:
             *self.resolver.vault.keys("key_result"),
         }
         linked = _whole_codes(text, link(self.linker, text))
-        doses = _doses(text, linked)
+        doses = _doses(text, linked, self._known_keys)
         # a patient's number is no value of a test ("latest PEF 27703" names the patient)
         named = [(r.start, r.end) for r in patients if r.start >= 0]
         measurements = [
             m
-            for m in find_measurements(text, known)
+            for m in _past_names(find_measurements(text, known), named)
             if not _is_dose(text, m, doses) and not any(m.start < b and a < m.end for a, b in named)
         ]
         taken = [(r.start, r.end) for r in patients if r.start >= 0]
@@ -167,12 +167,12 @@ class Extractor:
             return []
         patients = [r for r in self.resolver.patients(text) if r.start >= 0]
         linked = link(self.linker, text)
-        doses = _doses(text, linked)
+        doses = _doses(text, linked, self._known_keys)
         named = [(r.start, r.end) for r in patients]
         known = self._known_keys | {*self.resolver.vault.keys("lab_value")}
         tests = [
             m
-            for m in find_measurements(text, known)
+            for m in _past_names(find_measurements(text, known), named)
             if not _is_dose(text, m, doses) and not any(m.start < b and a < m.end for a, b in named)
         ]
         sup = self.catalog.supersede
@@ -191,7 +191,7 @@ class Extractor:
         taken_spans = named + [(m.start, m.end) for m in tests]
         entities = _non_overlapping(linked, taken_spans + amount_spans(text))
         drugs = [_Value(e.id, e.name, e.start, e.end) for e in entities if e.kind == "Compound"]
-        drugs += _unlinked_drugs(text, doses, entities)
+        drugs += _unlinked_drugs(text, doses, entities, self._known_keys)
         for v in drugs:
             dose = dose_of(text, v.start, _name_end(text, v.start, v.end))
             if (
@@ -219,7 +219,7 @@ class Extractor:
             return None
         values = self._values(spec, text, entities, measurements, subject)
         if not values and _gives_drug(spec):
-            values = _unlinked_drugs(text, doses, entities)
+            values = _unlinked_drugs(text, doses, entities, self._known_keys)
         if not values and _harm_bonus(spec, text, entities):
             # a symptom tied to a drug is the side effect it had ("hallucinations with X")
             values = [_Value(h.id, h.name, h.start, h.end) for h, _ in _harms(text, entities)]
@@ -419,7 +419,9 @@ def _gives_drug(spec: RelationSpec) -> bool:
     return spec.subject == PATIENT and spec.object_kinds == {"Compound"}
 
 
-def _doses(text: str, entities: list[LinkedEntity]) -> list[Dose]:
+def _doses(
+    text: str, entities: list[LinkedEntity], tests: frozenset[str] = frozenset()
+) -> list[Dose]:
     """The dose written after each drug the statement names ("apixaban 5 mg twice daily"),
     and after each word the linker did not know that a dose follows ("empagliflozin 10 mg
     od", "lantus 18 units at night": a drug the graph lacks, ``_unlinked_drugs``)."""
@@ -428,7 +430,7 @@ def _doses(text: str, entities: list[LinkedEntity]) -> list[Dose]:
         for e in entities
         if e.kind == "Compound" and e.start >= 0
     ]
-    found += [d for _, d in _dosed_words(text, entities)]
+    found += [d for _, d in _dosed_words(text, entities, tests)]
     kept: list[Dose] = []
     for d in sorted((d for d in found if d is not None), key=lambda d: d.start):
         if not any(d.start < k.end and k.start < d.end for k in kept):
@@ -437,7 +439,6 @@ def _doses(text: str, entities: list[LinkedEntity]) -> list[Dose]:
 
 
 _NAME_END = re.compile(r"[\s\d.,]+$")
-_DIRECT_AMOUNT = re.compile(r"\s*(?:(?:up |down )?to\s+)?\d")
 _DOSED_WORD = re.compile(
     r"(?<![\w-])(?P<w>[A-Za-z][A-Za-z-]{3,})"
     r"(?=\s*(?:(?:up |down )?to\s+|(?:[a-z]+\s+){1,2}?(?:to|now|at)\s+)?\d)"
@@ -506,32 +507,75 @@ def _name_end(text: str, start: int, end: int) -> int:
     return start + len(trimmed) if trimmed else end
 
 
-def _dosed_words(text: str, entities: list[LinkedEntity]) -> list[tuple[tuple[int, int], Dose]]:
-    """Words no entity covers that a dose with an amount follows: (word span, dose)."""
+def _dosed_words(
+    text: str, entities: list[LinkedEntity], tests: frozenset[str] = frozenset()
+) -> list[tuple[tuple[int, int], Dose]]:
+    """Words no entity covers that a dose with an amount follows: (word span, dose); a word
+    that names a test (``tests``: "egfr 58 ml/min") or reads as a verb ("adding 40 mmol kcl",
+    "transfusing 1 unit") is no drug."""
     out = []
     for m in _DOSED_WORD.finditer(text):
         start, end = m.span("w")
         word = m.group("w").lower()
         # a word of change before the amount ("levo went up to 88 mcg") is no drug
-        direct = _DIRECT_AMOUNT.match(text, end) is not None
         if (
             word in _NOT_A_DRUG
-            or (not direct and word.endswith(("ing", "ed", "ly")))
+            or alias_key(word) in tests
+            or word.endswith(("ing", "ed", "ly"))
             or any(e.start < end and start < e.end for e in entities if e.start >= 0)
         ):
             continue
         dose = dose_after(text, end)
-        if dose is not None and dose.amount is not None:
+        # a drug named between the word and the amount is the one dosed ("start bisoprolol
+        # at 2.5 mg")
+        if dose is not None and dose.amount is not None and not _named_between(
+            entities, end, dose.start
+        ):
             out.append(((start, end), dose))
     return out
 
 
-def _unlinked_drugs(text: str, doses: list[Dose], entities: list[LinkedEntity]) -> list[_Value]:
+def _past_names(
+    measurements: list[Measurement], named: list[tuple[int, int]]
+) -> list[Measurement]:
+    """Each measurement with a patient's name read into its test's name taken out ("lee tsh
+    0.9 mu/l" is Lee's "tsh 0.9 mu/l"); a measurement that is all name is left as found."""
+    out: list[Measurement] = []
+    for m in measurements:
+        key_end = m.start + len(m.key)
+        ends = [b for a, b in named if m.start <= a and b < key_end]
+        if not ends:
+            out.append(m)
+            continue
+        cut = max(ends) - m.start
+        key = re.sub(r"^(?:'s|’s)?[\s:,-]*", "", m.key[cut:])
+        if not key:
+            out.append(m)
+            continue
+        start = key_end - len(key)
+        out.append(Measurement(key + m.literal[len(m.key) :], key, start, m.end))
+    return out
+
+
+def _named_between(entities: list[LinkedEntity], start: int, end: int) -> bool:
+    """Whether a linked drug lies within ``start``..``end`` of the text."""
+    return any(
+        e.kind == "Compound" and e.start >= 0 and start <= e.start and e.end <= end
+        for e in entities
+    )
+
+
+def _unlinked_drugs(
+    text: str,
+    doses: list[Dose],
+    entities: list[LinkedEntity],
+    tests: frozenset[str] = frozenset(),
+) -> list[_Value]:
     """A drug the graph does not know, kept as written when a dose follows it
     ("empagliflozin 10 mg od"): a word no entity covers, right before a dose's amount."""
     return [
         _Value(text[a:b].lower(), text[a:b], a, b)
-        for (a, b), dose in _dosed_words(text, entities)
+        for (a, b), dose in _dosed_words(text, entities, tests)
         if any(d.start == dose.start for d in doses)
     ]
 
