@@ -105,6 +105,8 @@ class UserMemory:
         which way a question says an amount moves (both the engine's, ``EnginePort``)."""
         self.speller = speller
         self.forget_elsewhere = forget_elsewhere
+        self._asked: dict[str, str] = {}
+        """Per session, the subject its last memory question named (``_conversation``)."""
         self.residue: str | None = None
         """What the last ``forget`` could not erase from the files, said plainly."""
         self.settings = settings
@@ -194,8 +196,12 @@ class UserMemory:
             if not route.memory and not route.subjects:
                 return None
             entities = _merge(linked, link(self.linker, question))
-            last = self.episodic.last_subject(session or DEFAULT_SESSION)
+            last = self._conversation(session)
             result = self.answerer.answer(question, entities, route, last)
+            named = [r.id for r in self.resolver.patients(question) if r.id and r.known]
+            named += [r.id for r in self.resolver.notes(question) if r.id and r.known]
+            if named:
+                self._asked[session or DEFAULT_SESSION] = named[0]
         if result is not None and result.question != asked:
             result.question = asked
         return result
@@ -297,7 +303,7 @@ class UserMemory:
         put without its question mark."""
         if not any(each for _, each in found) and not alone:
             return
-        conversation = self.episodic.last_subject(session or DEFAULT_SESSION)
+        conversation = self._conversation(session)
         last = next((f.subj for _, each in found for f in each), conversation)
         for part, each in found:
             if each:
@@ -321,7 +327,7 @@ class UserMemory:
         already were; ``after``: the subject of the message's sentence before, which is the
         conversation's for this one."""
         with self.vault.hold():
-            conversation = after or self.episodic.last_subject(session or DEFAULT_SESSION)
+            conversation = after or self._conversation(session)
             # the patient a sentence before it in the message named is as good as its own
             how = "clause" if after else "conversation"
             found = self.extractor.extract(text, conversation, carried=how)
@@ -560,6 +566,8 @@ class UserMemory:
         """Log a statement with its subject: the fact's, else the patient it ``named`` (the
         conversation is about that patient even when no fact was read)."""
         evidence: list[Any] = []
+        if fact is not None or named is not None:
+            self._asked.pop(session or DEFAULT_SESSION, None)
         if fact is not None:
             evidence = [{"kind": "memory", "id": f"vault:{fact.id}", "triple": list(fact.triple)}]
         self.episodic.add(
@@ -568,6 +576,13 @@ class UserMemory:
             evidence=evidence,
             subject=fact.subj if fact else named,
         )
+
+    def _conversation(self, session: str | None) -> str | None:
+        """The subject of the conversation: the patient or project its last question named,
+        when no statement has named another since ("achebe's potassium this morning?" then
+        "her K now"), else the last one a turn was about."""
+        key = session or DEFAULT_SESSION
+        return self._asked.get(key) or self.episodic.last_subject(key)
 
     # --- inspection and forgetting ---------------------------------------------------------------
     def facts(self, include_superseded: bool = True) -> list[Fact]:
