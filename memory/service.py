@@ -41,6 +41,7 @@ from memory.origin import LOOKED_UP, STATED, confident_answers, kind_named
 from memory.relations import RelationCatalog, load_catalog
 from memory.results import NameOf
 from memory.router import Route, Router
+from memory.saidnames import said_drugs
 from memory.sqlite import compact_sqlite
 from memory.stated import says_now, stated_instant, unresolved_time
 from memory.store.backend import TurnLog, delete_user, open_stores
@@ -197,6 +198,7 @@ class UserMemory:
                 return None
             entities = _merge(linked, link(self.linker, question))
             last = self._conversation(session)
+            entities = _merge(entities, self._said_drugs(question, entities, last))
             result = self.answerer.answer(question, entities, route, last)
             named = [r.id for r in self.resolver.patients(question) if r.id and r.known]
             named += [r.id for r in self.resolver.notes(question) if r.id and r.known]
@@ -205,6 +207,23 @@ class UserMemory:
         if result is not None and result.question != asked:
             result.question = asked
         return result
+
+    def _said_drugs(
+        self, question: str, linked: list[LinkedEntity], conversation: str | None
+    ) -> list[LinkedEntity]:
+        """The medications of the patient asked about (named, else the conversation's) that
+        the question names as the user wrote them (``memory.saidnames``: "his norad rate")."""
+        named = [r for r in self.resolver.patients(question) if r.id and r.known]
+        patient = named[0].id if named else conversation
+        if patient is None or not patient.startswith("patient:"):
+            return []
+        taken = [(e.start, e.end) for e in linked if e.start >= 0]
+        taken += [(r.start, r.end) for r in named if r.start >= 0]
+        drugs = [f for f in self.vault.history(patient, "takes") if f.source == STATED]
+        specs = self.catalog.relations.values()
+        return said_drugs(
+            question, drugs, taken, lambda w: any(s.score(w, ask=True) > 0 for s in specs)
+        )
 
     def boosts(self, triples: list[Triple], question: str | None = None) -> dict[Triple, float]:
         """``settings.vault_boost`` for each triple that is a current quality-1 vault fact; a
