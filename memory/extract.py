@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from engine.result import LinkedEntity, Triple
 from engine.util.text import alias_key
 from memory.dosing import Dose, amount_spans, dose_after, dose_of
-from memory.literals import Measurement, find_allergen, find_measurements
+from memory.literals import Measurement, allergen_named, find_allergen, find_measurements
 from memory.patients import person_reference
 from memory.relations import RelationCatalog, RelationSpec
 from memory.subjects import NOTE, PATIENT, Linker, Resolver, SubjectRef, link
@@ -295,7 +295,9 @@ class Extractor:
         ]
         if spec.literal_object:
             allergen = find_allergen(text)
-            if allergen is not None:
+            # "a rash with the fluclox, we're documenting it as an allergy": words that point
+            # back at the allergen name none; the drug the sentence names is it
+            if allergen is not None and allergen_named(allergen[0]):
                 phrase, start, end = allergen
                 inside = [v for v in values if start <= v.start < end or v.start <= start < v.end]
                 return inside[:1] or [_Value(phrase, phrase, start, end)]

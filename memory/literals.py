@@ -335,3 +335,14 @@ def find_allergen(text: str) -> tuple[str, int, int] | None:
             start = m.start("x") + offset
             return value, start, start + len(value)
     return None
+
+
+_NOT_AN_ALLERGEN = re.compile(
+    r"\b(?:it|this|that|them|documenting|documented|recording|recorded|noting|noted|as)\b", re.I
+)
+
+
+def allergen_named(phrase: str) -> bool:
+    """Whether an allergen phrase names a thing rather than pointing back at one ("we're
+    documenting it as an" names none)."""
+    return _NOT_AN_ALLERGEN.search(phrase) is None
