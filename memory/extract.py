@@ -84,6 +84,12 @@ class Extractor:
         makes a lone diagnosis a diagnosis (``_kind_bonus``)."""
         patients = [r for r in self.resolver.patients(text) if r.id]
         notes = self.resolver.notes(text)
+        if not notes and not patients and carried == "clause" and (conversation or "").startswith(
+            "note:"
+        ):
+            # a clause of a sentence that named the project ("HLX-204 is our lead now,
+            # HLX-188 drops to backup") is about it too
+            notes = [SubjectRef(conversation or "", NOTE, "", -1, -1, True, carried)]
         implied = False
         if not patients and conversation is not None and conversation.startswith("patient:"):
             said = person_reference(text)
@@ -293,6 +299,13 @@ class Extractor:
             for e in entities
             if e.kind in kinds and e.id != subject.id
         ]
+        if spec.subject == NOTE and spec.phrase_patterns:
+            # a project's value is where its grammar places it ("WRN-7 is the lead now, much
+            # better sol"): a code written there, not a drug linked elsewhere in the sentence
+            placed = _phrase_values(spec, text, [])
+            if placed and _CODE.fullmatch(placed[0].id):
+                inside = [v for v in values if v.start == placed[0].start]
+                return inside or placed
         if spec.literal_object:
             allergen = find_allergen(text)
             # "a rash with the fluclox, we're documenting it as an allergy": words that point
@@ -386,7 +399,9 @@ def _phrase_values(spec: RelationSpec, text: str, entities: list[LinkedEntity]) 
             continue
         start, end = m.start("x"), m.end("x")
         phrase = m.group("x").strip()
-        if phrase and not any(_covers(e, start, end, phrase) for e in entities):
+        # a value that is only ever words ("mouse peritonitis model") may hold a name
+        words_only = not spec.object_kinds
+        if phrase and (words_only or not any(_covers(e, start, end, phrase) for e in entities)):
             return [_Value(phrase, phrase, start, start + len(phrase))]
     return []
 

@@ -37,7 +37,7 @@ def said_drugs(
     facts = list(drugs)
     out: list[LinkedEntity] = []
     for m in _WORD.finditer(question):
-        if any(m.start() < b and a < m.end() for a, b in taken) or asks(m.group()):
+        if any(m.start() < b and a < m.end() for a, b in taken):
             continue
         word = alias_key(m.group())
         hits = {
@@ -48,7 +48,7 @@ def said_drugs(
                 for n in names_of(f)
             )
         }
-        if len(hits) != 1:
+        if len(hits) != 1 or asks(m.group()):
             continue
         fact = next(iter(hits.values()))
         out.append(

@@ -485,6 +485,7 @@ class UserMemory:
         patient, how = conversation, "conversation"
         for part in parts:
             named = [r.id for r in self.resolver.patients(part) if r.id]
+            named = named or [r.id for r in self.resolver.notes(part) if r.id]
             if named:
                 patient, how = named[0], "clause"
             fact = (

@@ -222,6 +222,13 @@ class Resolver:
             refs.append(
                 SubjectRef(sid, NOTE, n.phrase, n.start, n.end, slug is not None, NOTE, n.phrase)
             )
+        if not any(r.known for r in refs):
+            # a project this user knows, named by its own name, is what the message is about
+            # rather than a new one its other words seem to name ("osprey next milestone is
+            # the dog pk study", "weekend thought - osprey backup ...")
+            bare = [r for r in self._bare_notes(text) if r.known]
+            if bare:
+                return bare
         return refs
 
     def _bare_notes(self, text: str) -> list[SubjectRef]:
