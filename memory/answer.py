@@ -506,6 +506,9 @@ class Answerer:
         scored = []
         # "current lithium dose": words of dosing ask for the drug, not the test of its name
         dosing = any(s.asks_detail(question) for s in specs if not s.literal_object)
+        # "what bp tablet is she on?": a test's name before a word for a medicine says what
+        # the medicine is for
+        dosing = dosing or _FOR_A_TEST.search(question) is not None
         # "what's she on for her BP?": what follows "for" is what a drug is for, not what is
         # asked, so its words are no cue (the meaning still reads the whole question)
         purpose = _PURPOSE.search(question)
@@ -619,6 +622,12 @@ class Answerer:
 
 
 _WORD_AND_NEXT = re.compile(r"\b([A-Za-z]+)\b(?=(-[A-Za-z]|\s+([A-Za-z]+)\b)?)")
+
+
+_FOR_A_TEST = re.compile(
+    r"\b[A-Za-z0-9]+ (?:tablets?|pills?|meds?|medications?|medicines?|drugs?|inhalers?)\b",
+    re.IGNORECASE,
+)
 
 
 def without_modifiers(text: str) -> str:
