@@ -112,7 +112,8 @@ class Extractor:
         measurements = [
             m
             for m in _past_names(find_measurements(text, known), named)
-            if not _is_dose(text, m, doses) and not any(m.start < b and a < m.end for a, b in named)
+            if not _is_dose(text, m, doses, self._known_keys)
+            and not any(m.start < b and a < m.end for a, b in named)
         ]
         taken = [(r.start, r.end) for r in patients if r.start >= 0]
         taken += [(m.start, m.end) for m in measurements]
@@ -179,7 +180,8 @@ class Extractor:
         tests = [
             m
             for m in _past_names(find_measurements(text, known), named)
-            if not _is_dose(text, m, doses) and not any(m.start < b and a < m.end for a, b in named)
+            if not _is_dose(text, m, doses, self._known_keys)
+            and not any(m.start < b and a < m.end for a, b in named)
         ]
         sup = self.catalog.supersede
         keys = {self.catalog.canonical_key(m.key) for m in tests if m.literal == taken.obj}
@@ -246,6 +248,7 @@ class Extractor:
         if not new:
             return None
         value = new[0]
+        subject = _nearest(subject, patients, value) if spec.subject == PATIENT else subject
         switched = bool(sup.switch_re.search(text))
         supersedes = (subject.id, spec.name, old[0].id) if old else None
         dose = dose_of(text, value.start, _name_end(text, value.start, value.end))
@@ -552,6 +555,15 @@ def _dosed_words(
     return out
 
 
+def _nearest(subject: SubjectRef, patients: list[SubjectRef], value: _Value) -> SubjectRef:
+    """Of several patients a clause names ("bed 2 and bed 7 bloods: petrov hb 79 g/l"), the
+    one named last before the value is whose it is; ``subject`` when none is before it."""
+    before = [p for p in patients if 0 <= p.end <= value.start and p.id]
+    if len({p.id for p in patients if p.id}) < 2 or not before:
+        return subject
+    return max(before, key=lambda p: p.end)
+
+
 def _past_names(
     measurements: list[Measurement], named: list[tuple[int, int]]
 ) -> list[Measurement]:
@@ -597,11 +609,16 @@ def _unlinked_drugs(
     ]
 
 
-def _is_dose(text: str, m: Measurement, doses: list[Dose]) -> bool:
+def _is_dose(
+    text: str, m: Measurement, doses: list[Dose], tests: frozenset[str] = frozenset()
+) -> bool:
     """A measurement that is a drug's dose, never a lab value: it overlaps a dose of a named
-    drug, or its value reads as a dose with an amount ("glargine 20 units")."""
+    drug, or its value reads as a dose with an amount ("glargine 20 units") and its name is
+    no test's (``tests``: "egfr 58 ml/min" is a value)."""
     if any(m.start < d.end and d.start < m.end for d in doses):
         return True
+    if alias_key(m.key) in tests:
+        return False
     key_end = m.start + len(m.key)
     dose = dose_after(text, key_end)
     return dose is not None and dose.amount is not None and dose.end >= m.end
