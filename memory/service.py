@@ -107,6 +107,8 @@ class UserMemory:
         self.speller = speller
         self.forget_elsewhere = forget_elsewhere
         self._asked: dict[str, str] = {}
+        self._last_question: dict[str, str] = {}
+        """Per session, its last memory question (a follow-on borrows its words)."""
         """Per session, the subject its last memory question named (``_conversation``)."""
         self.residue: str | None = None
         """What the last ``forget`` could not erase from the files, said plainly."""
@@ -192,20 +194,38 @@ class UserMemory:
             edits = self.speller.edits(question)
             question = apply(question, edits)
             linked = _moved(linked, edits)
+        key = session or DEFAULT_SESSION
         with self.vault.hold(), self.resolver.reading():
-            route = self.route(question)
-            if not route.memory and not route.subjects:
-                return None
-            entities = _merge(linked, link(self.linker, question))
-            last = self._conversation(session)
-            entities = _merge(entities, self._said_drugs(question, entities, last))
-            result = self.answerer.answer(question, entities, route, last)
-            named = [r.id for r in self.resolver.patients(question) if r.id and r.known]
-            named += [r.id for r in self.resolver.notes(question) if r.id and r.known]
-            if named:
-                self._asked[session or DEFAULT_SESSION] = named[0]
+            result = self._answer(question, linked, session)
+            before = self._last_question.get(key)
+            if result is None and before is not None and _FOLLOW_ON.match(question):
+                # "and as of thursday", "and which did i stop": a question that goes on from
+                # the conversation's last memory question borrows its words, its own first
+                # (its own time and verb are what it asks)
+                question = f"{question.rstrip(' ?')}, {before}"
+                result = self._answer(question, linked, session)
+            if result is not None:
+                self._last_question[key] = question
         if result is not None and result.question != asked:
             result.question = asked
+        return result
+
+    def _answer(
+        self, question: str, linked: list[LinkedEntity], session: str | None
+    ) -> Result | None:
+        """``answer`` once the question is read as it stands; notes the subject it names as
+        the conversation's."""
+        route = self.route(question)
+        if not route.memory and not route.subjects:
+            return None
+        entities = _merge(linked, link(self.linker, question))
+        last = self._conversation(session)
+        entities = _merge(entities, self._said_drugs(question, entities, last))
+        result = self.answerer.answer(question, entities, route, last)
+        named = [r.id for r in self.resolver.patients(question) if r.id and r.known]
+        named += [r.id for r in self.resolver.notes(question) if r.id and r.known]
+        if named:
+            self._asked[session or DEFAULT_SESSION] = named[0]
         return result
 
     def _said_drugs(
@@ -639,6 +659,9 @@ class UserMemory:
             check_text(target)
         elif isinstance(target, tuple):
             check_text(*target)
+        # what the conversation carries on from is no longer said
+        self._asked.clear()
+        self._last_question.clear()
         with self.vault.hold():
             if isinstance(target, Fact):
                 target = target.triple
@@ -809,6 +832,10 @@ def _moved(linked: list[LinkedEntity], edits: list[Edit]) -> list[LinkedEntity]:
         if start is not None and end is not None:
             out.append(e.model_copy(update={"start": start, "end": end}))
     return out
+
+
+_FOLLOW_ON = re.compile(r"^\s*(?:and|so|also|what about|how about)\b", re.IGNORECASE)
+"""How a question that goes on from the one before it opens."""
 
 
 def _merge(first: list[LinkedEntity], second: list[LinkedEntity]) -> list[LinkedEntity]:
