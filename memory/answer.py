@@ -157,6 +157,12 @@ class Answerer:
                     for e in [*entities, *of_class]
                     if e.kind == "Compound"
                 ) or (
+                    # "what's she complaining of?" with only side effects noted: what she
+                    # felt is what she complains of, whatever brought it on
+                    not named_drugs
+                    and "Side Effect" not in missing.objects
+                    and any(f.rel in missing.near for f in history)
+                ) or (
                     "Side Effect" in missing.objects
                     and any(
                         f.rel in missing.near
@@ -219,17 +225,15 @@ class Answerer:
                     )
             anchors = tuple(e for e in entities if e.id != subject.id)
             drugs = [e for e in anchors if e.kind == "Compound"] + of_class
-            if (
-                spec.near
-                and not rows
-                and not drugs
-                and not reverse
-                and "Side Effect" in spec.objects
-            ):
+            if spec.near and not rows and not drugs and not reverse:
                 # "what side effect did she get?" with none noted as such: what she felt
                 # that its statement says one of her drugs brought on ("nausea after first
-                # dose")
-                rows = [f for f in history if f.id in brought and f.rel in spec.near]
+                # dose"); "what's she complaining of?": what she felt
+                rows = [
+                    f
+                    for f in history
+                    if f.rel in spec.near and (f.id in brought or "Side Effect" not in spec.objects)
+                ]
             if spec.near and drugs and not reverse:
                 # "what did the atorvastatin do to him?": what the patient felt that the
                 # statement tied to that drug, noted as this relation or its kin
@@ -318,6 +322,19 @@ class Answerer:
                 # was the key result?"), and there is no earlier value: the one there is answers
                 parsed = replace(parsed, temporal=rule)
                 chosen = self._select(rows, parsed)
+            if (
+                not chosen
+                and when.kind == Temporal.CURRENT
+                and not rule.explicit
+                and spec.functional == "explicit"
+                and _PAST_ASKED.search(text)
+            ):
+                # "what did I give him for the flare?" when nothing of it holds now: the value
+                # that ended last
+                ended = [f for f in rows if not f.current]
+                if ended:
+                    parsed = replace(parsed, temporal=replace(when, kind=Temporal.PREVIOUS))
+                    chosen = [max(ended, key=lambda f: (f.t_end or f.t_start, f.id))]
             if not chosen and spec.functional == "none" and when.kind == Temporal.PREVIOUS:
                 # values that accumulate have an earlier one only when several were stated:
                 # with one, what is on record answers ("Before the ward round we need her
@@ -624,6 +641,8 @@ class Answerer:
 _WORD_AND_NEXT = re.compile(r"\b([A-Za-z]+)\b(?=(-[A-Za-z]|\s+([A-Za-z]+)\b)?)")
 
 
+_PAST_ASKED = re.compile(r"\b(?:did|was|were|had)\b", re.IGNORECASE)
+"""Words that put a question in the past."""
 _FOR_A_TEST = re.compile(
     r"\b[A-Za-z0-9]+ (?:tablets?|pills?|meds?|medications?|medicines?|drugs?|inhalers?)\b",
     re.IGNORECASE,
