@@ -151,24 +151,28 @@ class Answerer:
                 if kin:
                     picked = choose.Choice(self.catalog.relations[kin[0]])
                     about_named = True
-                elif any(
-                    f.rel in missing.near and _ties(f, e)
-                    for f in history
-                    for e in [*entities, *of_class]
-                    if e.kind == "Compound"
-                ) or (
-                    # "what's she complaining of?" with only side effects noted: what she
-                    # felt is what she complains of, whatever brought it on
-                    not named_drugs
-                    and "Side Effect" not in missing.objects
-                    and any(f.rel in missing.near for f in history)
-                ) or (
-                    "Side Effect" in missing.objects
-                    and any(
-                        f.rel in missing.near
-                        and (not named_drugs or brought.get(f.id, set()) & named_drugs)
+                elif (
+                    any(
+                        f.rel in missing.near and _ties(f, e)
                         for f in history
-                        if f.id in brought
+                        for e in [*entities, *of_class]
+                        if e.kind == "Compound"
+                    )
+                    or (
+                        # "what's she complaining of?" with only side effects noted: what she
+                        # felt is what she complains of, whatever brought it on
+                        not named_drugs
+                        and "Side Effect" not in missing.objects
+                        and any(f.rel in missing.near for f in history)
+                    )
+                    or (
+                        "Side Effect" in missing.objects
+                        and any(
+                            f.rel in missing.near
+                            and (not named_drugs or brought.get(f.id, set()) & named_drugs)
+                            for f in history
+                            if f.id in brought
+                        )
                     )
                 ):
                     # "what did the atorvastatin do to him?": kin values tied to that drug

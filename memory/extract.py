@@ -84,8 +84,11 @@ class Extractor:
         makes a lone diagnosis a diagnosis (``_kind_bonus``)."""
         patients = [r for r in self.resolver.patients(text) if r.id]
         notes = self.resolver.notes(text)
-        if not notes and not patients and carried == "clause" and (conversation or "").startswith(
-            "note:"
+        if (
+            not notes
+            and not patients
+            and carried == "clause"
+            and (conversation or "").startswith("note:")
         ):
             # a clause of a sentence that named the project ("HLX-204 is our lead now,
             # HLX-188 drops to backup") is about it too
@@ -548,8 +551,10 @@ def _dosed_words(
         dose = dose_after(text, end)
         # a drug named between the word and the amount is the one dosed ("start bisoprolol
         # at 2.5 mg")
-        if dose is not None and dose.amount is not None and not _named_between(
-            entities, end, dose.start
+        if (
+            dose is not None
+            and dose.amount is not None
+            and not _named_between(entities, end, dose.start)
         ):
             out.append(((start, end), dose))
     return out
@@ -564,9 +569,7 @@ def _nearest(subject: SubjectRef, patients: list[SubjectRef], value: _Value) -> 
     return max(before, key=lambda p: p.end)
 
 
-def _past_names(
-    measurements: list[Measurement], named: list[tuple[int, int]]
-) -> list[Measurement]:
+def _past_names(measurements: list[Measurement], named: list[tuple[int, int]]) -> list[Measurement]:
     """Each measurement with a patient's name read into its test's name taken out ("lee tsh
     0.9 mu/l" is Lee's "tsh 0.9 mu/l"); a measurement that is all name is left as found."""
     out: list[Measurement] = []

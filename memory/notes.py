@@ -86,10 +86,46 @@ whichever of these heads it has, so the name alone finds it later ("Lark lead?")
 
 
 _NOT_NAMES = frozenset(
-    {*_NOT_AFTER, "is", "was", "has", "had", "will", "would", "can", "to", "for", "on", "in",
-     "and", "or", "of", "at", "by", "with", "team", "lead", "leads", "meeting", "update",
-     "updates", "plan", "plans", "status", "notes", "note", "timeline", "budget", "goals",
-     "manager", "management", "kickoff", "board", "call", "work"}
+    {
+        *_NOT_AFTER,
+        "is",
+        "was",
+        "has",
+        "had",
+        "will",
+        "would",
+        "can",
+        "to",
+        "for",
+        "on",
+        "in",
+        "and",
+        "or",
+        "of",
+        "at",
+        "by",
+        "with",
+        "team",
+        "lead",
+        "leads",
+        "meeting",
+        "update",
+        "updates",
+        "plan",
+        "plans",
+        "status",
+        "notes",
+        "note",
+        "timeline",
+        "budget",
+        "goals",
+        "manager",
+        "management",
+        "kickoff",
+        "board",
+        "call",
+        "work",
+    }
 )
 """Words that follow "project" in a sentence without naming one."""
 _CODED = re.compile(r"(?<![\w-])(?:[A-Z][A-Z0-9]*\d[A-Z0-9]*|[A-Z]{1,6}-\d+[A-Za-z]?)(?![\w-])")
@@ -126,15 +162,18 @@ def heading_note(text: str) -> NoteMention | None:
     heads = [i for i, w in enumerate(words) if w.lower() in HEADS]
     if heads and heads[0] == 0:
         return None  # a bare head names no project ("Our assay today:")
-    if not heads and (
-        len(words) > 2
-        # typed in lower case ("osprey: parking TYK2"), a heading names a project when the
-        # message gives a compound's or a gene's code
-        or not (words[0][0].isupper() or _CODED.search(text[m.end() :]))
-        or any(c.isdigit() for c in words[0])
-        or amount_spans(text)
-        or find_mrns(text)
-        or PERSON.search(text)
+    if (
+        not heads
+        and (
+            len(words) > 2
+            # typed in lower case ("osprey: parking TYK2"), a heading names a project when the
+            # message gives a compound's or a gene's code
+            or not (words[0][0].isupper() or _CODED.search(text[m.end() :]))
+            or any(c.isdigit() for c in words[0])
+            or amount_spans(text)
+            or find_mrns(text)
+            or PERSON.search(text)
+        )
     ):
         return None
     if heads and len(words) > 3:

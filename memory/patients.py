@@ -155,7 +155,9 @@ _ANY_TITLE = re.compile(
     rf"(?![\w-])"
 )
 """A patient's title and surname in any case, as clinicians type on a ward ("mrs lee")."""
-BED = re.compile(r"(?<![\w-])(?i:bed|bay|side room|cubicle)\s*#?\s*(?P<bed>\d{1,3}[a-zA-Z]?)(?![\w.-])")
+BED = re.compile(
+    r"(?<![\w-])(?i:bed|bay|side room|cubicle)\s*#?\s*(?P<bed>\d{1,3}[a-zA-Z]?)(?![\w.-])"
+)
 """Where a patient lies ("bed 4", "bay 3"): what a ward calls them by."""
 _PLACE_REACH = 48
 """How far (characters) a title or a bed may stand from the record number it goes with."""
@@ -173,7 +175,9 @@ def find_placed(text: str) -> list[tuple[str, str, str]]:
     patient that surname or bed stands for from then on. Pure."""
     mrns = find_mrns(text)
     out: list[tuple[str, str, str]] = []
-    mentions = [(m.group("surname"), "surname", m.start(), m.end()) for m in _ANY_TITLE.finditer(text)]
+    mentions = [
+        (m.group("surname"), "surname", m.start(), m.end()) for m in _ANY_TITLE.finditer(text)
+    ]
     mentions += [(bed_key(m.group("bed")), "bed", m.start(), m.end()) for m in BED.finditer(text)]
     for alias, kind, start, end in mentions:
         near = [

@@ -44,8 +44,7 @@ def said_drugs(
             f.obj: f
             for f in facts
             if any(
-                n == word or (len(word) >= _MIN_CLIP and n.startswith(word))
-                for n in names_of(f)
+                n == word or (len(word) >= _MIN_CLIP and n.startswith(word)) for n in names_of(f)
             )
         }
         if len(hits) != 1 or asks(m.group()):

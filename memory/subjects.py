@@ -193,7 +193,9 @@ class Resolver:
             if hits:
                 said = m.group()
                 out.append(
-                    SubjectRef(hits[0].subject, PATIENT, said, m.start(), m.end(), True, "name", said)
+                    SubjectRef(
+                        hits[0].subject, PATIENT, said, m.start(), m.end(), True, "name", said
+                    )
                 )
         return out
 

@@ -67,8 +67,25 @@ def test_weekdays_short_alone_or_possessive_and_a_part_of_the_day() -> None:
 def test_a_word_of_the_question_names_a_drug_by_how_it_was_written() -> None:
     def fact(obj: str, name: str) -> Fact:
         now = datetime(2026, 3, 2, tzinfo=UTC)
-        return Fact(1, "patient:1", "takes", obj, "", None, name, now, now, 0, 1.0, now, None,
-                    None, None, "stated", None)
+        return Fact(
+            1,
+            "patient:1",
+            "takes",
+            obj,
+            "",
+            None,
+            name,
+            now,
+            now,
+            0,
+            1.0,
+            now,
+            None,
+            None,
+            None,
+            "stated",
+            None,
+        )
 
     drugs = [fact("norad", "norad"), fact("Compound::DB00331", "Metformin")]
     assert [e.id for e in said_drugs("what's his norad rate", drugs)] == ["norad"]
