@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from engine.config import Settings
@@ -106,8 +106,9 @@ class UserMemory:
         which way a question says an amount moves (both the engine's, ``EnginePort``)."""
         self.speller = speller
         self.forget_elsewhere = forget_elsewhere
-        self._asked: dict[str, str] = {}
-        self._last_question: dict[str, str] = {}
+        self._asked: dict[str, tuple[str, datetime]] = {}
+        self._ttl = timedelta(minutes=settings.episodic_ttl_minutes)
+        self._last_question: dict[str, tuple[str, datetime]] = {}
         """Per session, its last memory question (a follow-on borrows its words)."""
         """Per session, the subject its last memory question named (``_conversation``)."""
         self.residue: str | None = None
@@ -195,9 +196,14 @@ class UserMemory:
             question = apply(question, edits)
             linked = _moved(linked, edits)
         key = session or DEFAULT_SESSION
+        last = self._last_question.get(key)
+        before = last[0] if last is not None and self.clock.now() - last[1] <= self._ttl else None
+        if before is not None and _FOLLOW_ON.match(question) and _POINTS_BACK.search(question):
+            # "and what did we start it at": "it" is what the last question asked about
+            question = f"{question.rstrip(' ?')}, {before}"
+            before = None
         with self.vault.hold(), self.resolver.reading():
             result = self._answer(question, linked, session)
-            before = self._last_question.get(key)
             if result is None and before is not None and _FOLLOW_ON.match(question):
                 # "and as of thursday", "and which did i stop": a question that goes on from
                 # the conversation's last memory question borrows its words, its own first
@@ -205,7 +211,7 @@ class UserMemory:
                 question = f"{question.rstrip(' ?')}, {before}"
                 result = self._answer(question, linked, session)
             if result is not None:
-                self._last_question[key] = question
+                self._last_question[key] = (question, self.clock.now())
         if result is not None and result.question != asked:
             result.question = asked
         return result
@@ -225,7 +231,7 @@ class UserMemory:
         named = [r.id for r in self.resolver.patients(question) if r.id and r.known]
         named += [r.id for r in self.resolver.notes(question) if r.id and r.known]
         if named:
-            self._asked[session or DEFAULT_SESSION] = named[0]
+            self._asked[session or DEFAULT_SESSION] = (named[0], self.clock.now())
         return result
 
     def _said_drugs(
@@ -622,7 +628,10 @@ class UserMemory:
         when no statement has named another since ("achebe's potassium this morning?" then
         "her K now"), else the last one a turn was about."""
         key = session or DEFAULT_SESSION
-        return self._asked.get(key) or self.episodic.last_subject(key)
+        asked = self._asked.get(key)
+        if asked is not None and self.clock.now() - asked[1] <= self._ttl:
+            return asked[0]
+        return self.episodic.last_subject(key)
 
     # --- inspection and forgetting ---------------------------------------------------------------
     def facts(self, include_superseded: bool = True) -> list[Fact]:
@@ -834,6 +843,8 @@ def _moved(linked: list[LinkedEntity], edits: list[Edit]) -> list[LinkedEntity]:
     return out
 
 
+_POINTS_BACK = re.compile(r"\b(?:it|that one|this one)\b", re.IGNORECASE)
+"""Words that point back at what the last question asked about."""
 _FOLLOW_ON = re.compile(r"^\s*(?:and|so|also|what about|how about)\b", re.IGNORECASE)
 """How a question that goes on from the one before it opens."""
 

@@ -190,3 +190,13 @@ def test_a_follow_on_borrows_the_last_questions_words(
     _say(mem, clock, "kestrel lead is now HLX-188")
     assert _top(_ask(mem, "kestrel lead as of monday?")) == "HLX-204"
     assert _top(_ask(mem, "and as of wednesday")) == "HLX-188"
+
+
+def test_it_in_a_follow_on_is_what_the_last_question_asked_about(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "mr hassan (mrn 5502) on metformin 1 g bd, adding sitagliptin 100 mg od")
+    _say(mem, clock, "cutting his sitagliptin to 50 mg od", minutes=20)
+    assert "50 mg od" in _ask(mem, "hassan's sitagliptin dose now").text
+    result = _ask(mem, "and what did we start it at")
+    assert _top(result) == "Compound::DB01261" and "100 mg od" in result.text
