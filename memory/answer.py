@@ -160,10 +160,10 @@ class Answerer:
                     )
                     or (
                         # "what's she complaining of?" with only side effects noted: what she
-                        # felt is what she complains of, whatever brought it on
+                        # felt that no statement put down to a drug is what she complains of
                         not named_drugs
                         and "Side Effect" not in missing.objects
-                        and any(f.rel in missing.near for f in history)
+                        and any(f.rel in missing.near and _complained(f, brought) for f in history)
                     )
                     or (
                         "Side Effect" in missing.objects
@@ -232,11 +232,17 @@ class Answerer:
             if spec.near and not rows and not drugs and not reverse:
                 # "what side effect did she get?" with none noted as such: what she felt
                 # that its statement says one of her drugs brought on ("nausea after first
-                # dose"); "what's she complaining of?": what she felt
+                # dose"); "what's she complaining of?": what she felt that no statement put
+                # down to a drug
                 rows = [
                     f
                     for f in history
-                    if f.rel in spec.near and (f.id in brought or "Side Effect" not in spec.objects)
+                    if f.rel in spec.near
+                    and (
+                        f.id in brought
+                        if "Side Effect" in spec.objects
+                        else _complained(f, brought)
+                    )
                 ]
             if spec.near and drugs and not reverse:
                 # "what did the atorvastatin do to him?": what the patient felt that the
@@ -780,6 +786,20 @@ _CAUSE = re.compile(
     r"\b(?:from|after|since|due to|caused|because of|secondary to|gave|giving|with|on)\b",
     re.IGNORECASE,
 )
+
+
+_AS_AN_EFFECT = re.compile(
+    r"\b(?:attributed|induced|brought on|caused|due to|because of|secondary to|side[- ]effects?|"
+    r"adverse|reaction)\b",
+    re.IGNORECASE,
+)
+
+
+def _complained(fact: Fact, brought: dict[int, set[str]]) -> bool:
+    """Whether what the patient felt was said as a complaint of theirs: no statement put it
+    down to a drug or called it a drug's effect ("she's been having palpitations"). Pure."""
+    said = fact.evidence or ""
+    return fact.id not in brought and not _CAUSE.search(said) and not _AS_AN_EFFECT.search(said)
 
 
 def _cause_clause(fact: Fact) -> str | None:
