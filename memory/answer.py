@@ -214,6 +214,14 @@ class Answerer:
             if key is not None:
                 canon = self.catalog.canonical_key
                 rows = [f for f in rows if canon(f.key) == key]
+            elif spec.functional == "key" and spec.subject == NOTE:
+                kind = _KIND_OF_RESULT.search(text)
+                if kind is not None and kind.group(1).lower() not in _ANY_RESULT:
+                    # "any tox finding on osprey?": a kind of result none of its keys is
+                    said = [f.evidence for f in history]
+                    return not_answered(
+                        question, f"I have no {kind.group(0)} recorded for {who(subject, said)}."
+                    )
             if named_classes and not reverse and "Compound" in spec.objects:
                 # "any blood thinners for 50312?": of the values, those of the class named
                 # and those the graph does not know; else those it cannot tell of
@@ -543,7 +551,7 @@ class Answerer:
         for spec in specs:
             cue = spec.score(cued, ask=True)
             if spec.functional == "key" and not dosing and self._key(cued, spec) is not None:
-                cue += 3.0
+                cue += _KEY_NAMED
             if classed and "Compound" in spec.objects and not spec.literal_object:
                 cue += 1.0
             sense = choose.meaning(reading, spec.name, offsets.get(spec.name, 0.0))
@@ -651,6 +659,49 @@ class Answerer:
 _WORD_AND_NEXT = re.compile(r"\b([A-Za-z]+)\b(?=(-[A-Za-z]|\s+([A-Za-z]+)\b)?)")
 
 
+_KIND_OF_RESULT = re.compile(
+    r"\b([A-Za-z][\w-]+) (?:findings?|results?|readouts?|signals?)\b", re.IGNORECASE
+)
+"""A result asked for by its kind ("tox finding", "safety signal")."""
+_ANY_RESULT = frozenset(
+    {
+        "key",
+        "main",
+        "latest",
+        "last",
+        "first",
+        "top",
+        "headline",
+        "new",
+        "any",
+        "the",
+        "our",
+        "its",
+        "their",
+        "recent",
+        "most",
+        "big",
+        "best",
+        "previous",
+        "earlier",
+        "current",
+        "that",
+        "this",
+        "what",
+        "which",
+        "a",
+        "an",
+        "lab",
+        "study",
+        "assay",
+        "screen",
+        "project",
+    }
+)
+"""Words before "result" that name no kind of result."""
+_KEY_NAMED = 5.0
+"""Cue units for a keyed relation whose measurement the question names: "the kestrel lead's
+IC50" asks for the IC50, the lead only says whose."""
 _PAST_ASKED = re.compile(r"\b(?:did|was|were|had)\b", re.IGNORECASE)
 """Words that put a question in the past."""
 _FOR_A_TEST = re.compile(

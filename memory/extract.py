@@ -85,7 +85,7 @@ class Extractor:
         patients = [r for r in self.resolver.patients(text) if r.id]
         notes = self.resolver.notes(text)
         if (
-            not notes
+            not any(n.known for n in notes)
             and not patients
             and carried == "clause"
             and (conversation or "").startswith("note:")

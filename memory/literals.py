@@ -85,6 +85,8 @@ _STOP = frozenset(
         "reached",
         "showed",
         "shows",
+        "reads",
+        "read",
         "the",
         "their",
         "to",

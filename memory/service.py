@@ -511,7 +511,12 @@ class UserMemory:
         patient, how = conversation, "conversation"
         for part in parts:
             named = [r.id for r in self.resolver.patients(part) if r.id]
-            named = named or [r.id for r in self.resolver.notes(part) if r.id]
+            notes = [r for r in self.resolver.notes(part) if r.id]
+            # a project the sentence named before goes on through a clause that seems to
+            # name a new one ("osprey lead is OSP-71, ic50 12 nM in the cell assay")
+            if notes and not any(r.known for r in notes) and (patient or "").startswith("note:"):
+                notes = []
+            named = named or [r.id for r in notes]
             if named:
                 patient, how = named[0], "clause"
             fact = (

@@ -200,3 +200,14 @@ def test_it_in_a_follow_on_is_what_the_last_question_asked_about(
     assert "50 mg od" in _ask(mem, "hassan's sitagliptin dose now").text
     result = _ask(mem, "and what did we start it at")
     assert _top(result) == "Compound::DB01261" and "100 mg od" in result.text
+
+
+def test_a_projects_numbers_by_what_a_chemist_asks(mem: UserMemory, clock: SimulatedClock) -> None:
+    _say(mem, clock, "osprey: parking EPHB3 for now")
+    facts = _say(mem, clock, "osprey lead is OSP-71, ic50 12 nM in the cell assay")
+    assert {(f.subj, f.rel) for f in facts} == {
+        ("note:osprey-project", "lead_compound"),
+        ("note:osprey-project", "key_result"),
+    }
+    assert "12 nM" in (_top(_ask(mem, "osprey lead potency?")) or "")
+    assert _ask(mem, "any tox finding logged on osprey?").status == Status.NOT_ANSWERED
