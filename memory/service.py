@@ -109,6 +109,8 @@ class UserMemory:
         self._asked: dict[str, tuple[str, datetime]] = {}
         self._ttl = timedelta(minutes=settings.episodic_ttl_minutes)
         self._last_question: dict[str, tuple[str, datetime]] = {}
+        self._last_drug: dict[str, str] = {}
+        """Per session, the drug its last memory question named ("it" in a follow-on)."""
         """Per session, its last memory question (a follow-on borrows its words)."""
         """Per session, the subject its last memory question named (``_conversation``)."""
         self.residue: str | None = None
@@ -198,10 +200,10 @@ class UserMemory:
         key = session or DEFAULT_SESSION
         last = self._last_question.get(key)
         before = last[0] if last is not None and self.clock.now() - last[1] <= self._ttl else None
-        if before is not None and _FOLLOW_ON.match(question) and _POINTS_BACK.search(question):
-            # "and what did we start it at": "it" is what the last question asked about
-            question = f"{question.rstrip(' ?')}, {before}"
-            before = None
+        drug = self._last_drug.get(key) if before is not None else None
+        if drug is not None and _FOLLOW_ON.match(question):
+            # "and what did we start it at": "it" is the drug the last question named
+            question = _POINTS_BACK.sub(drug, question, count=1)
         with self.vault.hold(), self.resolver.reading():
             result = self._answer(question, linked, session)
             if result is None and before is not None and _FOLLOW_ON.match(question):
@@ -228,6 +230,9 @@ class UserMemory:
         last = self._conversation(session)
         entities = _merge(entities, self._said_drugs(question, entities, last))
         result = self.answerer.answer(question, entities, route, last)
+        drugs = [e.mention for e in entities if e.kind == "Compound" and e.start >= 0]
+        if drugs:
+            self._last_drug[session or DEFAULT_SESSION] = drugs[0]
         named = [r.id for r in self.resolver.patients(question) if r.id and r.known]
         named += [r.id for r in self.resolver.notes(question) if r.id and r.known]
         if named:
@@ -676,6 +681,7 @@ class UserMemory:
         # what the conversation carries on from is no longer said
         self._asked.clear()
         self._last_question.clear()
+        self._last_drug.clear()
         with self.vault.hold():
             if isinstance(target, Fact):
                 target = target.triple
@@ -849,7 +855,7 @@ def _moved(linked: list[LinkedEntity], edits: list[Edit]) -> list[LinkedEntity]:
 
 
 _POINTS_BACK = re.compile(r"\b(?:it|that one|this one)\b", re.IGNORECASE)
-"""Words that point back at what the last question asked about."""
+"""Words that point back at the drug the last question asked about."""
 _FOLLOW_ON = re.compile(r"^\s*(?:and|so|also|what about|how about)\b", re.IGNORECASE)
 """How a question that goes on from the one before it opens."""
 
