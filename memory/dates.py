@@ -41,12 +41,13 @@ _WEEKDAY = re.compile(
     + "|".join(_WEEKDAYS)
     + rf"|{_SHORT_DAYS})\b(?!-)|(?P<e>"
     + "|".join(_WEEKDAYS)
-    + r")\b(?!-))",
+    + r")(?=['’]s\b|\s+(?:morning|afternoon|evening|night|am|pm)\b|\s*[?.!,;]|\s*$))",
     re.IGNORECASE,
 )
 """A day of the week after a word that places it ("on Tuesday", "last Monday", "on wed"), or
-named in full on its own ("sodium monday", "monday's bloods"): the latest such day up to
-today, as a clinician means it of a value or a question about one."""
+named in full where nothing it qualifies follows ("sodium monday?", "monday's bloods",
+"monday morning"; not "Tuesday clinic"): the latest such day up to today, as a clinician means
+it of a value or a question about one."""
 
 
 _MONTH_ALONE = re.compile(
