@@ -151,18 +151,28 @@ class Answerer:
                 if kin:
                     picked = choose.Choice(self.catalog.relations[kin[0]])
                     about_named = True
-                elif any(
-                    f.rel in missing.near and _ties(f, e)
-                    for f in history
-                    for e in [*entities, *of_class]
-                    if e.kind == "Compound"
-                ) or (
-                    "Side Effect" in missing.objects
-                    and any(
-                        f.rel in missing.near
-                        and (not named_drugs or brought.get(f.id, set()) & named_drugs)
+                elif (
+                    any(
+                        f.rel in missing.near and _ties(f, e)
                         for f in history
-                        if f.id in brought
+                        for e in [*entities, *of_class]
+                        if e.kind == "Compound"
+                    )
+                    or (
+                        # "what's she complaining of?" with only side effects noted: what she
+                        # felt that no statement put down to a drug is what she complains of
+                        not named_drugs
+                        and "Side Effect" not in missing.objects
+                        and any(f.rel in missing.near and _complained(f, brought) for f in history)
+                    )
+                    or (
+                        "Side Effect" in missing.objects
+                        and any(
+                            f.rel in missing.near
+                            and (not named_drugs or brought.get(f.id, set()) & named_drugs)
+                            for f in history
+                            if f.id in brought
+                        )
                     )
                 ):
                     # "what did the atorvastatin do to him?": kin values tied to that drug
@@ -204,6 +214,14 @@ class Answerer:
             if key is not None:
                 canon = self.catalog.canonical_key
                 rows = [f for f in rows if canon(f.key) == key]
+            elif spec.functional == "key" and spec.subject == NOTE:
+                kind = _KIND_OF_RESULT.search(text)
+                if kind is not None and kind.group(1).lower() not in _ANY_RESULT:
+                    # "any tox finding on osprey?": a kind of result none of its keys is
+                    said = [f.evidence for f in history]
+                    return not_answered(
+                        question, f"I have no {kind.group(0)} recorded for {who(subject, said)}."
+                    )
             if named_classes and not reverse and "Compound" in spec.objects:
                 # "any blood thinners for 50312?": of the values, those of the class named
                 # and those the graph does not know; else those it cannot tell of
@@ -219,17 +237,21 @@ class Answerer:
                     )
             anchors = tuple(e for e in entities if e.id != subject.id)
             drugs = [e for e in anchors if e.kind == "Compound"] + of_class
-            if (
-                spec.near
-                and not rows
-                and not drugs
-                and not reverse
-                and "Side Effect" in spec.objects
-            ):
+            if spec.near and not rows and not drugs and not reverse:
                 # "what side effect did she get?" with none noted as such: what she felt
                 # that its statement says one of her drugs brought on ("nausea after first
-                # dose")
-                rows = [f for f in history if f.id in brought and f.rel in spec.near]
+                # dose"); "what's she complaining of?": what she felt that no statement put
+                # down to a drug
+                rows = [
+                    f
+                    for f in history
+                    if f.rel in spec.near
+                    and (
+                        f.id in brought
+                        if "Side Effect" in spec.objects
+                        else _complained(f, brought)
+                    )
+                ]
             if spec.near and drugs and not reverse:
                 # "what did the atorvastatin do to him?": what the patient felt that the
                 # statement tied to that drug, noted as this relation or its kin
@@ -318,6 +340,19 @@ class Answerer:
                 # was the key result?"), and there is no earlier value: the one there is answers
                 parsed = replace(parsed, temporal=rule)
                 chosen = self._select(rows, parsed)
+            if (
+                not chosen
+                and when.kind == Temporal.CURRENT
+                and not rule.explicit
+                and spec.functional == "explicit"
+                and _PAST_ASKED.search(text)
+            ):
+                # "what did I give him for the flare?" when nothing of it holds now: the value
+                # that ended last
+                ended = [f for f in rows if not f.current]
+                if ended:
+                    parsed = replace(parsed, temporal=replace(when, kind=Temporal.PREVIOUS))
+                    chosen = [max(ended, key=lambda f: (f.t_end or f.t_start, f.id))]
             if not chosen and spec.functional == "none" and when.kind == Temporal.PREVIOUS:
                 # values that accumulate have an earlier one only when several were stated:
                 # with one, what is on record answers ("Before the ward round we need her
@@ -506,6 +541,9 @@ class Answerer:
         scored = []
         # "current lithium dose": words of dosing ask for the drug, not the test of its name
         dosing = any(s.asks_detail(question) for s in specs if not s.literal_object)
+        # "what bp tablet is she on?": a test's name before a word for a medicine says what
+        # the medicine is for
+        dosing = dosing or _FOR_A_TEST.search(question) is not None
         # "what's she on for her BP?": what follows "for" is what a drug is for, not what is
         # asked, so its words are no cue (the meaning still reads the whole question)
         purpose = _PURPOSE.search(question)
@@ -513,7 +551,7 @@ class Answerer:
         for spec in specs:
             cue = spec.score(cued, ask=True)
             if spec.functional == "key" and not dosing and self._key(cued, spec) is not None:
-                cue += 3.0
+                cue += _KEY_NAMED
             if classed and "Compound" in spec.objects and not spec.literal_object:
                 cue += 1.0
             sense = choose.meaning(reading, spec.name, offsets.get(spec.name, 0.0))
@@ -619,6 +657,57 @@ class Answerer:
 
 
 _WORD_AND_NEXT = re.compile(r"\b([A-Za-z]+)\b(?=(-[A-Za-z]|\s+([A-Za-z]+)\b)?)")
+
+
+_KIND_OF_RESULT = re.compile(
+    r"\b([A-Za-z][\w-]+) (?:findings?|results?|readouts?|signals?)\b", re.IGNORECASE
+)
+"""A result asked for by its kind ("tox finding", "safety signal")."""
+_ANY_RESULT = frozenset(
+    {
+        "key",
+        "main",
+        "latest",
+        "last",
+        "first",
+        "top",
+        "headline",
+        "new",
+        "any",
+        "the",
+        "our",
+        "its",
+        "their",
+        "recent",
+        "most",
+        "big",
+        "best",
+        "previous",
+        "earlier",
+        "current",
+        "that",
+        "this",
+        "what",
+        "which",
+        "a",
+        "an",
+        "lab",
+        "study",
+        "assay",
+        "screen",
+        "project",
+    }
+)
+"""Words before "result" that name no kind of result."""
+_KEY_NAMED = 5.0
+"""Cue units for a keyed relation whose measurement the question names: "the kestrel lead's
+IC50" asks for the IC50, the lead only says whose."""
+_PAST_ASKED = re.compile(r"\b(?:did|was|were|had)\b", re.IGNORECASE)
+"""Words that put a question in the past."""
+_FOR_A_TEST = re.compile(
+    r"\b[A-Za-z0-9]+ (?:tablets?|pills?|meds?|medications?|medicines?|drugs?|inhalers?)\b",
+    re.IGNORECASE,
+)
 
 
 def without_modifiers(text: str) -> str:
@@ -748,6 +837,20 @@ _CAUSE = re.compile(
     r"\b(?:from|after|since|due to|caused|because of|secondary to|gave|giving|with|on)\b",
     re.IGNORECASE,
 )
+
+
+_AS_AN_EFFECT = re.compile(
+    r"\b(?:attributed|induced|brought on|caused|due to|because of|secondary to|side[- ]effects?|"
+    r"adverse|reaction)\b",
+    re.IGNORECASE,
+)
+
+
+def _complained(fact: Fact, brought: dict[int, set[str]]) -> bool:
+    """Whether what the patient felt was said as a complaint of theirs: no statement put it
+    down to a drug or called it a drug's effect ("she's been having palpitations"). Pure."""
+    said = fact.evidence or ""
+    return fact.id not in brought and not _CAUSE.search(said) and not _AS_AN_EFFECT.search(said)
 
 
 def _cause_clause(fact: Fact) -> str | None:

@@ -35,14 +35,19 @@ _SHAPES = [
 
 
 _WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
+_SHORT_DAYS = r"mon|tues?|wed|thu(?:rs?)?|fri|sat|sun"
 _WEEKDAY = re.compile(
-    r"\b(?:on|last|this past|since|from|by|as of|before|until|after)\s+(?P<d>"
+    r"\b(?:(?:on|last|this past|since|from|by|as of|before|until|after|at)\s+(?P<d>"
     + "|".join(_WEEKDAYS)
-    + r")\b",
+    + rf"|{_SHORT_DAYS})\b(?!-)|(?P<e>"
+    + "|".join(_WEEKDAYS)
+    + r")(?=['’]s\b|\s+(?:morning|afternoon|evening|night|am|pm)\b|\s*[?.!,;]|\s*$))",
     re.IGNORECASE,
 )
-"""A day of the week after a word that places it ("on Tuesday", "last Monday"): the latest
-such day up to today, as a clinician means it of a value or a question about one."""
+"""A day of the week after a word that places it ("on Tuesday", "last Monday", "on wed"), or
+named in full where nothing it qualifies follows ("sodium monday?", "monday's bloods",
+"monday morning"; not "Tuesday clinic"): the latest such day up to today, as a clinician means
+it of a value or a question about one."""
 
 
 _MONTH_ALONE = re.compile(
@@ -136,10 +141,13 @@ def find_dates(text: str, now: datetime) -> list[DateMention]:
         if month is not None:
             found.append(DateMention(start, end, m.group("d"), month))
     for m in _WEEKDAY.finditer(text):
-        start, end = m.span("d")
+        group = "d" if m.group("d") else "e"
+        start, end = m.span(group)
         if not any(d.start < end and start < d.end for d in found):
-            back = (now.weekday() - _WEEKDAYS.index(m.group("d").lower())) % 7
-            found.append(DateMention(start, end, m.group("d"), now.date() - timedelta(days=back)))
+            said = m.group(group)
+            index = [w[:3] for w in _WEEKDAYS].index(said[:3].lower())
+            back = (now.weekday() - index) % 7
+            found.append(DateMention(start, end, said, now.date() - timedelta(days=back)))
     return sorted(found, key=lambda d: d.start)
 
 
@@ -153,6 +161,39 @@ def read_date(span: str, now: datetime) -> date | None:
     if this_year.year == last_year.year or this_year.date() <= now.date():
         return this_year.date()  # the year is written out, or the date has passed this year
     return last_year.date()
+
+
+_PART_OF_DAY = re.compile(
+    r"\b(?P<m>morning|am|first thing)\b|\b(?P<a>afternoon|lunchtime)\b", re.IGNORECASE
+)
+_THIS_PART = re.compile(r"\bthis (?:morning|am|afternoon)\b|\bfirst thing\b", re.IGNORECASE)
+
+
+def part_of_day(text: str) -> time | None:
+    """The hour a question's "morning" or "afternoon" ends at (noon, 5 pm); None when it names
+    neither (an evening or a whole day holds until the day ends)."""
+    m = _PART_OF_DAY.search(text)
+    if m is None:
+        return None
+    return time(12) if m.group("m") else time(17)
+
+
+def this_part(text: str, now: datetime) -> datetime | None:
+    """The end of the part of today ``text`` names ("this morning"), once it is over."""
+    if _THIS_PART.search(text) is None:
+        return None
+    part = part_of_day(text)
+    if part is None:
+        return None
+    instant = datetime.combine(now.date(), part, tzinfo=UTC)
+    return instant if instant < now else None
+
+
+def at_part(day: date, part: time | None, now: datetime) -> datetime:
+    """The end of ``part`` of ``day`` (the whole day when None), or ``now`` while it lasts."""
+    if part is None:
+        return end_of_day(day, now)
+    return min(datetime.combine(day, part, tzinfo=UTC), now)
 
 
 def end_of_day(day: date, now: datetime) -> datetime:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from engine.result import LinkedEntity, Triple
 from engine.util.text import alias_key
 from memory.dosing import Dose, amount_spans, dose_after, dose_of
-from memory.literals import Measurement, find_allergen, find_measurements
+from memory.literals import Measurement, allergen_named, find_allergen, find_measurements
 from memory.patients import person_reference
 from memory.relations import RelationCatalog, RelationSpec
 from memory.subjects import NOTE, PATIENT, Linker, Resolver, SubjectRef, link
@@ -84,6 +84,15 @@ class Extractor:
         makes a lone diagnosis a diagnosis (``_kind_bonus``)."""
         patients = [r for r in self.resolver.patients(text) if r.id]
         notes = self.resolver.notes(text)
+        if (
+            not any(n.known for n in notes)
+            and not patients
+            and carried == "clause"
+            and (conversation or "").startswith("note:")
+        ):
+            # a clause of a sentence that named the project ("HLX-204 is our lead now,
+            # HLX-188 drops to backup") is about it too
+            notes = [SubjectRef(conversation or "", NOTE, "", -1, -1, True, carried)]
         implied = False
         if not patients and conversation is not None and conversation.startswith("patient:"):
             said = person_reference(text)
@@ -100,13 +109,14 @@ class Extractor:
             *self.resolver.vault.keys("key_result"),
         }
         linked = _whole_codes(text, link(self.linker, text))
-        doses = _doses(text, linked)
+        doses = _doses(text, linked, self._known_keys)
         # a patient's number is no value of a test ("latest PEF 27703" names the patient)
         named = [(r.start, r.end) for r in patients if r.start >= 0]
         measurements = [
             m
-            for m in find_measurements(text, known)
-            if not _is_dose(text, m, doses) and not any(m.start < b and a < m.end for a, b in named)
+            for m in _past_names(find_measurements(text, known), named)
+            if not _is_dose(text, m, doses, self._known_keys)
+            and not any(m.start < b and a < m.end for a, b in named)
         ]
         taken = [(r.start, r.end) for r in patients if r.start >= 0]
         taken += [(m.start, m.end) for m in measurements]
@@ -167,13 +177,14 @@ class Extractor:
             return []
         patients = [r for r in self.resolver.patients(text) if r.start >= 0]
         linked = link(self.linker, text)
-        doses = _doses(text, linked)
+        doses = _doses(text, linked, self._known_keys)
         named = [(r.start, r.end) for r in patients]
         known = self._known_keys | {*self.resolver.vault.keys("lab_value")}
         tests = [
             m
-            for m in find_measurements(text, known)
-            if not _is_dose(text, m, doses) and not any(m.start < b and a < m.end for a, b in named)
+            for m in _past_names(find_measurements(text, known), named)
+            if not _is_dose(text, m, doses, self._known_keys)
+            and not any(m.start < b and a < m.end for a, b in named)
         ]
         sup = self.catalog.supersede
         keys = {self.catalog.canonical_key(m.key) for m in tests if m.literal == taken.obj}
@@ -191,7 +202,7 @@ class Extractor:
         taken_spans = named + [(m.start, m.end) for m in tests]
         entities = _non_overlapping(linked, taken_spans + amount_spans(text))
         drugs = [_Value(e.id, e.name, e.start, e.end) for e in entities if e.kind == "Compound"]
-        drugs += _unlinked_drugs(text, doses, entities)
+        drugs += _unlinked_drugs(text, doses, entities, self._known_keys)
         for v in drugs:
             dose = dose_of(text, v.start, _name_end(text, v.start, v.end))
             if (
@@ -219,7 +230,7 @@ class Extractor:
             return None
         values = self._values(spec, text, entities, measurements, subject)
         if not values and _gives_drug(spec):
-            values = _unlinked_drugs(text, doses, entities)
+            values = _unlinked_drugs(text, doses, entities, self._known_keys)
         if not values and _harm_bonus(spec, text, entities):
             # a symptom tied to a drug is the side effect it had ("hallucinations with X")
             values = [_Value(h.id, h.name, h.start, h.end) for h, _ in _harms(text, entities)]
@@ -240,6 +251,7 @@ class Extractor:
         if not new:
             return None
         value = new[0]
+        subject = _nearest(subject, patients, value) if spec.subject == PATIENT else subject
         switched = bool(sup.switch_re.search(text))
         supersedes = (subject.id, spec.name, old[0].id) if old else None
         dose = dose_of(text, value.start, _name_end(text, value.start, value.end))
@@ -293,9 +305,18 @@ class Extractor:
             for e in entities
             if e.kind in kinds and e.id != subject.id
         ]
+        if spec.subject == NOTE and spec.phrase_patterns:
+            # a project's value is where its grammar places it ("WRN-7 is the lead now, much
+            # better sol"): a code written there, not a drug linked elsewhere in the sentence
+            placed = _phrase_values(spec, text, [])
+            if placed and _CODE.fullmatch(placed[0].id):
+                inside = [v for v in values if v.start == placed[0].start]
+                return inside or placed
         if spec.literal_object:
             allergen = find_allergen(text)
-            if allergen is not None:
+            # "a rash with the fluclox, we're documenting it as an allergy": words that point
+            # back at the allergen name none; the drug the sentence names is it
+            if allergen is not None and allergen_named(allergen[0]):
                 phrase, start, end = allergen
                 inside = [v for v in values if start <= v.start < end or v.start <= start < v.end]
                 return inside[:1] or [_Value(phrase, phrase, start, end)]
@@ -384,7 +405,9 @@ def _phrase_values(spec: RelationSpec, text: str, entities: list[LinkedEntity]) 
             continue
         start, end = m.start("x"), m.end("x")
         phrase = m.group("x").strip()
-        if phrase and not any(_covers(e, start, end, phrase) for e in entities):
+        # a value that is only ever words ("mouse peritonitis model") may hold a name
+        words_only = not spec.object_kinds
+        if phrase and (words_only or not any(_covers(e, start, end, phrase) for e in entities)):
             return [_Value(phrase, phrase, start, start + len(phrase))]
     return []
 
@@ -419,7 +442,9 @@ def _gives_drug(spec: RelationSpec) -> bool:
     return spec.subject == PATIENT and spec.object_kinds == {"Compound"}
 
 
-def _doses(text: str, entities: list[LinkedEntity]) -> list[Dose]:
+def _doses(
+    text: str, entities: list[LinkedEntity], tests: frozenset[str] = frozenset()
+) -> list[Dose]:
     """The dose written after each drug the statement names ("apixaban 5 mg twice daily"),
     and after each word the linker did not know that a dose follows ("empagliflozin 10 mg
     od", "lantus 18 units at night": a drug the graph lacks, ``_unlinked_drugs``)."""
@@ -428,7 +453,7 @@ def _doses(text: str, entities: list[LinkedEntity]) -> list[Dose]:
         for e in entities
         if e.kind == "Compound" and e.start >= 0
     ]
-    found += [d for _, d in _dosed_words(text, entities)]
+    found += [d for _, d in _dosed_words(text, entities, tests)]
     kept: list[Dose] = []
     for d in sorted((d for d in found if d is not None), key=lambda d: d.start):
         if not any(d.start < k.end and k.start < d.end for k in kept):
@@ -437,7 +462,6 @@ def _doses(text: str, entities: list[LinkedEntity]) -> list[Dose]:
 
 
 _NAME_END = re.compile(r"[\s\d.,]+$")
-_DIRECT_AMOUNT = re.compile(r"\s*(?:(?:up |down )?to\s+)?\d")
 _DOSED_WORD = re.compile(
     r"(?<![\w-])(?P<w>[A-Za-z][A-Za-z-]{3,})"
     r"(?=\s*(?:(?:up |down )?to\s+|(?:[a-z]+\s+){1,2}?(?:to|now|at)\s+)?\d)"
@@ -506,41 +530,98 @@ def _name_end(text: str, start: int, end: int) -> int:
     return start + len(trimmed) if trimmed else end
 
 
-def _dosed_words(text: str, entities: list[LinkedEntity]) -> list[tuple[tuple[int, int], Dose]]:
-    """Words no entity covers that a dose with an amount follows: (word span, dose)."""
+def _dosed_words(
+    text: str, entities: list[LinkedEntity], tests: frozenset[str] = frozenset()
+) -> list[tuple[tuple[int, int], Dose]]:
+    """Words no entity covers that a dose with an amount follows: (word span, dose); a word
+    that names a test (``tests``: "egfr 58 ml/min") or reads as a verb ("adding 40 mmol kcl",
+    "transfusing 1 unit") is no drug."""
     out = []
     for m in _DOSED_WORD.finditer(text):
         start, end = m.span("w")
         word = m.group("w").lower()
         # a word of change before the amount ("levo went up to 88 mcg") is no drug
-        direct = _DIRECT_AMOUNT.match(text, end) is not None
         if (
             word in _NOT_A_DRUG
-            or (not direct and word.endswith(("ing", "ed", "ly")))
+            or alias_key(word) in tests
+            or word.endswith(("ing", "ed", "ly"))
             or any(e.start < end and start < e.end for e in entities if e.start >= 0)
         ):
             continue
         dose = dose_after(text, end)
-        if dose is not None and dose.amount is not None:
+        # a drug named between the word and the amount is the one dosed ("start bisoprolol
+        # at 2.5 mg")
+        if (
+            dose is not None
+            and dose.amount is not None
+            and not _named_between(entities, end, dose.start)
+        ):
             out.append(((start, end), dose))
     return out
 
 
-def _unlinked_drugs(text: str, doses: list[Dose], entities: list[LinkedEntity]) -> list[_Value]:
+def _nearest(subject: SubjectRef, patients: list[SubjectRef], value: _Value) -> SubjectRef:
+    """Of several patients a clause names ("bed 2 and bed 7 bloods: petrov hb 79 g/l"), the
+    one named last before the value is whose it is; ``subject`` when none is before it."""
+    before = [p for p in patients if 0 <= p.end <= value.start and p.id]
+    if len({p.id for p in patients if p.id}) < 2 or not before:
+        return subject
+    return max(before, key=lambda p: p.end)
+
+
+def _past_names(measurements: list[Measurement], named: list[tuple[int, int]]) -> list[Measurement]:
+    """Each measurement with a patient's name read into its test's name taken out ("lee tsh
+    0.9 mu/l" is Lee's "tsh 0.9 mu/l"); a measurement that is all name is left as found."""
+    out: list[Measurement] = []
+    for m in measurements:
+        key_end = m.start + len(m.key)
+        ends = [b for a, b in named if m.start <= a and b < key_end]
+        if not ends:
+            out.append(m)
+            continue
+        cut = max(ends) - m.start
+        key = re.sub(r"^(?:'s|’s)?[\s:,-]*", "", m.key[cut:])
+        if not key:
+            out.append(m)
+            continue
+        start = key_end - len(key)
+        out.append(Measurement(key + m.literal[len(m.key) :], key, start, m.end))
+    return out
+
+
+def _named_between(entities: list[LinkedEntity], start: int, end: int) -> bool:
+    """Whether a linked drug lies within ``start``..``end`` of the text."""
+    return any(
+        e.kind == "Compound" and e.start >= 0 and start <= e.start and e.end <= end
+        for e in entities
+    )
+
+
+def _unlinked_drugs(
+    text: str,
+    doses: list[Dose],
+    entities: list[LinkedEntity],
+    tests: frozenset[str] = frozenset(),
+) -> list[_Value]:
     """A drug the graph does not know, kept as written when a dose follows it
     ("empagliflozin 10 mg od"): a word no entity covers, right before a dose's amount."""
     return [
         _Value(text[a:b].lower(), text[a:b], a, b)
-        for (a, b), dose in _dosed_words(text, entities)
+        for (a, b), dose in _dosed_words(text, entities, tests)
         if any(d.start == dose.start for d in doses)
     ]
 
 
-def _is_dose(text: str, m: Measurement, doses: list[Dose]) -> bool:
+def _is_dose(
+    text: str, m: Measurement, doses: list[Dose], tests: frozenset[str] = frozenset()
+) -> bool:
     """A measurement that is a drug's dose, never a lab value: it overlaps a dose of a named
-    drug, or its value reads as a dose with an amount ("glargine 20 units")."""
+    drug, or its value reads as a dose with an amount ("glargine 20 units") and its name is
+    no test's (``tests``: "egfr 58 ml/min" is a value)."""
     if any(m.start < d.end and d.start < m.end for d in doses):
         return True
+    if alias_key(m.key) in tests:
+        return False
     key_end = m.start + len(m.key)
     dose = dose_after(text, key_end)
     return dose is not None and dose.amount is not None and dose.end >= m.end

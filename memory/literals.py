@@ -85,6 +85,8 @@ _STOP = frozenset(
         "reached",
         "showed",
         "shows",
+        "reads",
+        "read",
         "the",
         "their",
         "to",
@@ -118,6 +120,15 @@ _STOP = frozenset(
         "that",
         "type",
         "known",
+        # a time said between a test and its value ("K this am 3.2") is no part of its name
+        "am",
+        "pm",
+        "morning",
+        "evening",
+        "night",
+        "tonight",
+        "overnight",
+        "yesterday",
         "dx",
         "put",
         "started",
@@ -335,3 +346,14 @@ def find_allergen(text: str) -> tuple[str, int, int] | None:
             start = m.start("x") + offset
             return value, start, start + len(value)
     return None
+
+
+_NOT_AN_ALLERGEN = re.compile(
+    r"\b(?:it|this|that|them|documenting|documented|recording|recorded|noting|noted|as)\b", re.I
+)
+
+
+def allergen_named(phrase: str) -> bool:
+    """Whether an allergen phrase names a thing rather than pointing back at one ("we're
+    documenting it as an" names none)."""
+    return _NOT_AN_ALLERGEN.search(phrase) is None

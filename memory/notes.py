@@ -78,12 +78,58 @@ class NoteMention:
 
 
 _NAMED = re.compile(
-    r"(?<![\w-])(?:[Pp]roject\s+(?P<after>[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)"
+    r"(?<![\w-])(?:[Pp]roject\s+(?P<after>[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)"
     r"|(?P<before>[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)\s+(?:project|program|programme)\b)(?![\w-])"
 )
 """A project known by its own name ("Project Lark", "the Wren program"): ``<name>-project``
 whichever of these heads it has, so the name alone finds it later ("Lark lead?")."""
 
+
+_NOT_NAMES = frozenset(
+    {
+        *_NOT_AFTER,
+        "is",
+        "was",
+        "has",
+        "had",
+        "will",
+        "would",
+        "can",
+        "to",
+        "for",
+        "on",
+        "in",
+        "and",
+        "or",
+        "of",
+        "at",
+        "by",
+        "with",
+        "team",
+        "lead",
+        "leads",
+        "meeting",
+        "update",
+        "updates",
+        "plan",
+        "plans",
+        "status",
+        "notes",
+        "note",
+        "timeline",
+        "budget",
+        "goals",
+        "manager",
+        "management",
+        "kickoff",
+        "board",
+        "call",
+        "work",
+    }
+)
+"""Words that follow "project" in a sentence without naming one."""
+_CODED = re.compile(r"(?<![\w-])(?:[A-Z][A-Z0-9]*\d[A-Z0-9]*|[A-Z]{1,6}-\d+[A-Za-z]?)(?![\w-])")
+"""A compound's or a gene's code ("HLX-204", "TYK2", "NLRP3"): what a project's note names."""
 
 _HEADING = re.compile(
     r"^\s*(?P<name>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,3}?)"
@@ -116,13 +162,18 @@ def heading_note(text: str) -> NoteMention | None:
     heads = [i for i, w in enumerate(words) if w.lower() in HEADS]
     if heads and heads[0] == 0:
         return None  # a bare head names no project ("Our assay today:")
-    if not heads and (
-        len(words) > 2
-        or not words[0][0].isupper()
-        or any(c.isdigit() for c in words[0])
-        or amount_spans(text)
-        or find_mrns(text)
-        or PERSON.search(text)
+    if (
+        not heads
+        and (
+            len(words) > 2
+            # typed in lower case ("osprey: parking TYK2"), a heading names a project when the
+            # message gives a compound's or a gene's code
+            or not (words[0][0].isupper() or _CODED.search(text[m.end() :]))
+            or any(c.isdigit() for c in words[0])
+            or amount_spans(text)
+            or find_mrns(text)
+            or PERSON.search(text)
+        )
     ):
         return None
     if heads and len(words) > 3:
@@ -143,6 +194,10 @@ def find_notes(text: str) -> list[NoteMention]:
     named: list[NoteMention] = []
     for m in _NAMED.finditer(text):
         slug = slugify(m.group("after") or m.group("before"))
+        # typed in lower case, the word after "project" is its name unless it is a word of
+        # the sentence ("project meeting", "project is")
+        if m.group("after") and m.group("after")[0].islower() and slug in _NOT_NAMES:
+            continue
         if slug and slug not in _SKIP_FIRST and slug not in HEADS:
             named.append(NoteMention(m.group(0), f"{slug}-project", m.start(), m.end()))
     out: list[NoteMention] = []

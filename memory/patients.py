@@ -150,6 +150,47 @@ def find_intros(text: str) -> list[tuple[str, str]]:
     return pairs
 
 
+_ANY_TITLE = re.compile(
+    rf"(?<![\w.])(?i:mr|mrs|ms|miss|mx)\.?\s+(?P<surname>[{_UP}{_LOW}][{_LOW}]+(?:-[{_UP}{_LOW}][{_LOW}]+)?)"
+    rf"(?![\w-])"
+)
+"""A patient's title and surname in any case, as clinicians type on a ward ("mrs lee")."""
+BED = re.compile(
+    r"(?<![\w-])(?i:bed|bay|side room|cubicle)\s*#?\s*(?P<bed>\d{1,3}[a-zA-Z]?)(?![\w.-])"
+)
+"""Where a patient lies ("bed 4", "bay 3"): what a ward calls them by."""
+_PLACE_REACH = 48
+"""How far (characters) a title or a bed may stand from the record number it goes with."""
+
+
+def bed_key(number: str) -> str:
+    """The alias under which a bed is kept ("bed 4")."""
+    return f"bed {number.lower()}"
+
+
+def find_placed(text: str) -> list[tuple[str, str, str]]:
+    """(alias, kind, MRN) for each title-and-surname ("mrs lee", kind ``surname``) and each bed
+    ("bed 4", kind ``bed``) written beside a record number in ``text`` ("bed 4 is mrs lee, mrn
+    2231", "mr byrne, 9071"): the number nearest it within ``_PLACE_REACH`` characters, the
+    patient that surname or bed stands for from then on. Pure."""
+    mrns = find_mrns(text)
+    out: list[tuple[str, str, str]] = []
+    mentions = [
+        (m.group("surname"), "surname", m.start(), m.end()) for m in _ANY_TITLE.finditer(text)
+    ]
+    mentions += [(bed_key(m.group("bed")), "bed", m.start(), m.end()) for m in BED.finditer(text)]
+    for alias, kind, start, end in mentions:
+        near = [
+            (max(m.start - end, start - m.end), m.mrn)
+            for m in mrns
+            if not (m.start < end and start < m.end)
+        ]
+        near = [(d, mrn) for d, mrn in near if d <= _PLACE_REACH]
+        if near:
+            out.append((alias.lower(), kind, min(near)[1]))
+    return out
+
+
 def find_names(text: str) -> list[NameMention]:
     """Person-like mentions: "First Last" pairs and "Mr./Ms. Surname" titles."""
     out: list[NameMention] = []

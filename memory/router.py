@@ -18,7 +18,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from engine.util.yamltext import safe_load
-from memory.dates import days_ago, end_of_day, find_dates, start_of_day
+from memory.dates import at_part, days_ago, find_dates, part_of_day, start_of_day, this_part
 
 DEFAULT_RULES = Path(__file__).with_name("rules.yaml")
 STORES = frozenset({"episodic", "vault", "kg", "dense"})
@@ -188,8 +188,12 @@ class Router:
                     return TemporalIntent(kind, anchor, fallback, None, True)
         dates = find_dates(question, now)
         if dates:  # "as of March 3", "on 2026-03-05": what held at the end of that day
-            instant = end_of_day(dates[0].day, now)
+            # (of its morning when it says so: "on monday morning")
+            instant = at_part(dates[0].day, part_of_day(question), now)
             return TemporalIntent(Temporal.AS_OF, None, Temporal.CURRENT, instant, True)
+        morning = this_part(question, now)  # "his lactate this morning", asked at night
+        if morning is not None and not explicit:
+            return TemporalIntent(Temporal.AS_OF, None, Temporal.CURRENT, morning, True)
         if explicit:
             return TemporalIntent(fallback, None, fallback, None, True)
         days = _as_of_days(question, t)

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from engine.config import Settings
@@ -41,6 +41,7 @@ from memory.origin import LOOKED_UP, STATED, confident_answers, kind_named
 from memory.relations import RelationCatalog, load_catalog
 from memory.results import NameOf
 from memory.router import Route, Router
+from memory.saidnames import said_drugs
 from memory.sqlite import compact_sqlite
 from memory.stated import says_now, stated_instant, unresolved_time
 from memory.store.backend import TurnLog, delete_user, open_stores
@@ -105,6 +106,13 @@ class UserMemory:
         which way a question says an amount moves (both the engine's, ``EnginePort``)."""
         self.speller = speller
         self.forget_elsewhere = forget_elsewhere
+        self._asked: dict[str, tuple[str, datetime]] = {}
+        self._ttl = timedelta(minutes=settings.episodic_ttl_minutes)
+        self._last_question: dict[str, tuple[str, datetime]] = {}
+        self._last_drug: dict[str, str] = {}
+        """Per session, the drug its last memory question named ("it" in a follow-on)."""
+        """Per session, its last memory question (a follow-on borrows its words)."""
+        """Per session, the subject its last memory question named (``_conversation``)."""
         self.residue: str | None = None
         """What the last ``forget`` could not erase from the files, said plainly."""
         self.settings = settings
@@ -189,16 +197,64 @@ class UserMemory:
             edits = self.speller.edits(question)
             question = apply(question, edits)
             linked = _moved(linked, edits)
+        key = session or DEFAULT_SESSION
+        last = self._last_question.get(key)
+        before = last[0] if last is not None and self.clock.now() - last[1] <= self._ttl else None
+        drug = self._last_drug.get(key) if before is not None else None
+        if drug is not None and _FOLLOW_ON.match(question):
+            # "and what did we start it at": "it" is the drug the last question named
+            question = _POINTS_BACK.sub(drug, question, count=1)
         with self.vault.hold(), self.resolver.reading():
-            route = self.route(question)
-            if not route.memory and not route.subjects:
-                return None
-            entities = _merge(linked, link(self.linker, question))
-            last = self.episodic.last_subject(session or DEFAULT_SESSION)
-            result = self.answerer.answer(question, entities, route, last)
+            result = self._answer(question, linked, session)
+            if result is None and before is not None and _FOLLOW_ON.match(question):
+                # "and as of thursday", "and which did i stop": a question that goes on from
+                # the conversation's last memory question borrows its words, its own first
+                # (its own time and verb are what it asks)
+                question = f"{question.rstrip(' ?')}, {before}"
+                result = self._answer(question, linked, session)
+            if result is not None:
+                self._last_question[key] = (question, self.clock.now())
         if result is not None and result.question != asked:
             result.question = asked
         return result
+
+    def _answer(
+        self, question: str, linked: list[LinkedEntity], session: str | None
+    ) -> Result | None:
+        """``answer`` once the question is read as it stands; notes the subject it names as
+        the conversation's."""
+        route = self.route(question)
+        if not route.memory and not route.subjects:
+            return None
+        entities = _merge(linked, link(self.linker, question))
+        last = self._conversation(session)
+        entities = _merge(entities, self._said_drugs(question, entities, last))
+        result = self.answerer.answer(question, entities, route, last)
+        drugs = [e.mention for e in entities if e.kind == "Compound" and e.start >= 0]
+        if drugs:
+            self._last_drug[session or DEFAULT_SESSION] = drugs[0]
+        named = [r.id for r in self.resolver.patients(question) if r.id and r.known]
+        named += [r.id for r in self.resolver.notes(question) if r.id and r.known]
+        if named:
+            self._asked[session or DEFAULT_SESSION] = (named[0], self.clock.now())
+        return result
+
+    def _said_drugs(
+        self, question: str, linked: list[LinkedEntity], conversation: str | None
+    ) -> list[LinkedEntity]:
+        """The medications of the patient asked about (named, else the conversation's) that
+        the question names as the user wrote them (``memory.saidnames``: "his norad rate")."""
+        named = [r for r in self.resolver.patients(question) if r.id and r.known]
+        patient = named[0].id if named else conversation
+        if patient is None or not patient.startswith("patient:"):
+            return []
+        taken = [(e.start, e.end) for e in linked if e.start >= 0]
+        taken += [(r.start, r.end) for r in named if r.start >= 0]
+        drugs = [f for f in self.vault.history(patient, "takes") if f.source == STATED]
+        specs = self.catalog.relations.values()
+        return said_drugs(
+            question, drugs, taken, lambda w: any(s.score(w, ask=True) > 0 for s in specs)
+        )
 
     def boosts(self, triples: list[Triple], question: str | None = None) -> dict[Triple, float]:
         """``settings.vault_boost`` for each triple that is a current quality-1 vault fact; a
@@ -297,7 +353,7 @@ class UserMemory:
         put without its question mark."""
         if not any(each for _, each in found) and not alone:
             return
-        conversation = self.episodic.last_subject(session or DEFAULT_SESSION)
+        conversation = self._conversation(session)
         last = next((f.subj for _, each in found for f in each), conversation)
         for part, each in found:
             if each:
@@ -321,7 +377,7 @@ class UserMemory:
         already were; ``after``: the subject of the message's sentence before, which is the
         conversation's for this one."""
         with self.vault.hold():
-            conversation = after or self.episodic.last_subject(session or DEFAULT_SESSION)
+            conversation = after or self._conversation(session)
             # the patient a sentence before it in the message named is as good as its own
             how = "clause" if after else "conversation"
             found = self.extractor.extract(text, conversation, carried=how)
@@ -460,6 +516,12 @@ class UserMemory:
         patient, how = conversation, "conversation"
         for part in parts:
             named = [r.id for r in self.resolver.patients(part) if r.id]
+            notes = [r for r in self.resolver.notes(part) if r.id]
+            # a project the sentence named before goes on through a clause that seems to
+            # name a new one ("osprey lead is OSP-71, ic50 12 nM in the cell assay")
+            if notes and not any(r.known for r in notes) and (patient or "").startswith("note:"):
+                notes = []
+            named = named or [r.id for r in notes]
             if named:
                 patient, how = named[0], "clause"
             fact = (
@@ -560,6 +622,8 @@ class UserMemory:
         """Log a statement with its subject: the fact's, else the patient it ``named`` (the
         conversation is about that patient even when no fact was read)."""
         evidence: list[Any] = []
+        if fact is not None or named is not None:
+            self._asked.pop(session or DEFAULT_SESSION, None)
         if fact is not None:
             evidence = [{"kind": "memory", "id": f"vault:{fact.id}", "triple": list(fact.triple)}]
         self.episodic.add(
@@ -568,6 +632,16 @@ class UserMemory:
             evidence=evidence,
             subject=fact.subj if fact else named,
         )
+
+    def _conversation(self, session: str | None) -> str | None:
+        """The subject of the conversation: the patient or project its last question named,
+        when no statement has named another since ("achebe's potassium this morning?" then
+        "her K now"), else the last one a turn was about."""
+        key = session or DEFAULT_SESSION
+        asked = self._asked.get(key)
+        if asked is not None and self.clock.now() - asked[1] <= self._ttl:
+            return asked[0]
+        return self.episodic.last_subject(key)
 
     # --- inspection and forgetting ---------------------------------------------------------------
     def facts(self, include_superseded: bool = True) -> list[Fact]:
@@ -604,6 +678,10 @@ class UserMemory:
             check_text(target)
         elif isinstance(target, tuple):
             check_text(*target)
+        # what the conversation carries on from is no longer said
+        self._asked.clear()
+        self._last_question.clear()
+        self._last_drug.clear()
         with self.vault.hold():
             if isinstance(target, Fact):
                 target = target.triple
@@ -774,6 +852,12 @@ def _moved(linked: list[LinkedEntity], edits: list[Edit]) -> list[LinkedEntity]:
         if start is not None and end is not None:
             out.append(e.model_copy(update={"start": start, "end": end}))
     return out
+
+
+_POINTS_BACK = re.compile(r"\b(?:it|that one|this one)\b", re.IGNORECASE)
+"""Words that point back at the drug the last question asked about."""
+_FOLLOW_ON = re.compile(r"^\s*(?:and|so|also|what about|how about)\b", re.IGNORECASE)
+"""How a question that goes on from the one before it opens."""
 
 
 def _merge(first: list[LinkedEntity], second: list[LinkedEntity]) -> list[LinkedEntity]:

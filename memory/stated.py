@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
 from memory.dates import date_spans, days_ago, find_dates, read_date
 
@@ -28,7 +28,7 @@ def stated_instant(
     ``as_of`` maps relative phrases to days back ("last week": 7); ``as_of_days`` is a regex
     whose group ``n`` counts days back ("3 days ago")."""
     for mention in find_dates(text, now):
-        if mention.day < now.date():
+        if mention.day < now.date() and not _upcoming(mention.text, mention.day, now):
             return datetime.combine(mention.day, _NOON, tzinfo=UTC)
     days = days_ago(text, dict(as_of))
     if days is None:
@@ -37,6 +37,22 @@ def stated_instant(
     if days is not None and days > 0:
         return now - timedelta(days=days)
     return None
+
+
+_AHEAD_DAYS = 183
+"""A day written without its year that falls this many days ahead or fewer is to come."""
+
+
+def _upcoming(said: str, day: date, now: datetime) -> bool:
+    """Whether a day written without a year ("starting dec 7", said in November) is one to
+    come, read as last year's only because this year's has not passed. Pure."""
+    if day.year >= now.year or re.search(r"\b\d{4}\b", said):
+        return False
+    try:
+        ahead = (day.replace(year=now.year) - now.date()).days
+    except ValueError:  # 29 February
+        return False
+    return 0 < ahead <= _AHEAD_DAYS
 
 
 _SEASON = r"(?:spring|summer|autumn|fall|winter|christmas|easter|new year|the holidays)"

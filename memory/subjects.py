@@ -18,7 +18,7 @@ from engine.understand.spans import outermost
 from engine.util.ids import kind_of as graph_kind
 from engine.util.text import alias_key
 from memory.notes import HEADS, find_notes, match_slug, phrase_key
-from memory.patients import find_intros, find_mrns, find_names, surname
+from memory.patients import BED, bed_key, find_intros, find_mrns, find_names, find_placed, surname
 from memory.vault import Vault
 
 _BARE_NUMBER = re.compile(r"(?<![\w#.,/\-^])(?P<n>\d{4,10})(?![\w%/^]|[.,]\d|\s*[%/])")
@@ -31,8 +31,8 @@ def _CODE_WORD(code: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-]){re.escape(code)}(?![\w-])", re.IGNORECASE)
 
 
-_CAPITALISED = re.compile(r"(?<![\w'-])[A-Z][a-z]{2,}(?:-[A-Z][a-z]+)?(?![\w-])")
-"""A word written with a capital, as a surname is."""
+_SURNAME = re.compile(r"(?<![\w'-])[A-Za-z][a-z]{2,}(?:-[A-Za-z][a-z]+)?(?![\w-])")
+"""A word as a surname is written, capitalised or, as typed on a ward, not ("okafor")."""
 
 
 class Linker(Protocol):
@@ -156,8 +156,9 @@ class Resolver:
                 refs.append(
                     SubjectRef("", PATIENT, n.name, n.start, n.end, False, "unknown-name", n.name)
                 )
-        surnames = self.vault.alias_keys("surname") if _CAPITALISED.search(text) else frozenset()
-        for word in _CAPITALISED.finditer(text):
+        refs += self._beds(text, refs)
+        surnames = self.vault.alias_keys("surname")
+        for word in _SURNAME.finditer(text):
             # a surname alone, of a patient this user introduced by name ("Okafor 3390",
             # "the first potassium for Okafor")
             if any(r.start < word.end() and word.start() < r.end for r in refs):
@@ -180,6 +181,23 @@ class Resolver:
                 )
         order = {"mrn": 0, "intro": 0, "name": 1, "title": 2, "bare": 3, "unknown-name": 4}
         return sorted(refs, key=lambda r: (order[r.via], r.start))
+
+    def _beds(self, text: str, refs: list[SubjectRef]) -> list[SubjectRef]:
+        """The patients this user placed in the beds ``text`` names ("bed 4"), the latest
+        placed there first."""
+        out: list[SubjectRef] = []
+        for m in BED.finditer(text):
+            if any(r.start < m.end() and m.start() < r.end for r in refs):
+                continue
+            hits = self.vault.resolve(bed_key(m.group("bed")), "bed")
+            if hits:
+                said = m.group()
+                out.append(
+                    SubjectRef(
+                        hits[0].subject, PATIENT, said, m.start(), m.end(), True, "name", said
+                    )
+                )
+        return out
 
     def notes(self, text: str) -> list[SubjectRef]:
         return self._once("notes", text, self._notes)
@@ -206,6 +224,13 @@ class Resolver:
             refs.append(
                 SubjectRef(sid, NOTE, n.phrase, n.start, n.end, slug is not None, NOTE, n.phrase)
             )
+        if not any(r.known for r in refs):
+            # a project this user knows, named by its own name, is what the message is about
+            # rather than a new one its other words seem to name ("osprey next milestone is
+            # the dog pk study", "weekend thought - osprey backup ...")
+            bare = [r for r in self._bare_notes(text) if r.known]
+            if bare:
+                return bare
         return refs
 
     def _bare_notes(self, text: str) -> list[SubjectRef]:
@@ -272,7 +297,8 @@ class Resolver:
         out: list[tuple[str, str, str]] = []
         for name, mrn in find_intros(text):
             out += [(name, "name", patient_id(mrn)), (surname(name), "surname", patient_id(mrn))]
-        return out
+        out += [(alias, kind, patient_id(mrn)) for alias, kind, mrn in find_placed(text)]
+        return list(dict.fromkeys(out))
 
     def learn(self, text: str, subject: str) -> list[tuple[str, str, str]]:
         """Note phrases of ``subject`` that ``text`` teaches: (alias, kind, subject) triples.

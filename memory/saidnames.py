@@ -1,0 +1,65 @@
+"""Medications a question names as the user wrote them: "his norad rate", "the pip-taz",
+"clinda dose" — a word the linker does not know, that is the name (or the beginning of the
+name) of a medication stated for the patient asked about. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+
+from engine.result import LinkedEntity
+from engine.util.text import alias_key
+from memory.vault import Fact
+
+_WORD = re.compile(r"(?<![\w-])[A-Za-z][\w-]{2,}(?![\w-])")
+_MIN_CLIP = 4
+"""Letters the beginning of a name must have to stand for it ("gent", "clinda")."""
+
+
+def names_of(fact: Fact) -> set[str]:
+    """The normalised names a medication fact goes by: the graph's and the user's ("Apixaban
+    (Eliquis)" -> apixaban, eliquis), or the word it was kept as ("norad")."""
+    written = (fact.obj_name or "").replace(")", "").split(" (")
+    names = {alias_key(n) for n in (*written, fact.obj) if n and "::" not in n}
+    return {n for n in names if n}
+
+
+def said_drugs(
+    question: str,
+    drugs: Iterable[Fact],
+    taken: Sequence[tuple[int, int]] = (),
+    asks: Callable[[str], bool] = lambda _: False,
+) -> list[LinkedEntity]:
+    """The medications of ``drugs`` that words of ``question`` outside ``taken`` spans name,
+    whole or by their beginning; a word that could be several names none, and a word that
+    ``asks`` says is a question's own ("meds" is no beginning of medroxyprogesterone)."""
+    facts = list(drugs)
+    out: list[LinkedEntity] = []
+    for m in _WORD.finditer(question):
+        if any(m.start() < b and a < m.end() for a, b in taken):
+            continue
+        word = alias_key(m.group())
+        hits = {
+            f.obj: f
+            for f in facts
+            if any(
+                n == word or (len(word) >= _MIN_CLIP and n.startswith(word)) for n in names_of(f)
+            )
+        }
+        if len(hits) != 1 or asks(m.group()):
+            continue
+        fact = next(iter(hits.values()))
+        out.append(
+            LinkedEntity(
+                mention=m.group(),
+                id=fact.obj,
+                name=fact.obj_name or fact.obj,
+                kind="Compound",
+                score=1.0,
+                method="user",
+                start=m.start(),
+                end=m.end(),
+            )
+        )
+    return out
