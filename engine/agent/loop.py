@@ -645,12 +645,13 @@ class AgentLoop:
         # the relation the words name, when it joins the two ends; else the one the reading
         # makes most probable that does ("CFTR mutations cause cystic fibrosis": associates)
         rels = [r for c in plan.features.cues for r in c.rels if r in joins]
-        if (
-            not rels
-            and a_ent.kind == b_ent.kind == "Disease"
-            and says_is_a(plan.question, a_ent, b_ent)
-        ):
-            rels = [SUBTYPE_REL]
+        if not rels and says_is_a(plan.question, a_ent, b_ent):
+            # "is ulcerative colitis a kind of IBD": the hierarchy; "is atorvastatin a
+            # statin": the class's members
+            if a_ent.kind == b_ent.kind == "Disease":
+                rels = [SUBTYPE_REL]
+            elif {a_ent.kind, b_ent.kind} == {"Compound", CLASS_KIND}:
+                rels = [MEMBER_REL]
         if not rels and plan.reading is not None:
             rels = [r for r in plan.reading.claim_relations() if r in joins][:1]
         asked = rels or ["CtD"]
@@ -811,6 +812,7 @@ def named_as(plan: Plan, store: KGStore) -> list[list[str]]:
 
 
 CLASS_KIND = "Pharmacologic Class"
+MEMBER_REL = "PCiC"
 
 
 def class_edges(store: KGStore, cls: str, target: LinkedEntity, rels: list[str]) -> list[Triple]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
@@ -22,6 +22,7 @@ from engine.ingest.nearest import BROADER, NARROWER
 from engine.providers.embedder.base import Embedder
 from engine.understand.bank import is_relation_word
 from engine.understand.lexicon import (
+    COMPILED_CUES,
     KIND_WORDS,
     is_cue_word,
     is_structural,
@@ -75,6 +76,8 @@ out (a name one or two letters short is a typo, for the fuzzy match)."""
 MAX_SHORTENED = 4
 """At most this many drugs may begin with the letters: more tell nothing."""
 
+NAME_WORDS = 12
+"""Words before the last one a name in the other number is looked for among."""
 MIN_PLURAL_WORD = 6
 """A one-word name is read from its plural only when the plural is this long ("migraines",
 "seizures"): shorter plurals are too often other words ("aids", "ages")."""
@@ -91,6 +94,40 @@ def singular(word: str) -> str | None:
     if word.endswith("ies"):
         return word[:-3] + "y"
     return word[:-1]
+
+
+GENE_AFTER = frozenset("gene genes protein mutation mutations variant variants expression".split())
+"""Words after a name that say it is a gene's ("brca1 mutations")."""
+GENE_RELS = frozenset({"CbG", "GiG"})
+MIN_LOWER_SYMBOL = 3
+
+
+def gene_framed(tokens: Sequence[Token], position: int) -> bool:
+    """The word stands where a gene is asked for: after a word that asks what binds or is
+    bound ("target", "inhibits", "binds", an article between), or before one that names a
+    gene's part ("mutations", "expression")."""
+    if len(tokens[position].text) < MIN_LOWER_SYMBOL:
+        return False
+    after = tokens[position + 1].norm if position + 1 < len(tokens) else ""
+    if after in GENE_AFTER:
+        return True
+    before = position - 1
+    if before >= 0 and tokens[before].norm in ARTICLES:
+        before -= 1
+    if before < 0:
+        return False
+    word = tokens[before].norm
+    return any(rx.fullmatch(word) and GENE_RELS & set(rels) for rx, rels, _ in COMPILED_CUES)
+
+
+def plural_of(word: str) -> str | None:
+    """The regular English plural of a word that does not end in "s" ("inhibitor",
+    "artery"); None for one that does, or no word of letters."""
+    if not word.isalpha() or len(word) < 4 or word.endswith("s"):
+        return None
+    if word.endswith("y") and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
 
 
 def _adjacent(text: str, end: int, start: int) -> bool:
@@ -345,26 +382,27 @@ class Linker:
         return self._short_forms(tokens, found), initials
 
     def _spans(self, tokens: list[Token]) -> list[Span]:
-        """The alias index's spans of ``tokens``, and those a name takes in the plural where
-        the index holds it in the singular ("heart attacks", "myocardial infarctions",
-        "migraines"): its last word made singular, when no span as written ends there."""
+        """The alias index's spans of ``tokens``, and those of a name whose last word is typed
+        in the other number, when no span as written ends there: singular where the index
+        holds the singular ("heart attacks", "myocardial infarctions", a one-word
+        "migraines"), plural where it holds only the plural, for two words or more
+        ("cholinesterase inhibitor")."""
         norms = [t.norm for t in tokens]
         spans = self.aliases.matcher.spans(norms)
-        ones = [singular(n) for n in norms]
-        if not any(ones):
-            return spans
         ended = {s.last for s in spans}
-        alt = [o or n for o, n in zip(ones, norms, strict=True)]
-        for span in self.aliases.matcher.spans(alt):
-            i, j = span.first, span.last
-            if (
-                ones[j] is None
-                or j in ended
-                or any(ones[k] for k in range(i, j))
-                or (i == j and len(norms[j]) < MIN_PLURAL_WORD)
-            ):
+        for j, norm in enumerate(norms):
+            if j in ended:
                 continue
-            spans.append(span)
+            one = singular(norm)
+            for other in (one, plural_of(norm)):
+                if other is None:
+                    continue
+                alone = other == one and len(norm) >= MIN_PLURAL_WORD
+                lo = max(0, j - NAME_WORDS)
+                for span in self.aliases.matcher.spans([*norms[lo:j], other]):
+                    first, last = span.first + lo, span.last + lo
+                    if last == j and (first < j or alone):
+                        spans.append(Span(first, last, span.key))
         return spans
 
     def _short_forms(self, tokens: list[Token], found: list[Mention]) -> list[Mention]:
@@ -478,7 +516,14 @@ class Linker:
         lower case where the verb of a kind noun's clause stands ("medicines that *fall* into
         X": not the side effect Fall)."""
         tok = tokens[position]
+        every = cands
         cands = self.aliases.plausible(cands, tok, position, framed(tokens, position))
+        if tok.text.islower() and gene_framed(tokens, position):
+            # "drugs that target egfr", "brca1 mutations": a gene's own symbol typed in lower
+            # case where a gene is asked for
+            cands += [
+                c for c in every if c.node_id.startswith("Gene::") and c.primary and c not in cands
+            ]
         if any(c.primary for c in cands):
             # a word that is one node's own name is not a drug's other name ("acne")
             cands = [c for c in cands if c.primary or not everyday_brand(c, tok)]

@@ -186,3 +186,21 @@ def test_a_receptor_named_without_its_number_is_its_family(helix: Any) -> None:
     assert claim.intent == "claim" and claim.status is Status.ANSWERED
     assert claim.answers[0].name.startswith("DRD")
     assert claim.text.startswith("Yes — the knowledge graph records that **Pramipexole** binds")
+
+
+def test_a_gene_symbol_in_lower_case_where_a_gene_is_asked_for(helix: Any) -> None:
+    r = helix.ask("which drugs inhibit comt")
+    assert [e.id for e in r.linked] == ["Gene::1312"]
+    assert r.status is Status.ANSWERED and all(a.kind == "Compound" for a in r.answers)
+    # not framed as a gene: left alone
+    assert not any(e.kind == "Gene" for e in helix.link("comt is what i typed"))
+
+
+def test_is_a_drug_a_member_of_a_class(helix: Any) -> None:
+    # the class's name in the singular ("inducer" of Cytochrome P450 3A4 Inducers)
+    r = helix.ask("is topiramate a cytochrome p450 3a4 inducer?")
+    assert r.intent == "claim" and r.status is Status.ANSWERED
+    assert r.text.startswith("Yes — the knowledge graph records that **Cytochrome P450 3A4")
+    assert r.paths and r.paths[0][0][1] == "PCiC"
+    no = helix.ask("is lamotrigine a cytochrome p450 3a4 inducer?")
+    assert no.intent == "claim" and no.status is Status.NOT_ANSWERED
