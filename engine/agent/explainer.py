@@ -10,6 +10,7 @@ from engine.agent.subtypes import SUBTYPE_REL
 from engine.graph.metapaths import Metapath
 from engine.graph.relations import BY_ABBREV, triple_text, use_phrase, verb_phrase
 from engine.graph.store import KGStore, Sample
+from engine.graph.walk import reverse
 from engine.result import Answer, LinkedEntity, Triple
 from engine.understand.reading import PLURAL
 
@@ -340,6 +341,49 @@ def named_disease(said: str, name: str, kind: str, disease: str) -> str:
     return (
         f"Reading '{said}' as {disease}: the graph records treatments of diseases, and "
         f"{name} is in it as {'an' if kind[:1].lower() in 'aeiou' else 'a'} {kind.lower()}."
+    )
+
+
+HELD_RELATIONS = 3
+"""Relations of a node offered when a question about it found nothing."""
+HELD_NAMES = 3
+"""Names shown per relation offered."""
+
+
+def held_instead(store: KGStore, node_id: str, asked: Set[str]) -> str:
+    """What the graph holds about a node a question found nothing for: its relations other
+    than those ``asked``, the most populated first, each with a few names ("its targets: F10;
+    the side effects it causes: …"); "" when it holds nothing else."""
+    i = store.index.get(node_id)
+    if i is None:
+        return ""
+    kind = store.kind(node_id)
+    counted = [
+        (store.degree(i, u), u)
+        for u in store.uses()
+        if u.src == kind and u.rel not in asked and not u.detail
+    ]
+    parts: list[str] = []
+    for n, u in sorted((c for c in counted if c[0] > 0), key=lambda c: (-c[0], c[1].key)):
+        if len(parts) == HELD_RELATIONS:
+            break
+        back = reverse(u)
+        # the most specific first (a drug's own target before the enzymes every drug meets)
+        ranked = sorted(
+            store.neighbors(i, u).tolist(),
+            key=lambda j: (store.degree(j, back), store.name(store.ids[j]).lower()),
+        )
+        names = [store.name(store.ids[j]) for j in ranked[:HELD_NAMES]]
+        more = f" and {n - HELD_NAMES} more" if n > HELD_NAMES else ""
+        dst = PLURAL[u.dst].listed if u.dst in PLURAL else u.dst
+        what = use_phrase(u, store.name(node_id), dst[:1].upper() + dst[1:])
+        parts.append(f"{what}: {', '.join(names)}{more}")
+    if not parts:
+        return ""
+    return (
+        prompts.load("answer_held_instead")
+        .render(name=store.name(node_id), held="; ".join(parts))
+        .strip()
     )
 
 

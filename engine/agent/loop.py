@@ -439,6 +439,11 @@ class AgentLoop:
             if sampled := [(r, store.sampled[r]) for r in asked if r in store.sampled]:
                 # "where is CFTR expressed": the graph holds a sample of those edges
                 note = f"{note}\n\n{explainer.sampled_missing(sampled)}"
+            if plan.intent == "one_hop" and (
+                held := explainer.held_instead(store, seed.id, set(asked))
+            ):
+                # "what is apixaban used for": no indication recorded, its targets are
+                note = f"{note}\n\n{held}"
             return self._literature(result, hits, note, **self._held_to(plan))
         with steps.step("fuse", "fusing graph and passage evidence") as a:
             target = plan.targets[0].id if plan.intent == "mechanism" and plan.targets else None

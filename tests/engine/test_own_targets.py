@@ -76,3 +76,15 @@ def test_a_mechanism_answer_is_led_by_them(store: KGStore) -> None:
     assert [a.id for a in result.answers] == [DHFR, ATIC, ABCB1]
     assert result.answers[0].why == "the drug's target (inhibitor)"
     assert result.paths[0] == [(MTX, "CbG", DHFR)]
+
+
+def test_what_the_graph_holds_is_offered_when_the_asked_relation_holds_nothing(
+    store: KGStore,
+) -> None:
+    from engine.agent.explainer import held_instead
+
+    said = held_instead(store, MTX, {"CtD"})
+    # the genes fewer drugs bind first: ATIC, bound by two drugs, is the one left out
+    assert said.startswith("What the graph does hold about **Methotrexate**: Genes that")
+    assert "ABCB1, CYP, DHFR and 1 more" in said and "ATIC" not in said
+    assert held_instead(store, MTX, {"CbG"}) == ""
