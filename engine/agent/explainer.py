@@ -387,6 +387,10 @@ def held_instead(store: KGStore, node_id: str, asked: Set[str]) -> str:
     )
 
 
+def not_english() -> str:
+    return prompts.load("answer_not_english").render().strip()
+
+
 def no_path(entity: str, reason: str) -> str:
     return prompts.load("answer_no_path").render(entity=entity, reason=reason).strip()
 

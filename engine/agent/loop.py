@@ -356,6 +356,10 @@ class AgentLoop:
             note = explainer.not_found(plan.unlinked, inside)
             result.stop_reason = "entity not in graph"
             return self._literature(result, hits, note, naming=plan.unlinked)
+        if plan.intent == "not_english":
+            result.stop_reason = "not in English"
+            result.text = explainer.not_english()
+            return result
         if plan.intent == "out_of_scope" and plan.scope is not None:
             result.stop_reason = "out of scope"
             named = [(e.name, e.kind) for e in plan.seeds]

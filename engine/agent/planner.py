@@ -259,6 +259,7 @@ class Planner:
         if choice and choice.startswith(RELATION_CHOICE):
             relation_choice, choice = choice[len(RELATION_CHOICE) :], None
         words = read_words(question, link, spans, self.data)
+        foreign = self._foreign(link)
         plan = Plan(
             question,
             question_hash(question),
@@ -269,6 +270,9 @@ class Planner:
             budget=self.budget,
             uncovered=list(words.uncovered),
         )
+        if foreign:
+            plan.intent = "not_english"
+            return plan
         parses = Parses(self.parses, words.features)
         resolved = self._senses(words, choice, parses)
         plan.reading = self.reader(question, resolved)
@@ -296,6 +300,24 @@ class Planner:
             )
             or self._walk(plan, words, meaning, parses, single, ents)
         )
+
+    def _foreign(self, link: LinkResult) -> bool:
+        """The question is written in another language: most of its longer words outside
+        the names it links are words neither the corpus nor the tokenizer knows ("¿qué
+        medicamentos tratan la diabetes?"), at least ``FOREIGN_WORDS`` of them. Clinical
+        shorthand is short or linked, so an English question typed tersely is not one."""
+        vocabulary = self.linker.vocabulary
+        if vocabulary is None:
+            return False
+        named = {i for m in link.mentions for i in range(m.first_token, m.last_token + 1)}
+        words = [
+            t.text.lower()
+            for i, t in enumerate(link.tokens)
+            if i not in named and t.text.isalpha() and len(t.text) >= FOREIGN_LETTERS
+        ]
+        language = vocabulary.language
+        unknown = [w for w in words if not (language.in_corpus(w) or language.whole_word(w))]
+        return len(unknown) >= FOREIGN_WORDS and len(unknown) >= FOREIGN_SHARE * len(words)
 
     def _class_for(self, question: str, link: LinkResult) -> Plan | None:
         """A question for the drugs of a class that a disease is given ("anticoagulants for
@@ -882,6 +904,13 @@ def focused(words: Wording) -> bool:
 CONDITION_KINDS = frozenset({"Side Effect", "Symptom"})
 """Kinds whose names say a circumstance a question may be about ("pregnancy", "renal
 impairment") rather than a thing it asks of the graph."""
+
+FOREIGN_LETTERS = 4
+FOREIGN_WORDS = 2
+FOREIGN_SHARE = 0.6
+"""A question whose words of ``FOREIGN_LETTERS`` letters or more outside its names are at
+least this share unknown to the corpus and the tokenizer, and at least ``FOREIGN_WORDS`` of
+them, is written in another language."""
 
 INDEFINITE = frozenset(
     "anything something everything nothing anyone any some all other others else".split()

@@ -49,3 +49,15 @@ def test_a_condition_named_as_a_side_effect_is_read_as_what_is_asked(helix: Any)
         r = helix.ask(question)
         assert r.intent == "out_of_scope", question
         assert "safety in pregnancy" in r.text
+
+
+def test_a_question_in_another_language_is_asked_again_in_english(helix: Any) -> None:
+    for question in (
+        "¿qué medicamentos tratan la epilepsia?",
+        "welche Medikamente behandeln Epilepsie",
+    ):
+        r = helix.ask(question)
+        assert r.intent == "not_english" and r.status is Status.NOT_ANSWERED, question
+        assert r.text.startswith("Helix understands questions in English")
+    # terse English with shorthand is English
+    assert helix.ask("whats tx for epilepsy").intent != "not_english"
