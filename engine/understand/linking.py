@@ -293,6 +293,10 @@ ARTICLES = frozenset({"a", "an", "the"})
 
 LISTING = frozenset({"and", "or", "vs", "versus", ",", "&", "/"})
 """Words that list names side by side ("lupus and ra", "ms vs als")."""
+SETTING = LISTING | {"but", "not", "in", "for", "than", "other", "without", "also"}
+"""Words that set one name beside or against another ("ms but not in ra", "ms and also ra")."""
+SET_GAP = 3
+"""At most this many such words between the two names."""
 
 
 def _names_disease(m: Mention) -> bool:
@@ -481,8 +485,16 @@ class Linker:
         starts = {m.first_token for m in found if _names_disease(m)}
         out = []
         for i, cands in initials:
-            before = i >= 2 and tokens[i - 1].norm in LISTING and i - 2 in ends
-            after = i + 2 < len(tokens) and tokens[i + 1].norm in LISTING and i + 2 in starts
+            before = any(
+                i - k - 1 in ends and all(t.norm in SETTING for t in tokens[i - k : i])
+                for k in range(1, SET_GAP + 1)
+                if i - k - 1 >= 0
+            )
+            after = any(
+                i + k + 1 in starts and all(t.norm in SETTING for t in tokens[i + 1 : i + k + 1])
+                for k in range(1, SET_GAP + 1)
+                if i + k + 1 < len(tokens)
+            )
             if not (before or after):
                 continue
             kept = [

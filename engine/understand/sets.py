@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Literal
 
+from engine.understand.lexicon import KIND_WORDS
 from engine.understand.negation import opens_negation
 
 SetOp = Literal["both", "but_not", "any", "among"]
@@ -33,9 +34,11 @@ _JOINING = frozenset(
 )
 """Words that may join two names the answer must hold for ("X as well as Y", "X and also
 Y", "X and for Y"), with a conjunction among them ("X with Y", "X in Y" are no set)."""
-_LINKING = frozenset({"but", "and", "yet", "for", "in", "of", "to", "used", "by"})
+_LINKING = frozenset(
+    {"but", "and", "yet", "for", "in", "of", "to", "used", "by", "that", "which", "are", "is"}
+)
 """Words that may stand between two names besides the negation in an exclusion ("X but not
-for Y", "X and not used in Y")."""
+for Y", "X and not used in Y", "X drugs that are not for Y": a kind's noun too)."""
 _WORD = re.compile(r"[^\W_]+")
 
 
@@ -49,7 +52,7 @@ def set_operation(text: str, first: tuple[int, int], second: tuple[int, int]) ->
     negations = [i for i, w in enumerate(words) if opens_negation(w)]
     if negations:
         rest = [w for i, w in enumerate(words) if i not in negations]
-        return BUT_NOT if all(w in _LINKING for w in rest) else None
+        return BUT_NOT if all(w in _LINKING or w in KIND_WORDS for w in rest) else None
     if words in (["or"], ["and", "or"]):
         return ANY
     if "and" not in words and "plus" not in words and "well" not in words:

@@ -38,6 +38,8 @@ def op(question: str, a: str, b: str) -> str | None:
         ("gout without psoriasis", "gout", "psoriasis", BUT_NOT),
         ("drugs for gout or psoriasis", "gout", "psoriasis", ANY),
         ("drugs for gout and/or psoriasis", "gout", "psoriasis", ANY),
+        ("gout drugs but not psoriasis ones", "gout", "psoriasis", BUT_NOT),
+        ("gout meds that are not for psoriasis", "gout", "psoriasis", BUT_NOT),
         ("drugs for gout in patients with psoriasis", "gout", "psoriasis", None),
         ("drugs for gout that also help psoriasis", "gout", "psoriasis", None),
     ],
@@ -245,3 +247,8 @@ def test_the_drugs_of_a_class_for_a_disease_are_the_class_s_drugs_that_treat_it(
     assert others.status is Status.ANSWERED
     assert others.answers and not {a.id for a in others.answers} & members
     assert f"(not {store.name(pc)})" in others.text.splitlines()[0]
+
+
+def test_two_letters_set_against_a_disease_are_a_disease_s_initials(helix: Any) -> None:
+    r = helix.ask("meds used in epilepsy but not in pd")
+    assert r.status is Status.ANSWERED and "but not Parkinson's disease" in r.text
