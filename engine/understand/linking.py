@@ -42,7 +42,13 @@ from engine.understand.mentions import (
     tokenize,
 )
 from engine.understand.negation import in_negative_contraction
-from engine.understand.shortforms import SHORT_FORM, form_key, longest_form, short_forms
+from engine.understand.shortforms import (
+    SHORT_FORM,
+    ShortForm,
+    form_key,
+    longest_form,
+    short_forms,
+)
 from engine.understand.spans import Span
 from engine.understand.vocabulary import Vocabulary
 from engine.util.text import alias_key
@@ -426,7 +432,9 @@ class Linker:
                 for form in forms.get(form_key(" ".join(t.text for t in words)), ()):
                     if form.how == "after":
                         self._completed(tokens, i, form.expansions, read)
-                    elif form.reads([t.text for t in words]):
+                    elif form.reads([t.text for t in words]) or self._lower_case_form(
+                        form, tokens, i, j
+                    ):
                         # the first name the index knows: the others are its spellings
                         # or lesser readings ("hepatotoxicity|liver injury")
                         known = next(filter(None, map(self.aliases.get, form.expansions)), [])
@@ -454,6 +462,19 @@ class Linker:
                 )
             )
         return out
+
+    def _lower_case_form(self, form: ShortForm, tokens: list[Token], i: int, j: int) -> bool:
+        """A short form the file reads only in capitals ("TB", "HF") typed as one word in
+        lower case where a name is asked for ("tb drugs", "meds for hf"), when it is no
+        function word ("us", "it"): read as in capitals."""
+        word = tokens[i].text
+        return (
+            form.how == "case"
+            and i == j
+            and word.islower()
+            and not is_structural(tokens[i].norm)
+            and framed(tokens, i)
+        )
 
     def _completed(
         self,

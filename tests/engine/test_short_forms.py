@@ -61,3 +61,10 @@ def test_a_salt_is_read_as_its_acid_and_a_former_british_name_as_the_internation
     # a word that only looks like a salt links nothing the graph does not hold
     assert helix.link("what does it indicate") == []
     assert [e.name for e in helix.link("side effects of phenobarbitone")] == ["Phenobarbital"]
+
+
+def test_a_capitals_only_short_form_in_lower_case_where_a_name_is_asked_for(helix: Any) -> None:
+    # "CsA" is read only as written, but "csa" beside a cue asks for a name
+    r = helix.ask("what does csa treat")
+    assert [e.name for e in r.linked] == ["Cyclosporine"]
+    assert not any(e.name == "Cyclosporine" for e in helix.link("csa"))
