@@ -74,6 +74,7 @@ def fill_from_paths(
             for n, sc in fused
         ],
         signals,
+        lambda n: known_edges(store, n),
     )
     if target is not None:
         result.answers = targets_first(result.answers)
@@ -117,17 +118,39 @@ def relative(scores: Mapping[str, float]) -> dict[str, float]:
     return {k: v / top for k, v in scores.items()} if top > 0 else {}
 
 
-def by_evidence(answers: list[Answer], signals: Mapping[str, Signals]) -> list[Answer]:
-    """Answers with equal scores in evidence order (``engine/ranking/evidence.py``), then by
-    name, never by id; each answer with signals says why in ``why``."""
+def by_evidence(
+    answers: list[Answer],
+    signals: Mapping[str, Signals],
+    known: Callable[[str], int] | None = None,
+) -> list[Answer]:
+    """Answers with equal scores in evidence order (``engine/ranking/evidence.py``), then, of
+    equal evidence, the one the graph knows more about first (``known``: its edges; the drug
+    in common use before a rarely used one of the same class), then by name, never by id;
+    each answer with signals says why in ``why``."""
     for a in answers:
         if a.id in signals:
             a.why = why(signals[a.id])
     plain = Signals(sources=(), degree=0, population=0)
+    edges = {a.id: known(a.id) for a in answers} if known is not None else {}
     return sorted(
         answers,
-        key=lambda a: (-a.score, -evidence_score(signals.get(a.id, plain)), a.name.lower(), a.id),
+        key=lambda a: (
+            -a.score,
+            -evidence_score(signals.get(a.id, plain)),
+            -edges.get(a.id, 0),
+            a.name.lower(),
+            a.id,
+        ),
     )
+
+
+def known_edges(store: KGStore, node_id: str) -> int:
+    """How many edges the graph holds of the node, over all its relations."""
+    i = store.index.get(node_id)
+    if i is None:
+        return 0
+    kind = store.kind(node_id)
+    return sum(store.degree(i, u) for u in store.uses() if u.src == kind)
 
 
 def dense_mentions(store: KGStore, nodes: list[str], hits: list[PassageHit]) -> dict[str, float]:

@@ -377,3 +377,23 @@ def test_the_gene_and_symptoms_a_disease_is_defined_by_lead(tmp_path: Path) -> N
     assert [a.name for a in genes.answers[1:]] == ["ZRB1", "ZRB3"]
     signs = _answer(store, tmp_path, "Disease::D", "DpS")
     assert [a.name for a in signs.answers] == ["Cough", "Ache", "Rash"]
+
+
+def test_of_equal_evidence_the_answer_the_graph_knows_more_about_comes_first() -> None:
+    from engine.agent.evidence import by_evidence
+    from engine.result import Answer
+
+    same = Signals(("DrugCentral",), degree=1, population=699)
+    answers = [
+        Answer(id=f"Compound::{n}", name=n, score=0.6, kind="Compound")
+        for n in ("Ambenonium", "Neostigmine", "Pyridostigmine")
+    ]
+    edges = {"Compound::Ambenonium": 3, "Compound::Neostigmine": 40, "Compound::Pyridostigmine": 25}
+    ordered = by_evidence(answers, dict.fromkeys(edges, same), edges.__getitem__)
+    assert [a.name for a in ordered] == ["Neostigmine", "Pyridostigmine", "Ambenonium"]
+    # without edge counts: by name
+    assert [a.name for a in by_evidence(answers, dict.fromkeys(edges, same))] == [
+        "Ambenonium",
+        "Neostigmine",
+        "Pyridostigmine",
+    ]
