@@ -182,6 +182,8 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
     if not named:
         if (pair := _earlier_pair(text, context)) is not None:
             return pair
+        if (one := _described_one(text, context)) is not None:
+            return one
         if (group := _answer_group(engine, text, context)) is not None:
             return group
         if (top := _top_answer(engine, text, context)) is not None:
@@ -376,6 +378,22 @@ def _bare_relation(engine: EnginePort, text: str, context: SessionContext) -> Re
     if group and _reads_better(engine, attach(text, group[0]), asked):
         asked, pinned = attach(text, joined(group, text)), context.answers[: len(group)]
     return Reading(asked, f"Reading this as: {asked}", pinned)
+
+
+DESCRIBED_ONE = re.compile(r"\bthe ([a-z][a-z-]{3,}) (?:one|drug|gene)\b", re.IGNORECASE)
+"""An answer of the last list described by part of its name ("the triptan one")."""
+
+
+def _described_one(text: str, context: SessionContext) -> Reading | None:
+    """ "the triptan one" after a list: its first answer whose name has the word in it."""
+    m = DESCRIBED_ONE.search(text)
+    if m is None or not context.answer_names:
+        return None
+    word = m.group(1).lower()
+    index = next((i for i, name in enumerate(context.answer_names) if word in name.lower()), None)
+    if index is None:
+        return None
+    return _answer_at(text, m.start(), m.end(), context, index)
 
 
 def _earlier_pair(text: str, context: SessionContext) -> Reading | None:

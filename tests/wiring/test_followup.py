@@ -357,3 +357,18 @@ def test_they_in_a_question_of_what_is_shared_are_the_last_two_subjects(helix: A
     # the last answers, not the last subjects, when only one thing was asked about
     group = take_turn(helix, None, "what do they bind?", context=first.context)
     assert group.asked != "what do Donepezil and Memantine bind?"
+
+
+def test_an_answer_described_by_part_of_its_name(helix: Any) -> None:
+    drugs = take_turn(helix, None, "which drugs treat epilepsy?")
+    assert drugs.result is not None and len(drugs.result.answers) >= 3
+    names = [a.name for a in drugs.result.answers]
+    # a part inside the third name that no earlier name has ("the triptan one")
+    third = names[2].lower()
+    part = next(
+        third[k : k + 5]
+        for k in range(2, len(third) - 4)
+        if third[k : k + 5].isalpha() and not any(third[k : k + 5] in n.lower() for n in names[:2])
+    )
+    one = take_turn(helix, None, f"what does the {part} one bind?", context=drugs.context)
+    assert one.asked == f"what does {names[2]} bind?"
