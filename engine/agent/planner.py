@@ -292,7 +292,7 @@ class Planner:
             self._edge_question(plan, words, meaning, ents)
             or self._nothing_linked(plan, words, ents)
             or self._says_more(plan, words, meaning, resolved, single, ents)
-            or self._open_yes_no(plan, words, ents)
+            or self._open_yes_no(plan, words, meaning, ents)
             or (
                 self._chosen_relation(plan, ents, relation_choice)
                 if relation_choice is not None
@@ -566,14 +566,23 @@ class Planner:
             return plan
         return None
 
-    def _open_yes_no(self, plan: Plan, words: Wording, ents: list[LinkedEntity]) -> Plan | None:
+    def _open_yes_no(
+        self, plan: Plan, words: Wording, meaning: Meaning | None, ents: list[LinkedEntity]
+    ) -> Plan | None:
         """Decides a yes/no question about one named thing and something the graph names not
         ("does vitamin D reduce falls", "does coffee protect against liver cancer" with no
         node for coffee): a list of the named thing's relations answers no such question, a
         study may; it is a literature question. One asking whether there is something ("is
-        there a drug for X") or only naming a relation ("does X have side effects") is not."""
+        there a drug for X"), only naming a relation ("does X have side effects") or that the
+        bank reads as one relation with confidence ("is asthma hereditary") is not."""
         f = words.features
         if not f.yes_no or words.existential or len(ents) != 1:
+            return None
+        if meaning is not None and (
+            meaning.confident_path(ents[0].kind, f.named_kinds, f.target_kind, SEM_GRAPH)
+            is not None
+        ):
+            # the bank is sure of a relation ("is asthma hereditary": its genes)
             return None
         own = [
             w

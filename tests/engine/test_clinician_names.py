@@ -124,9 +124,12 @@ def test_a_yes_no_question_about_one_drug_and_an_unnamed_matter_is_for_the_liter
     # question
     r = helix.ask("does metformin reduce falls in elderly people")
     assert r.intent == "literature" and not r.answers
-    # a yes/no question naming only a relation of the drug is asked of the graph
+    # a yes/no question naming only a relation of the drug is asked of the graph, and so is
+    # one the bank reads as one relation with confidence
     listed = helix.ask("does metformin have any targets")
     assert listed.intent == "one_hop" and listed.answers
+    genes = helix.ask("is psoriasis hereditary")
+    assert genes.intent == "one_hop" and all(a.kind == "Gene" for a in genes.answers)
 
 
 def test_what_a_thing_is_names_it_first_with_its_definition(helix: Any) -> None:
