@@ -639,7 +639,10 @@ class Planner:
         plan.dist = distribution(scored)
         plan.intent = "one_hop" if len(plan.dist[0][0]) == ONE_HOP else "multi_hop"
         f = words.features
-        if seed.kind not in senses.DRUG_DISEASE and asks_remedy(f.cues, f.target_kind):
+        if seed.kind not in senses.DRUG_DISEASE and (
+            asks_remedy(f.cues, f.target_kind)
+            or (seed.kind in CONDITION_KINDS and _class_for_it(plan.question, ents))
+        ):
             # "treatment for herpes simplex" where the graph has it only as a side effect:
             # what causes it is no answer, and a disease named by it is what is meant ("meds
             # for anxiety": anxiety disorder), asked instead
@@ -869,6 +872,19 @@ def joining(store: KGStore, a: LinkedEntity, b: LinkedEntity) -> set[str]:
     for its drugs): those a claim about the two can be about."""
     ends = {CLASS_MEMBER.get(e.kind, e.kind) for e in (a, b)}
     return {u.rel for u in store.uses() if {u.src, u.dst} == ends}
+
+
+_FOR = re.compile(r"^\s+(?:for|against|in)\b", re.IGNORECASE)
+
+
+def _class_for_it(question: str, ents: Sequence[LinkedEntity]) -> bool:
+    """A drug class named just before "for" ("anticoagulants for dvt", "antiemetics for
+    nausea"): the question asks for a remedy, as "drugs for" does."""
+    return any(
+        e.kind == "Pharmacologic Class" and _FOR.match(question[e.end :]) is not None
+        for e in ents
+        if e.end > 0
+    )
 
 
 def asks_mechanism(words: Wording, meaning: Meaning | None) -> bool:

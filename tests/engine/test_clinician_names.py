@@ -207,3 +207,31 @@ def test_is_a_drug_a_member_of_a_class(helix: Any) -> None:
     assert r.paths and r.paths[0][0][1] == "PCiC"
     no = helix.ask("is lamotrigine a cytochrome p450 3a4 inducer?")
     assert no.intent == "claim" and no.status is Status.NOT_ANSWERED
+
+
+def test_a_class_for_a_side_effect_asks_for_a_remedy_never_what_causes_it(helix: Any) -> None:
+    from engine.agent.planner import _class_for_it
+    from engine.result import LinkedEntity
+
+    def cls(text: str, name: str) -> list[LinkedEntity]:
+        at = text.index(name)
+        return [
+            LinkedEntity(
+                mention=name,
+                id="Pharmacologic Class::X",
+                name=name,
+                kind="Pharmacologic Class",
+                score=1.0,
+                method="exact",
+                start=at,
+                end=at + len(name),
+            )
+        ]
+
+    assert _class_for_it("anticoagulants for dvt", cls("anticoagulants for dvt", "anticoagulants"))
+    assert not _class_for_it(
+        "which anticoagulants cause dvt", cls("which anticoagulants cause dvt", "anticoagulants")
+    )
+    r = helix.ask("cytochrome p450 3a4 inducers for nausea")
+    # what causes nausea is no answer to what to give for it
+    assert not any(t[1] == "CcSE" for p in r.paths for t in p)
