@@ -43,7 +43,7 @@ _FUTURE_STATEMENT = re.compile(
 """A sentence of the future whose subject is left out, as notes are written ("will start
 allopurinol 100mg od in 2 weeks", "will recheck K tomorrow"): after "will" a question puts its
 subject (a pronoun, a determiner, a title, a name in capitals, a number); a statement puts the
-lower-case verb. The word after the modal is read in its case, so "Will Smith ..." keeps its name."""
+lower-case verb. The word after the modal is read in its case ("Will Smith ..." is a name)."""
 
 
 def is_question(text: str) -> bool:
