@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from engine.result import LinkedEntity, Triple
 from engine.util.text import alias_key
+from memory.conditions import as_conditions
 from memory.dosing import Dose, amount_spans, dose_after, dose_of
 from memory.literals import Measurement, allergen_named, find_allergen, find_measurements
 from memory.patients import person_reference
@@ -132,6 +133,12 @@ class Extractor:
             and not any(d.start >= e.end and d.start - e.end <= 3 for d in doses)
         ]
         entities = _non_overlapping(linked, taken)
+        if patients:
+            # a state the graph names only as a side effect, tied to no drug, is the
+            # patient's condition ("septic shock", "gout flare")
+            entities = as_conditions(
+                text, entities, lambda e: _tied(text, e, entities), self._link_kinds
+            )
         # what a statement names says its relation only when no word of its own says one
         # (a cue of a relation none of whose kinds of value is named says nothing: "has a
         # tremor" names no disease)
@@ -167,6 +174,9 @@ class Extractor:
             if fact is not None:
                 return replace(fact, score=score)
         return None
+
+    def _link_kinds(self, text: str, kinds: set[str]) -> list[LinkedEntity]:
+        return link(self.linker, text, kinds)
 
     def values(self, text: str, subject: str, taken: Extracted) -> list[Extracted]:
         """The other values a patient's statement gives besides ``taken``: each test with its
@@ -675,6 +685,11 @@ def _harms(text: str, entities: list[LinkedEntity]) -> list[tuple[LinkedEntity, 
         if (d.start >= h.end and _CAUSED_BY.match(text[h.end : d.start]))
         or (h.start >= d.end and _GAVE.match(text[d.end : h.start]))
     ]
+
+
+def _tied(text: str, harm: LinkedEntity, entities: list[LinkedEntity]) -> bool:
+    """Whether the statement ties ``harm`` to a drug it names."""
+    return any(h.start == harm.start and h.end == harm.end for h, _ in _harms(text, entities))
 
 
 def _harm_bonus(spec: RelationSpec, text: str, entities: list[LinkedEntity]) -> float:
