@@ -647,6 +647,8 @@ def _kind_bonus(
     spans: dict[tuple[int, int], set[str]] = {}
     for e in entities:
         spans.setdefault((e.start, e.end), set()).add(e.kind)
+    # a part of the body is where a condition is ("cellulitis of the L leg"), no thing named
+    spans = {s: k for s, k in spans.items() if k != _SITE} or spans
     if not patients or not spans or spec.subject != PATIENT or spec.literal_object:
         return 0.0
     if spec.functional != "none":
@@ -655,6 +657,7 @@ def _kind_bonus(
     return 1.0 if all(kinds & spec.object_kinds for kinds in spans.values()) else 0.0
 
 
+_SITE = {"Anatomy"}
 _HARM_KINDS = frozenset({"Side Effect", "Symptom"})
 _CAUSED_BY = re.compile(
     r"^[\s,]+(?:\w+\s+){0,3}?(?:on|with|from|after|since starting|due to|caused by|"

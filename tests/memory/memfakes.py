@@ -39,6 +39,8 @@ NODES: dict[str, tuple[str, str]] = {
     "Disease::DOID:9477": ("pulmonary embolism", "Disease"),
     "Side Effect::C0034065": ("Pulmonary embolism", "Side Effect"),
     "Compound::DB00682": ("Warfarin", "Compound"),
+    "Disease::DOID:3488": ("cellulitis", "Disease"),
+    "Anatomy::UBERON:0000978": ("leg", "Anatomy"),
 }
 ALIASES: dict[str, list[str]] = {
     "metformin": ["Compound::DB00331"],
@@ -69,6 +71,8 @@ ALIASES: dict[str, list[str]] = {
     "gas": ["Side Effect::C0017110"],
     "pulmonary embolism": ["Side Effect::C0034065", "Disease::DOID:9477"],
     "warfarin": ["Compound::DB00682"],
+    "cellulitis": ["Disease::DOID:3488"],
+    "leg": ["Anatomy::UBERON:0000978"],
 }
 
 

@@ -75,6 +75,12 @@ def test_conditions_typed_on_a_ward_are_diagnoses(mem: UserMemory, clock: Simula
     assert _top(mem, "what is petrov diagnosed with") == "Side Effect::C0036983"
 
 
+def test_a_part_of_the_body_is_where_a_condition_is(mem: UserMemory, clock: SimulatedClock) -> None:
+    facts = _say(mem, clock, "new one in bed 12: mrs duarte, mrn 7342, cellulitis of the L leg")
+    assert [(f.rel, f.obj) for f in facts] == [("diagnosed_with", "Disease::DOID:3488")]
+    assert _top(mem, "what's she in with?") == "Disease::DOID:3488"
+
+
 def test_what_will_be_done_is_noted(mem: UserMemory, clock: SimulatedClock) -> None:
     _say(mem, clock, "mr byrne, 9071, gout flare")
     facts = _say(mem, clock, "will start his warfarin 3 mg od next week")
