@@ -16,7 +16,13 @@ from engine.result import LinkedEntity, Triple
 from engine.util.text import alias_key
 from memory.conditions import as_conditions
 from memory.dosing import Dose, amount_spans, dose_after, dose_of
-from memory.literals import Measurement, allergen_named, find_allergen, find_measurements
+from memory.literals import (
+    Measurement,
+    allergen_named,
+    bare_potencies,
+    find_allergen,
+    find_measurements,
+)
 from memory.patients import person_reference
 from memory.relations import RelationCatalog, RelationSpec
 from memory.subjects import NOTE, PATIENT, Linker, Resolver, SubjectRef, link
@@ -119,6 +125,9 @@ class Extractor:
             if not _is_dose(text, m, doses, self._known_keys)
             and not any(m.start < b and a < m.end for a, b in named)
         ]
+        if not measurements and not patients and any(n.known for n in notes):
+            # a project's compound said at a concentration, no test named: its potency
+            measurements = bare_potencies(text)
         taken = [(r.start, r.end) for r in patients if r.start >= 0]
         taken += [(m.start, m.end) for m in measurements]
         # a dose's words are no entity ("mg" is no myasthenia gravis)

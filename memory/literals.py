@@ -17,14 +17,14 @@ _NUMBER = r"[-+<>≤≥~]?\d+(?:[.,]\d+)?(?:/\d+(?:[.,]\d+)?)?"
 _UNIT = (
     r"(?:\s*%(?:\s+predicted)?"
     r"|\s?(?:x\s?10\^\d+/[A-Za-zµμ]+|cells/[A-Za-zµμ]+|[A-Za-zµμ]+/[A-Za-zµμ0-9^]+"
-    r"|mmHg|kg|lbs?|[nuµμmp]M|mg|ng|pg|g|cm|mm|bpm|IU|U|mEq|ms|sec)(?![A-Za-z]))?"
+    r"|mmHg|kg|lbs?|[nuµμmp]M|mg|ng|pg|g|cm|mm|bpm|IU|U|mEq|ms|sec|h)(?![A-Za-z]))?"
 )
 _VALUE = re.compile(
     rf"(?<![\w#(/.\-])(?P<num>{_NUMBER})(?P<unit>{_UNIT})(?=[\s.,;:)!?]|$)"
     # a count of time ("3 days ago", "x3d"), a ratio ("1:10") or an age ("14yo") is no value
     r"(?!\s*(?:days?|weeks?|months?|years?|hours?|hrs?|mins?|minutes?|times|yo|y/o)\b|:\d)"
 )
-_KEY_TOKEN = re.compile(r"^(?:[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*|\d+-\d+)$")
+_KEY_TOKEN = re.compile(r"^(?:[A-Za-z][A-Za-z0-9]*(?:[-'/][A-Za-z0-9]+)*|\d+-\d+)$")
 _STOP = frozenset(
     {
         "a",
@@ -198,6 +198,24 @@ def find_measurements(text: str, known: Iterable[str] = ()) -> list[Measurement]
     return found
 
 
+_MOLAR = re.compile(
+    r"(?<![\w#(/.\-])(?P<num>[<>~]?\d+(?:[.,]\d+)?)\s?(?P<unit>[nuµμp]M)(?![A-Za-z])"
+)
+POTENCY = "IC50"
+"""What a compound's concentration said with no test's name is: the potency a project measures
+("HLX-188 comes in at 9 nM", "the new batch reads 4 nM")."""
+
+
+def bare_potencies(text: str) -> list[Measurement]:
+    """Each molar concentration (nM, µM, pM) in ``text`` as the potency it states, read as
+    "IC50 <value>". For a project's statement that names no test (a chemist's shorthand);
+    a patient's values in molar units do not arise (their concentrations are per litre)."""
+    return [
+        Measurement(f"{POTENCY} {m.group(0).strip()}", POTENCY, m.start(), m.end())
+        for m in _MOLAR.finditer(text)
+    ]
+
+
 def _separated_key(
     text: str, value_start: int, known: Set[str], bare: bool
 ) -> tuple[int, int] | None:
@@ -225,8 +243,9 @@ def _separated_key(
 
 
 def _loose(key: str) -> str:
-    """A regex for a normalized key that tolerates the spaces/hyphens it folded."""
-    return r"[\s-]*".join(re.escape(part) for part in key.split())
+    """A regex for a normalized key that tolerates the spaces, hyphens and slashes it folded
+    ("t1/2")."""
+    return r"[\s/-]*".join(re.escape(part) for part in key.split())
 
 
 def _key_start(text: str, value_start: int) -> int | None:

@@ -211,3 +211,16 @@ def test_a_projects_numbers_by_what_a_chemist_asks(mem: UserMemory, clock: Simul
     }
     assert "12 nM" in (_top(_ask(mem, "osprey lead potency?")) or "")
     assert _ask(mem, "any tox finding logged on osprey?").status == Status.NOT_ANSWERED
+
+
+def test_a_compounds_concentration_alone_is_its_potency_and_a_half_life_its_own_key(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "osprey: parking EPHB3 for now")
+    _say(mem, clock, "osprey lead is OSP-71, ic50 12 nM in the cell assay")
+    facts = _say(mem, clock, "the new batch of OSP-71 reads 4 nM now")
+    assert [(f.subj, f.obj) for f in facts] == [("note:osprey-project", "IC50 4 nM")]
+    assert "4 nM" in (_top(_ask(mem, "current potency of the osprey lead")) or "")
+    facts = _say(mem, clock, "osprey: OSP-71 dog t1/2 came out at 6.5 h")
+    assert [f.obj for f in facts] == ["t1/2 6.5 h"]
+    assert "6.5 h" in (_top(_ask(mem, "half-life of the osprey lead?")) or "")
