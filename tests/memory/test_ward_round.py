@@ -224,3 +224,11 @@ def test_a_compounds_concentration_alone_is_its_potency_and_a_half_life_its_own_
     facts = _say(mem, clock, "osprey: OSP-71 dog t1/2 came out at 6.5 h")
     assert [f.obj for f in facts] == ["t1/2 6.5 h"]
     assert "6.5 h" in (_top(_ask(mem, "half-life of the osprey lead?")) or "")
+
+
+def test_a_verb_of_giving_between_a_drug_and_its_dose(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "bed 2 mr petrov mrn 43120, on metformin 500 mg bd")
+    facts = _say(mem, clock, "petrov: sitagliptin added, 100 mg od, cultures pending")
+    assert [(f.obj, f.detail) for f in facts] == [("Compound::DB01261", "100 mg od")]
