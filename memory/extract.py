@@ -20,6 +20,7 @@ from memory.literals import (
     Measurement,
     allergen_named,
     bare_potencies,
+    continued_value,
     find_allergen,
     find_measurements,
 )
@@ -125,6 +126,11 @@ class Extractor:
             if not _is_dose(text, m, doses, self._known_keys)
             and not any(m.start < b and a < m.end for a, b in named)
         ]
+        if not measurements and patients and not doses:
+            # "down to 48 mg/l this am": the series of the patient's value said last in
+            # that unit goes on
+            went = continued_value(text, self._said_values(patients[0].id))
+            measurements = [went] if went is not None else []
         if not measurements and not patients and any(n.known for n in notes):
             # a project's compound said at a concentration, no test named: its potency
             measurements = bare_potencies(text)
@@ -183,6 +189,11 @@ class Extractor:
             if fact is not None:
                 return replace(fact, score=score)
         return None
+
+    def _said_values(self, patient: str) -> list[str]:
+        """The patient's values as stated, the latest said first."""
+        facts = self.resolver.vault.history(patient, "lab_value")
+        return [f.obj for f in sorted(facts, key=lambda f: (f.first_seen, f.id), reverse=True)]
 
     def _link_kinds(self, text: str, kinds: set[str]) -> list[LinkedEntity]:
         return link(self.linker, text, kinds)

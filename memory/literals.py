@@ -7,7 +7,7 @@ A measurement literal is copied verbatim from the text; its *key* (the measureme
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Set
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -214,6 +214,35 @@ def bare_potencies(text: str) -> list[Measurement]:
         Measurement(f"{POTENCY} {m.group(0).strip()}", POTENCY, m.start(), m.end())
         for m in _MOLAR.finditer(text)
     ]
+
+
+_CHANGED = re.compile(
+    r"\b(?:(?:up|down|back)(?: again)?|(?:has |have )?(?:risen|fallen|dropped|come down|gone up))"
+    r"\s+to\s+(?P<value>\d+(?:[.,]\d+)?\s?(?P<unit>[A-Za-zµμ%][A-Za-zµμ/0-9]*))",
+    re.IGNORECASE,
+)
+
+
+def continued_value(text: str, said: Sequence[str]) -> Measurement | None:
+    """The value a statement that names no test moves a series to ("down to 48 mg/l this am"
+    after "crp was 190 mg/l"): the test of the value said last in ``said`` (literals, the
+    latest first) in the same unit. None when the statement says no move to an amount or no
+    value was said in its unit."""
+    m = _CHANGED.search(text)
+    if m is None:
+        return None
+    unit = alias_key(m.group("unit"))
+    for literal in said:
+        found = find_measurements(literal)
+        if not found or found[0].start != 0:
+            continue
+        key = found[0].key
+        tail = literal[len(key) :]
+        units = [alias_key(u) for u in re.findall(r"[A-Za-zµμ%][A-Za-zµμ/0-9]*", tail)]
+        if units[:1] == [unit]:
+            value = m.group("value")
+            return Measurement(f"{key} {value}", key, m.start("value"), m.end("value"))
+    return None
 
 
 def _separated_key(

@@ -232,3 +232,15 @@ def test_a_verb_of_giving_between_a_drug_and_its_dose(
     _say(mem, clock, "bed 2 mr petrov mrn 43120, on metformin 500 mg bd")
     facts = _say(mem, clock, "petrov: sitagliptin added, 100 mg od, cultures pending")
     assert [(f.obj, f.detail) for f in facts] == [("Compound::DB01261", "100 mg od")]
+
+
+def test_a_value_moved_to_with_no_test_named_goes_on_with_the_series_said_last(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "bed 12 mrs duarte, mrn 7342, on metformin 500 mg bd")
+    _say(mem, clock, "duarte hb 98 g/l, crp 190 mg/l")
+    facts = _say(mem, clock, "down to 48 mg/l this am")
+    assert [(f.subj, f.obj) for f in facts] == [("patient:7342", "crp 48 mg/l")]
+    assert "48" in (_top(_ask(mem, "and her crp now")) or "")
+    # no value of the patient's was said in that unit: nothing is guessed
+    assert not _say(mem, clock, "down to 3 mmol/l")
