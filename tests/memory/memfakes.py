@@ -51,6 +51,7 @@ ALIASES: dict[str, list[str]] = {
     "nilotinib": ["Compound::DB04868"],
     "aspirin": ["Compound::DB00945"],
     "penicillin g": ["Compound::DB01053"],
+    "penicillin": ["Compound::DB01053"],
     "prasugrel": ["Compound::DB06209"],
     "doxazosin": ["Compound::DB00590"],
     "prazosin": ["Compound::DB00457"],

@@ -244,3 +244,15 @@ def test_a_value_moved_to_with_no_test_named_goes_on_with_the_series_said_last(
     assert "48" in (_top(_ask(mem, "and her crp now")) or "")
     # no value of the patient's was said in that unit: nothing is guessed
     assert not _say(mem, clock, "down to 3 mmol/l")
+
+
+def test_a_name_said_as_part_of_a_word_is_shown_as_said(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "bed 4 is mrs lee, mrn 2231, on metformin 500 mg bd")
+    _say(mem, clock, "she gets hives with penicillin fyi")
+    allergy = _ask(mem, "what is bed 4 allergic to")
+    assert allergy.answers[0].id == "Compound::DB01053"
+    assert "Benzylpenicillin (penicillin)" in (allergy.text or "")
+    # a graph name said in full, or by its leading words, is shown once
+    assert "Metformin (" not in _ask(mem, "what is bed 4 on").text
