@@ -56,11 +56,14 @@ _PHRASE = re.compile(
     rf"(?P<duration>(?(amount)\s+{_DURATION}(?!\w)|(?(freq)\s+{_DURATION}(?!\w))))?",
     re.IGNORECASE,
 )
+_GIVEN = r"(?:\s+(?:added|started|restarted|commenced|given|prescribed|charted))?"
+"""A verb of giving, said of the drug before its dose ("gent added, 5mg/kg od")."""
 _LEAD = re.compile(
-    r"^(?:\s+\([^()\d]{1,30}\))?(?:\s*,)?\s+(?:(?:[a-z]+\s+){0,2}?(?:at|to|now)\s+(?=\d))?"
+    rf"^(?:\s+\([^()\d]{{1,30}}\))?{_GIVEN}(?:\s*,)?\s+"
+    r"(?:(?:[a-z]+\s+){0,2}?(?:at|to|now)\s+(?=\d))?"
 )
 """What may stand between a drug and its dose: its brand in brackets ("methylphenidate
-(ritalin) 10 mg mane"), spaces, one comma, or a few words of change
+(ritalin) 10 mg mane"), a verb of giving, spaces, one comma, or a few words of change
 ending in "at", "to" or "now" before a number ("reducing zopiclone to 3.75 mg", "levo went
 up to 88 mcg", "lamotrigine now 50 mg od": the dose it now holds)."""
 _TO = re.compile(r"\b(?:up |down )?to\s+(?=\d)", re.IGNORECASE)

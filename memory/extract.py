@@ -14,8 +14,16 @@ from dataclasses import dataclass, replace
 
 from engine.result import LinkedEntity, Triple
 from engine.util.text import alias_key
+from memory.conditions import as_conditions
 from memory.dosing import Dose, amount_spans, dose_after, dose_of
-from memory.literals import Measurement, allergen_named, find_allergen, find_measurements
+from memory.literals import (
+    Measurement,
+    allergen_named,
+    bare_potencies,
+    continued_value,
+    find_allergen,
+    find_measurements,
+)
 from memory.patients import person_reference
 from memory.relations import RelationCatalog, RelationSpec
 from memory.subjects import NOTE, PATIENT, Linker, Resolver, SubjectRef, link
@@ -118,6 +126,14 @@ class Extractor:
             if not _is_dose(text, m, doses, self._known_keys)
             and not any(m.start < b and a < m.end for a, b in named)
         ]
+        if not measurements and patients and not doses:
+            # "down to 48 mg/l this am": the series of the patient's value said last in
+            # that unit goes on
+            went = continued_value(text, self._said_values(patients[0].id))
+            measurements = [went] if went is not None else []
+        if not measurements and not patients and any(n.known for n in notes):
+            # a project's compound said at a concentration, no test named: its potency
+            measurements = bare_potencies(text)
         taken = [(r.start, r.end) for r in patients if r.start >= 0]
         taken += [(m.start, m.end) for m in measurements]
         # a dose's words are no entity ("mg" is no myasthenia gravis)
@@ -132,6 +148,12 @@ class Extractor:
             and not any(d.start >= e.end and d.start - e.end <= 3 for d in doses)
         ]
         entities = _non_overlapping(linked, taken)
+        if patients:
+            # a state the graph names only as a side effect, tied to no drug, is the
+            # patient's condition ("septic shock", "gout flare")
+            entities = as_conditions(
+                text, entities, lambda e: _tied(text, e, entities), self._link_kinds
+            )
         # what a statement names says its relation only when no word of its own says one
         # (a cue of a relation none of whose kinds of value is named says nothing: "has a
         # tremor" names no disease)
@@ -167,6 +189,14 @@ class Extractor:
             if fact is not None:
                 return replace(fact, score=score)
         return None
+
+    def _said_values(self, patient: str) -> list[str]:
+        """The patient's values as stated, the latest said first."""
+        facts = self.resolver.vault.history(patient, "lab_value")
+        return [f.obj for f in sorted(facts, key=lambda f: (f.first_seen, f.id), reverse=True)]
+
+    def _link_kinds(self, text: str, kinds: set[str]) -> list[LinkedEntity]:
+        return link(self.linker, text, kinds)
 
     def values(self, text: str, subject: str, taken: Extracted) -> list[Extracted]:
         """The other values a patient's statement gives besides ``taken``: each test with its
@@ -637,6 +667,8 @@ def _kind_bonus(
     spans: dict[tuple[int, int], set[str]] = {}
     for e in entities:
         spans.setdefault((e.start, e.end), set()).add(e.kind)
+    # a part of the body is where a condition is ("cellulitis of the L leg"), no thing named
+    spans = {s: k for s, k in spans.items() if k != _SITE} or spans
     if not patients or not spans or spec.subject != PATIENT or spec.literal_object:
         return 0.0
     if spec.functional != "none":
@@ -645,6 +677,7 @@ def _kind_bonus(
     return 1.0 if all(kinds & spec.object_kinds for kinds in spans.values()) else 0.0
 
 
+_SITE = {"Anatomy"}
 _HARM_KINDS = frozenset({"Side Effect", "Symptom"})
 _CAUSED_BY = re.compile(
     r"^[\s,]+(?:\w+\s+){0,3}?(?:on|with|from|after|since starting|due to|caused by|"
@@ -675,6 +708,11 @@ def _harms(text: str, entities: list[LinkedEntity]) -> list[tuple[LinkedEntity, 
         if (d.start >= h.end and _CAUSED_BY.match(text[h.end : d.start]))
         or (h.start >= d.end and _GAVE.match(text[d.end : h.start]))
     ]
+
+
+def _tied(text: str, harm: LinkedEntity, entities: list[LinkedEntity]) -> bool:
+    """Whether the statement ties ``harm`` to a drug it names."""
+    return any(h.start == harm.start and h.end == harm.end for h, _ in _harms(text, entities))
 
 
 def _harm_bonus(spec: RelationSpec, text: str, entities: list[LinkedEntity]) -> float:

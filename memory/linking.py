@@ -189,7 +189,7 @@ class StatementLinker:
             span = tokens[i : j + 1]
             # "amox" of "co-amox" is no short form: one is a whole word
             glued = "-" in (text[span[0][1] - 1 : span[0][1]], text[span[-1][2] : span[-1][2] + 1])
-            short = [] if glued else self._short(span)
+            short = [] if glued else self._short(span, uncased=text == text.lower())
             if i == j and not short and not _single_ok(span[0][0], i):
                 continue
             key = " ".join(t[3] for t in span)
@@ -251,13 +251,21 @@ class StatementLinker:
             )
         return out
 
-    def _short(self, span: list[tuple[str, int, int, str]]) -> list[str]:
-        """Alias keys of the names a span stands for by ``shortforms.tsv`` (none usually)."""
+    def _short(self, span: list[tuple[str, int, int, str]], *, uncased: bool = False) -> list[str]:
+        """Alias keys of the names a span stands for by ``shortforms.tsv`` (none usually).
+
+        ``uncased``: the message is typed without capitals ("new af, rate 140s"), so letter
+        case tells nothing and a form read only as written ("AF") reads in lower case too,
+        unless its words are chat words ("ms" is a title)."""
         forms = short_forms()
         out: list[str] = []
         key = " ".join(t[3] for t in span)
+        written = [t[0] for t in span]
+        chat = any(w.lower() in _COMMON for w in written)
         for form in forms.get(key, ()):
-            if form.reads([t[0] for t in span]):
+            if form.reads(written) or (
+                uncased and not chat and form.how == "case" and form.reads(list(form.tokens))
+            ):
                 out += form.expansions
         if len(span) > 1 and _PLURAL.fullmatch(span[-1][0]):
             # "muscle cramps": a name the graph keeps in the singular ("Muscle Cramp")

@@ -7,7 +7,7 @@ A measurement literal is copied verbatim from the text; its *key* (the measureme
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Set
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -17,14 +17,14 @@ _NUMBER = r"[-+<>≤≥~]?\d+(?:[.,]\d+)?(?:/\d+(?:[.,]\d+)?)?"
 _UNIT = (
     r"(?:\s*%(?:\s+predicted)?"
     r"|\s?(?:x\s?10\^\d+/[A-Za-zµμ]+|cells/[A-Za-zµμ]+|[A-Za-zµμ]+/[A-Za-zµμ0-9^]+"
-    r"|mmHg|kg|lbs?|[nuµμmp]M|mg|ng|pg|g|cm|mm|bpm|IU|U|mEq|ms|sec)(?![A-Za-z]))?"
+    r"|mmHg|kg|lbs?|[nuµμmp]M|mg|ng|pg|g|cm|mm|bpm|IU|U|mEq|ms|sec|h)(?![A-Za-z]))?"
 )
 _VALUE = re.compile(
     rf"(?<![\w#(/.\-])(?P<num>{_NUMBER})(?P<unit>{_UNIT})(?=[\s.,;:)!?]|$)"
     # a count of time ("3 days ago", "x3d"), a ratio ("1:10") or an age ("14yo") is no value
     r"(?!\s*(?:days?|weeks?|months?|years?|hours?|hrs?|mins?|minutes?|times|yo|y/o)\b|:\d)"
 )
-_KEY_TOKEN = re.compile(r"^(?:[A-Za-z][A-Za-z0-9]*(?:[-'][A-Za-z0-9]+)*|\d+-\d+)$")
+_KEY_TOKEN = re.compile(r"^(?:[A-Za-z][A-Za-z0-9]*(?:[-'/][A-Za-z0-9]+)*|\d+-\d+)$")
 _STOP = frozenset(
     {
         "a",
@@ -198,6 +198,53 @@ def find_measurements(text: str, known: Iterable[str] = ()) -> list[Measurement]
     return found
 
 
+_MOLAR = re.compile(
+    r"(?<![\w#(/.\-])(?P<num>[<>~]?\d+(?:[.,]\d+)?)\s?(?P<unit>[nuµμp]M)(?![A-Za-z])"
+)
+POTENCY = "IC50"
+"""What a compound's concentration said with no test's name is: the potency a project measures
+("HLX-188 comes in at 9 nM", "the new batch reads 4 nM")."""
+
+
+def bare_potencies(text: str) -> list[Measurement]:
+    """Each molar concentration (nM, µM, pM) in ``text`` as the potency it states, read as
+    "IC50 <value>". For a project's statement that names no test (a chemist's shorthand);
+    a patient's values in molar units do not arise (their concentrations are per litre)."""
+    return [
+        Measurement(f"{POTENCY} {m.group(0).strip()}", POTENCY, m.start(), m.end())
+        for m in _MOLAR.finditer(text)
+    ]
+
+
+_CHANGED = re.compile(
+    r"\b(?:(?:up|down|back)(?: again)?|(?:has |have )?(?:risen|fallen|dropped|come down|gone up))"
+    r"\s+to\s+(?P<value>\d+(?:[.,]\d+)?\s?(?P<unit>[A-Za-zµμ%][A-Za-zµμ/0-9]*))",
+    re.IGNORECASE,
+)
+
+
+def continued_value(text: str, said: Sequence[str]) -> Measurement | None:
+    """The value a statement that names no test moves a series to ("down to 48 mg/l this am"
+    after "crp was 190 mg/l"): the test of the value said last in ``said`` (literals, the
+    latest first) in the same unit. None when the statement says no move to an amount or no
+    value was said in its unit."""
+    m = _CHANGED.search(text)
+    if m is None:
+        return None
+    unit = alias_key(m.group("unit"))
+    for literal in said:
+        found = find_measurements(literal)
+        if not found or found[0].start != 0:
+            continue
+        key = found[0].key
+        tail = literal[len(key) :]
+        units = [alias_key(u) for u in re.findall(r"[A-Za-zµμ%][A-Za-zµμ/0-9]*", tail)]
+        if units[:1] == [unit]:
+            value = m.group("value")
+            return Measurement(f"{key} {value}", key, m.start("value"), m.end("value"))
+    return None
+
+
 def _separated_key(
     text: str, value_start: int, known: Set[str], bare: bool
 ) -> tuple[int, int] | None:
@@ -225,8 +272,9 @@ def _separated_key(
 
 
 def _loose(key: str) -> str:
-    """A regex for a normalized key that tolerates the spaces/hyphens it folded."""
-    return r"[\s-]*".join(re.escape(part) for part in key.split())
+    """A regex for a normalized key that tolerates the spaces, hyphens and slashes it folded
+    ("t1/2")."""
+    return r"[\s/-]*".join(re.escape(part) for part in key.split())
 
 
 def _key_start(text: str, value_start: int) -> int | None:

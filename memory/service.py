@@ -828,10 +828,12 @@ def _continued(
 
 
 def _same_name(said: str, name: str) -> bool:
-    """Whether a value as written is its graph name, or a part of it ("penicillin" of
-    Benzylpenicillin, "apixaban" of Apixaban)."""
+    """Whether a value as written is its graph name, or its leading words ("apixaban" of
+    Apixaban, "type 2 diabetes" of type 2 diabetes mellitus), or the graph name is the said
+    one's. A part of a word is another name ("penicillin" is no "Benzylpenicillin"): the
+    answer shows it as the user wrote it too."""
     a, b = alias_key(said), alias_key(name)
-    return a in b or b in a
+    return a == b or f"{b} ".startswith(f"{a} ") or f"{a} ".startswith(f"{b} ")
 
 
 def _graph_name(name_of: NameOf, node: str) -> str | None:

@@ -33,10 +33,25 @@ _ABBREVIATIONS = frozenset(
 _BOUNDARY = re.compile(r"(?<=[.!?])\s+")
 
 
+_SUBJECT_WORD = (
+    r"i|you|he|she|it|we|they|there|this|that|these|those|the|a|an|my|your|his|her|its|our|"
+    r"their|mr|mrs|ms|miss|dr|mrn|pt|patient|bed|any|all|each|every|some|no"
+)
+_FUTURE_STATEMENT = re.compile(
+    rf"^\W*(?i:{_LEAD_IN}(?:will|shall))\s+(?!(?:{_SUBJECT_WORD})\b)(?=[a-z])[a-z]+\b(?!\s*\d)"
+)
+"""A sentence of the future whose subject is left out, as notes are written ("will start
+allopurinol 100mg od in 2 weeks", "will recheck K tomorrow"): after "will" a question puts its
+subject (a pronoun, a determiner, a title, a name in capitals, a number); a statement puts the
+lower-case verb. The word after the modal is read in its case ("Will Smith ..." is a name)."""
+
+
 def is_question(text: str) -> bool:
     """True for a question or a request addressed to the assistant, False for a statement."""
     stripped = text.strip()
-    return stripped.endswith("?") or bool(_QUESTION_START.match(stripped))
+    if stripped.endswith("?"):
+        return True
+    return bool(_QUESTION_START.match(stripped)) and not _FUTURE_STATEMENT.match(stripped)
 
 
 PREPOSITIONS = ("in", "of", "for", "to", "from", "with", "by", "on", "at")

@@ -31,6 +31,9 @@ from engine.understand.form import (
         "And which one did she come off?",
         "Name the compounds that treat gout",
         "Hasn't 7781 had an MRI yet?",
+        "will he need allopurinol",
+        "Will Smith need a repeat echo",
+        "will you list his meds",
     ],
 )
 def test_questions_and_requests(text: str) -> None:
@@ -45,6 +48,8 @@ def test_questions_and_requests(text: str) -> None:
         "Name: Lena Park, MRN 7781.",
         "Can't tolerate statins, so ezetimibe was started for 3390.",
         "HbA1c for Mr. Ito came back at 8.1% this morning.",
+        "will start allopurinol 100mg od in 2 weeks",
+        "Will recheck K tomorrow.",
     ],
 )
 def test_statements(text: str) -> None:

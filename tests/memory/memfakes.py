@@ -31,6 +31,16 @@ NODES: dict[str, tuple[str, str]] = {
     "Symptom::D011537": ("Pruritus", "Symptom"),
     "Side Effect::C0033774": ("Pruritus", "Side Effect"),
     "Pharmacologic Class::N0000171131": ("Allergens", "Pharmacologic Class"),
+    "Disease::DOID:13189": ("gout", "Disease"),
+    "Side Effect::C0018099": ("Gout", "Side Effect"),
+    "Side Effect::C1619733": ("Gout flare", "Side Effect"),
+    "Side Effect::C0036983": ("Septic shock", "Side Effect"),
+    "Side Effect::C0017110": ("Gas", "Side Effect"),
+    "Disease::DOID:9477": ("pulmonary embolism", "Disease"),
+    "Side Effect::C0034065": ("Pulmonary embolism", "Side Effect"),
+    "Compound::DB00682": ("Warfarin", "Compound"),
+    "Disease::DOID:3488": ("cellulitis", "Disease"),
+    "Anatomy::UBERON:0000978": ("leg", "Anatomy"),
 }
 ALIASES: dict[str, list[str]] = {
     "metformin": ["Compound::DB00331"],
@@ -41,6 +51,7 @@ ALIASES: dict[str, list[str]] = {
     "nilotinib": ["Compound::DB04868"],
     "aspirin": ["Compound::DB00945"],
     "penicillin g": ["Compound::DB01053"],
+    "penicillin": ["Compound::DB01053"],
     "prasugrel": ["Compound::DB06209"],
     "doxazosin": ["Compound::DB00590"],
     "prazosin": ["Compound::DB00457"],
@@ -55,6 +66,14 @@ ALIASES: dict[str, list[str]] = {
     "pruritus": ["Side Effect::C0033774", "Symptom::D011537"],
     "itching": ["Side Effect::C0033774", "Symptom::D011537"],
     "allergens": ["Pharmacologic Class::N0000171131"],
+    "gout": ["Disease::DOID:13189", "Side Effect::C0018099"],
+    "gout flare": ["Side Effect::C1619733"],
+    "septic shock": ["Side Effect::C0036983"],
+    "gas": ["Side Effect::C0017110"],
+    "pulmonary embolism": ["Side Effect::C0034065", "Disease::DOID:9477"],
+    "warfarin": ["Compound::DB00682"],
+    "cellulitis": ["Disease::DOID:3488"],
+    "leg": ["Anatomy::UBERON:0000978"],
 }
 
 

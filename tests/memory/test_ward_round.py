@@ -211,3 +211,48 @@ def test_a_projects_numbers_by_what_a_chemist_asks(mem: UserMemory, clock: Simul
     }
     assert "12 nM" in (_top(_ask(mem, "osprey lead potency?")) or "")
     assert _ask(mem, "any tox finding logged on osprey?").status == Status.NOT_ANSWERED
+
+
+def test_a_compounds_concentration_alone_is_its_potency_and_a_half_life_its_own_key(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "osprey: parking EPHB3 for now")
+    _say(mem, clock, "osprey lead is OSP-71, ic50 12 nM in the cell assay")
+    facts = _say(mem, clock, "the new batch of OSP-71 reads 4 nM now")
+    assert [(f.subj, f.obj) for f in facts] == [("note:osprey-project", "IC50 4 nM")]
+    assert "4 nM" in (_top(_ask(mem, "current potency of the osprey lead")) or "")
+    facts = _say(mem, clock, "osprey: OSP-71 dog t1/2 came out at 6.5 h")
+    assert [f.obj for f in facts] == ["t1/2 6.5 h"]
+    assert "6.5 h" in (_top(_ask(mem, "half-life of the osprey lead?")) or "")
+
+
+def test_a_verb_of_giving_between_a_drug_and_its_dose(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "bed 2 mr petrov mrn 43120, on metformin 500 mg bd")
+    facts = _say(mem, clock, "petrov: sitagliptin added, 100 mg od, cultures pending")
+    assert [(f.obj, f.detail) for f in facts] == [("Compound::DB01261", "100 mg od")]
+
+
+def test_a_value_moved_to_with_no_test_named_goes_on_with_the_series_said_last(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "bed 12 mrs duarte, mrn 7342, on metformin 500 mg bd")
+    _say(mem, clock, "duarte hb 98 g/l, crp 190 mg/l")
+    facts = _say(mem, clock, "down to 48 mg/l this am")
+    assert [(f.subj, f.obj) for f in facts] == [("patient:7342", "crp 48 mg/l")]
+    assert "48" in (_top(_ask(mem, "and her crp now")) or "")
+    # no value of the patient's was said in that unit: nothing is guessed
+    assert not _say(mem, clock, "down to 3 mmol/l")
+
+
+def test_a_name_said_as_part_of_a_word_is_shown_as_said(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "bed 4 is mrs lee, mrn 2231, on metformin 500 mg bd")
+    _say(mem, clock, "she gets hives with penicillin fyi")
+    allergy = _ask(mem, "what is bed 4 allergic to")
+    assert allergy.answers[0].id == "Compound::DB01053"
+    assert "Benzylpenicillin (penicillin)" in (allergy.text or "")
+    # a graph name said in full, or by its leading words, is shown once
+    assert "Metformin (" not in _ask(mem, "what is bed 4 on").text
