@@ -204,18 +204,17 @@ def literature(
     otherwise: str | None = None,
     embedder: Embedder | None = None,
     about: Sequence[Sequence[str]] = (),
-    topic: Sequence[str] = (),
 ) -> Result:
     """Answer from passages that pass the relevance floor, labelled as literature after
     what the graph could not say (``kg_note``); else NOT_ANSWERED saying so
     (``otherwise``, by default the note itself)."""
     texts = store.passages([h.id for h in hits]) if hits else {}
     said = {k: v[1] or "" for k, v in texts.items()}
-    if about or topic:
+    if about:
         # a drug is named anywhere in the article: its title and conclusion count too
         articles = {d: store.document(d) for d in {doc_of(h.id) for h in hits}}
         said = {k: f"{v} {' '.join(articles.get(doc_of(k)) or ())}" for k, v in said.items()}
-    good = relevant(hits, texts=said, naming=naming or (), about=about, topic=topic)
+    good = relevant(hits, texts=said, naming=naming or (), about=about)
     attach_passages(result, store, hits, {h.id for h in good})
     if not good:
         result.text = otherwise or kg_note or explainer.nothing()

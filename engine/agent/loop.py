@@ -49,7 +49,6 @@ from engine.ranking.presets import MODES, Fusion, RetrievalPreset
 from engine.result import Answer, Evidence, LinkedEntity, Result, Status, Triple
 from engine.understand.followup import substitute
 from engine.understand.negation import denies_between
-from engine.understand.relevance import passage_share, topic_words
 from engine.understand.sets import AMONG, ANY, BOTH, says
 from engine.util.text import question_problem
 
@@ -396,11 +395,8 @@ class AgentLoop:
         return self._literature(result, hits, otherwise=otherwise, **self._held_to(plan))
 
     def _held_to(self, plan: Plan) -> dict[str, Any]:
-        """What a passage answering ``plan``'s question must name: its drugs, and its
-        subject-matter words (``relevance.topic_words``)."""
-        lexical = self.c.passages.lexical if self.c.passages is not None else None
-        topic = topic_words(plan.uncovered, passage_share(lexical)) if lexical is not None else []
-        return {"about": named_as(plan, self.c.store), "topic": topic}
+        """What a passage answering ``plan``'s question must name: its drugs."""
+        return {"about": named_as(plan, self.c.store)}
 
     def _literature(
         self, result: Result, hits: list[PassageHit], note: str = "", **kw: Any
@@ -763,9 +759,7 @@ def _besides(plan: Plan) -> str:
     return "; ".join(x for x in (plan.note, apart) if x)
 
 
-STUDIED_KINDS = frozenset(
-    {"Compound", "Pharmacologic Class", "Disease", "Side Effect", "Symptom", "Gene"}
-)
+STUDIED_KINDS = frozenset({"Compound", "Pharmacologic Class"})
 """The kinds of entity a study question is about first (the drug whose evidence is asked for):
 a passage answering it names them. Other names of a long question (a setting, a symptom read
 from a common word) are often written otherwise in the abstract that answers it."""

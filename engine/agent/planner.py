@@ -620,14 +620,14 @@ class Planner:
         if best is None:
             # one thing named and no relation read: an overview of it; two things the graph
             # joins ("metformin and pcos"): the edges joining them, as a claim; several
-            # things, or one beside words that name nothing ("night shift work and breast
-            # cancer"): what studies say of them together
+            # things ("metformin and cancer incidence in diabetics"): what studies say of
+            # them together
             if len(ents) == 2 and self.store.linked(ents[0].id, ents[1].id):
                 plan.seeds, plan.targets, plan.intent = ents[:1], ents[1:], "claim"
                 return plan
             plan.seeds = ents if len(ents) > 1 else ents[:1]
             long = len(words.link.tokens) > OVERVIEW_TOKENS
-            apart = len(ents) > 1 or bool(words.link.unlinked)
+            apart = len(ents) > 1
             plan.intent = "literature" if long or apart else "overview"
             return plan
         score, seed, scored = best

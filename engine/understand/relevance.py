@@ -12,13 +12,11 @@ breast cancer").
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.index.dense import PassageHit, doc_of
-from engine.index.lexical import LexicalIndex
 from engine.util.text import alias_key
-from engine.util.wordforms import stem
 
 DENSE_FLOOR = 0.45
 """Bi-encoder cosine of the document's best paragraph."""
@@ -43,14 +41,11 @@ def relevant(
     texts: Mapping[str, str] | None = None,
     naming: Sequence[str] = (),
     about: Sequence[Sequence[str]] = (),
-    topic: Sequence[str] = (),
 ) -> list[PassageHit]:
     """The hits whose document passes both floors, in their retrieved order. With ``naming``,
     the document's text uses every word of those phrases; with ``about`` (the question's
     entities, each as its names: as typed, as the graph calls it), it names every entity by
-    one of its names: a study of another drug answers no question about this one; with
-    ``topic`` (``topic_words``), it uses each of those words in some form: a study of vitamin
-    D and T cells answers no question about vitamin D and falls."""
+    one of its names: a study of another drug answers no question about this one."""
     best: dict[str, tuple[float, float]] = {}
     for h in hits:
         d = doc_of(h.id)
@@ -61,7 +56,7 @@ def relevant(
         for d, (dense, lexical) in best.items()
         if dense >= floor.dense and lexical >= floor.lexical
     }
-    if naming or about or topic:
+    if naming or about:
         bodies: dict[str, set[str]] = {}
         for h in hits:
             d = doc_of(h.id)
@@ -69,40 +64,7 @@ def relevant(
         words = _words(naming)
         ok = {d for d in ok if all(uses_word(bodies.get(d, set()), w) for w in words)}
         ok = {d for d in ok if all(_names(bodies.get(d, set()), names) for names in about)}
-        stems = [stem(w.lower()) for w in topic]
-        ok = {d for d in ok if all(_stemmed(bodies.get(d, set()), s) for s in stems)}
     return [h for h in hits if doc_of(h.id) in ok]
-
-
-TOPIC_SHARE = 0.01
-"""A question's further word (one no entity or relation word covers) that at most this share
-of the passages use is its subject matter ("falls", "sepsis"), which an answering study uses
-too; commoner words ("patients", "reduce", "older") are not held to."""
-MIN_TOPIC_LETTERS = 4
-
-
-def topic_words(uncovered: Sequence[str], share: Callable[[str], float]) -> list[str]:
-    """The question's subject-matter words among its ``uncovered`` words: used by at least one
-    passage (``share`` of the passages using a word) and by few. A word no passage uses tells
-    nothing (a typo, a filler word) and is left out."""
-    return [
-        w
-        for w in dict.fromkeys(u.lower() for u in uncovered)
-        if w.isalpha() and len(w) >= MIN_TOPIC_LETTERS and 0 < share(w) <= TOPIC_SHARE
-    ]
-
-
-def passage_share(index: LexicalIndex) -> Callable[[str], float]:
-    """The share of ``index``'s passages that use a word (as indexed: lower case); 0 for a
-    word no passage uses."""
-
-    def share(word: str) -> float:
-        at = index.vocab.get(word.lower())
-        if at is None or not index.num_docs:
-            return 0.0
-        return float(index.indptr[at + 1] - index.indptr[at]) / index.num_docs
-
-    return share
 
 
 def _words(phrases: Sequence[str]) -> set[str]:
@@ -114,11 +76,6 @@ def _names(body: set[str], names: Sequence[str]) -> bool:
     three letters or more to look for: "UK" cannot be told from other words)."""
     sets = [_words([n]) for n in names]
     return any(not ws or all(uses_word(body, w) for w in ws) for ws in sets)
-
-
-def _stemmed(body: set[str], word_stem: str) -> bool:
-    """The text uses a word of ``word_stem`` (a topic word's stem): its own stem is the same."""
-    return any(stem(b) == word_stem for b in body)
 
 
 def uses_word(body: set[str], word: str) -> bool:
