@@ -328,9 +328,29 @@ def mentioned_keys(text: str, keys: Iterable[str], synonyms: Mapping[str, str]) 
     candidates = _spoken(tuple(keys), tuple(synonyms.items()))
     for spoken in candidates:
         if spoken and f" {spoken} " in norm and candidates[spoken] not in out:
+            if _modifies_a_medicine(norm, spoken):
+                continue
             out.append(candidates[spoken])
             norm = norm.replace(f" {spoken} ", " | ")
     return out
+
+
+MEDICINE_HEADS = frozenset(
+    "blocker blockers binder binders inhibitor inhibitors supplement supplements "
+    "antagonist antagonists agonist agonists replacement tablet tablets".split()
+)
+"""Head nouns of a medicine named by what it acts on ("calcium channel blocker", "phosphate
+binder", "potassium supplement")."""
+HEAD_REACH = 2
+"""Words after a test's name within which such a head makes it a medicine's modifier."""
+
+
+def _modifies_a_medicine(norm: str, spoken: str) -> bool:
+    """Every place ``spoken`` (a test's name) stands in ``norm`` is the modifier of a
+    medicine's head noun a word or two after it: "what calcium channel blocker is he on"
+    names no calcium level."""
+    after = [part.split()[:HEAD_REACH] for part in norm.split(f" {spoken} ")[1:]]
+    return bool(after) and all(any(w in MEDICINE_HEADS for w in words) for words in after)
 
 
 @lru_cache(maxsize=256)

@@ -85,3 +85,14 @@ def test_what_will_be_done_is_noted(mem: UserMemory, clock: SimulatedClock) -> N
     _say(mem, clock, "mr byrne, 9071, gout flare")
     facts = _say(mem, clock, "will start his warfarin 3 mg od next week")
     assert [f.obj for f in facts] == ["Compound::DB00682"]
+
+
+def test_a_tests_name_that_modifies_a_medicine_names_no_test() -> None:
+    from memory.literals import mentioned_keys
+
+    keys = ["calcium", "phosphate", "potassium"]
+    assert mentioned_keys("what calcium channel blocker is MRN 5521 taking?", keys, {}) == []
+    assert mentioned_keys("what phosphate binder is she on", keys, {}) == []
+    assert mentioned_keys("what was her calcium yesterday", keys, {}) == ["calcium"]
+    # the name stands where it is a test, even beside a medicine named elsewhere
+    assert mentioned_keys("potassium on the potassium supplement?", keys, {}) == ["potassium"]
