@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from engine.agent import explainer
 from engine.agent.quote import quote
+from engine.agent.senses import held
 from engine.graph.store import KGStore
 from engine.graph.walk import WalkPath
 from engine.index.dense import PassageHit, doc_of
@@ -74,7 +75,7 @@ def fill_from_paths(
             for n, sc in fused
         ],
         signals,
-        lambda n: known_edges(store, n),
+        lambda n: held(store, n),
     )
     if target is not None:
         result.answers = targets_first(result.answers)
@@ -142,15 +143,6 @@ def by_evidence(
             a.id,
         ),
     )
-
-
-def known_edges(store: KGStore, node_id: str) -> int:
-    """How many edges the graph holds of the node, over all its relations."""
-    i = store.index.get(node_id)
-    if i is None:
-        return 0
-    kind = store.kind(node_id)
-    return sum(store.degree(i, u) for u in store.uses() if u.src == kind)
 
 
 def dense_mentions(store: KGStore, nodes: list[str], hits: list[PassageHit]) -> dict[str, float]:

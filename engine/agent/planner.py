@@ -436,7 +436,7 @@ class Planner:
         m, ids = ambiguous[0]
         if (member := self._family_member(m, resolved)) is not None:
             # "does haloperidol block dopamine receptors": the receptor it is joined to
-            return self._resolved_to(plan, words, resolved, m, member)
+            return self.plan(plan.question, member)
         plan.intent = "clarify"
         plan.clarification, plan.candidates = senses.clarify(self.store, m, ids)
         return plan
@@ -459,12 +459,6 @@ class Planner:
             if is_pharmacological(edge_action(sources.get((others[0], BINDS, g), [])))
         ]
         return next(iter(acted or joined), None)
-
-    def _resolved_to(
-        self, plan: Plan, words: Wording, resolved: Resolved, m: Mention, node: str
-    ) -> Plan | None:
-        """The plan of the question with mention ``m`` read as ``node``."""
-        return self.plan(plan.question, node) if node in m.node_ids else None
 
     def _edge_question(
         self, plan: Plan, words: Wording, meaning: Meaning | None, ents: list[LinkedEntity]

@@ -55,9 +55,8 @@ def subtypes_held(store: KGStore, disease: str, most: int = SUBTYPES) -> list[st
     if i is None:
         return []
     down = DirectedRel(SUBTYPE_REL, True, "Disease", "Disease")
-    uses = [u for u in store.uses() if u.src == "Disease" and u.rel != SUBTYPE_REL]
     kids = {store.ids[j] for j in store.neighbors(i, down).tolist()}
-    counted = [(sum(store.degree(store.index[k], u) for u in uses), store.name(k), k) for k in kids]
+    counted = [(_edges(store, store.index[k]), store.name(k), k) for k in kids]
     return [k for n, _, k in sorted(counted, key=lambda c: (-c[0], c[1])) if n > 0][:most]
 
 
