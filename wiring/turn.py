@@ -69,7 +69,7 @@ GROUP_SIZE = 5
 answers, the first shown."""
 
 ASKED_OF_A_SUBJECT = frozenset(
-    {"one_hop", "multi_hop", "claim", "mechanism", "overview", "no_relation"}
+    {"one_hop", "multi_hop", "claim", "mechanism", "overview", "no_relation", "out_of_scope"}
 )
 """Intents of a question asked of the graph about a subject, answered or not."""
 
@@ -173,12 +173,16 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
     """``text`` read against ``context`` when it leans on it; None when it stands alone."""
     if context is None:
         return None
+    if (setting := _in_setting(text, context)) is not None:
+        return setting
     named = engine.link(text) or _said_short(engine, text, context)
     placed = ordinal(text) if not named else None
     if placed is not None and context.answer_names:
         start, end, index = placed
         if -len(context.answer_names) <= index < len(context.answer_names):
             return _answer_at(text, start, end, context, index)
+    if not named and (headed := _with_head(engine, text, context.subject, None)) is not None:
+        named = [headed]
     if not named:
         if (pair := _earlier_pair(text, context)) is not None:
             return pair
@@ -215,6 +219,8 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
     old = context.subject
     if (other := _other_end(text, context, named)) is not None:
         return other
+    if len(named) == 1 and (headed := _with_head(engine, text, old, new)) is not None:
+        new = headed
     if len(named) == 1 and new.kind != old.kind:
         # "and bipolar?" after a disease: the name's sense of the last subject's kind, when it
         # has one ("bipolar" is a side effect too)
@@ -232,9 +238,67 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
     return Reading(asked, f"Reading this as: {asked}")
 
 
+SETTING = re.compile(
+    r"^\W*(?:(?:and|so|ok|what about|how about)\s+)?(?:in|during|among|while)\s+"
+    r"(?P<setting>[a-z][\w' -]{0,40}?)\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+"""A follow-up that only adds a setting to the last question ("what about in kids", "and in
+pregnancy?", "in CKD pts?")."""
+
+
+def _in_setting(text: str, context: SessionContext) -> Reading | None:
+    """The last question asked again for a follow-up that only adds a setting: the sources
+    record no answer by patient group or circumstance, and say so, rather than answering
+    about the setting's own name ("what about in CKD pts" after a dose question is no
+    question about the drugs for kidney disease)."""
+    m = SETTING.match(text)
+    if m is None:
+        return None
+    setting = m.group("setting").strip()
+    note = (
+        f"The sources record no answers for '{setting}' apart, so this is the last question "
+        f"again: {context.question}"
+    )
+    return Reading(context.question, note, (context.subject.id,))
+
+
 ANOTHER = re.compile(r"^\W*(?:and|what about|how about|same for|what of|ok and)\b", re.IGNORECASE)
 """How a follow-up that asks the last question of another thing opens ("what about for ra")."""
 SHORT = re.compile(r"\b[a-z]{2,4}\b")
+
+
+def _with_head(
+    engine: EnginePort, text: str, old: LinkedEntity, new: LinkedEntity | None
+) -> LinkedEntity | None:
+    """A follow-up naming only a modifier of the last subject's head noun means the thing
+    with that head ("what about ovarian" after breast cancer: ovarian cancer, not ovarian
+    disease; "what about type 1" after type 2 diabetes mellitus: type 1 diabetes mellitus):
+    the words said (``new``'s mention, or the follow-up's words after its opening when it
+    names nothing) and the last subject's last words, when that links whole to one other
+    thing of the last subject's kind; None otherwise."""
+    opening = ANOTHER.match(text)
+    if opening is None:
+        return None
+    said = new.mention if new is not None else text[opening.end() :].strip(" ?.!")
+    start = new.start if new is not None else text.index(said, opening.end()) if said else -1
+    words = old.name.split()
+    if not said or len(said.split()) > HEAD_MODIFIER_WORDS or said.lower() in old.name.lower():
+        return None
+    for k in range(1, len(words)):
+        phrase = f"{said} {' '.join(words[-k:])}"
+        found = [
+            e for e in engine.link(phrase, {old.kind}) if e.start == 0 and e.end == len(phrase)
+        ]
+        if len(found) == 1 and found[0].id != old.id:
+            return found[0].model_copy(
+                update={"mention": said, "start": start, "end": start + len(said)}
+            )
+    return None
+
+
+HEAD_MODIFIER_WORDS = 2
+"""Words a follow-up may say before the last subject's head noun (``_with_head``)."""
 
 
 def _said_short(engine: EnginePort, text: str, context: SessionContext) -> list[LinkedEntity]:

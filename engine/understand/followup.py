@@ -163,7 +163,7 @@ KIND_PLURALS = {
 """How a question names several things of a kind ("which drugs are ...")."""
 
 ONES = re.compile(
-    r"\b(?:which|what|any|all|some|none|how many)\s+(?:of\s+)?(?:ones|them|those|these)\b",
+    r"\b(?:which|what|any|all|some|none|how many)\s+(?:of\s+)?(?:ones?|them|those|these)\b",
     re.IGNORECASE,
 )
 """Some of the last answers picked out ("which ones", "any of those", "which of them")."""

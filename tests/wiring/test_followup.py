@@ -255,8 +255,12 @@ def test_a_question_that_found_nothing_about_its_subject_still_leaves_it() -> No
 
     kept = SessionContext.of(asked, result("one_hop"))
     assert kept is not None and kept.subject.id == warfarin.id and kept.answers == ()
-    # a question the graph was not asked ("how much warfarin ...") leaves no subject
-    assert SessionContext.of(asked, result("out_of_scope")) is None
+    # a question the sources cannot answer ("how much warfarin ...") still names its subject:
+    # "what does it treat?" after it is about warfarin
+    scoped = SessionContext.of(asked, result("out_of_scope"))
+    assert scoped is not None and scoped.subject.id == warfarin.id
+    # one the graph was not asked about a subject at all leaves none
+    assert SessionContext.of(asked, result("literature")) is None
 
 
 def test_other_drugs_of_the_same_target_leave_the_last_drug_out(helix: Any) -> None:
