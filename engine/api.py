@@ -9,6 +9,7 @@ import functools
 import logging
 import time
 from collections.abc import Callable, Collection, Iterable, Sequence
+from itertools import pairwise
 from pathlib import Path
 from typing import Concatenate, ParamSpec, TypeVar
 
@@ -58,6 +59,8 @@ from engine.util.threads import single_threaded_blas
 
 log = logging.getLogger(__name__)
 
+ROLL_UP_WIDTH = 2
+"""Parents of a disease (and of each of them) a question is asked again of (``_roll_up``)."""
 ROLL_UP_INTENTS = frozenset({"one_hop", "multi_hop"})
 """Question kinds that may be answered for a disease's parent when the disease has none."""
 
@@ -321,8 +324,13 @@ class Helix:
         child = _one_disease(result)
         if child is None:
             return None
-        for parent in self.c.store.objects(child.id, "DsD")[:2]:
-            name = self.c.store.name(parent)
+        store = self.c.store
+        parents = store.objects(child.id, "DsD")[:ROLL_UP_WIDTH]
+        # a parent that holds nothing either ("microcytic anemia" of iron deficiency anemia)
+        # is passed through to its own parents
+        above = [g for p in parents for g in store.objects(p, "DsD")[:ROLL_UP_WIDTH]]
+        for parent in dict.fromkeys([*parents, *above]):
+            name = store.name(parent)
             again = self.loop.ask(
                 substitute(question, child.start, child.end, name),
                 mode=mode,
@@ -331,9 +339,16 @@ class Helix:
             )
             if again.status is not Status.ANSWERED:
                 continue
-            hop = (child.id, "DsD", parent)
-            again.paths = [[hop, *p] for p in again.paths] or [[hop]]
-            again.evidence.insert(0, Evidence(kind="triple", triple=hop, score=1.0))
+            via = (
+                []
+                if parent in parents
+                else [p for p in parents if parent in store.objects(p, "DsD")][:1]
+            )
+            chain = [child.id, *via, parent]
+            hops = [(a, "DsD", b) for a, b in pairwise(chain)]
+            again.paths = [[*hops, *p] for p in again.paths] or [hops]
+            for hop in reversed(hops):
+                again.evidence.insert(0, Evidence(kind="triple", triple=hop, score=1.0))
             again.text = (
                 f"{child.name} has no such edges of its own; it is a subtype of {name}, "
                 f"so this answer is for {name}.\n\n{again.text}"

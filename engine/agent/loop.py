@@ -174,7 +174,15 @@ class AgentLoop:
         llm = LLMSession(self.c.llm, self.c.settings, result, self.c.llm_calibration)
         plan = self._clarify(question, text, plan, result, llm)
         result = self._by_intent(plan, result, hits, preset, steps, llm)
-        if result.status is Status.NOT_ANSWERED and plan.instead is not None and instead:
+        if (
+            plan.instead is not None
+            and instead
+            and (
+                result.status is Status.NOT_ANSWERED or not (result.answers or plan.features.yes_no)
+            )
+        ):
+            # passages beside "no path" are no answer to a therapy question the disease named
+            # by its symptom answers ("what's used for a gout flare": gout)
             result = self._named_disease(question, plan, result, mode, steps, session)
         if notes := read_as(plan):
             result.understood.extend(notes)

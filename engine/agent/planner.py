@@ -39,6 +39,7 @@ from engine.agent.therapy import (
     therapy_dist,
 )
 from engine.graph.metapaths import Metapath, enumerate_metapaths, mechanism_metapaths
+from engine.graph.relations import DirectedRel
 from engine.graph.store import KGStore
 from engine.graph.walk import Budget
 from engine.ranking.evidence import is_pharmacological
@@ -56,7 +57,7 @@ from engine.understand.form import (
     is_yes_no,
 )
 from engine.understand.lexicon import COMPILED_CUES, is_cue_word, is_structural, written_out
-from engine.understand.linking import FAMILY, Linker, examples
+from engine.understand.linking import FAMILY, Linker, covers, examples, fills
 from engine.understand.mentions import LinkResult, Mention
 from engine.understand.negation import opens_negation
 from engine.understand.parse import Features
@@ -103,6 +104,10 @@ NOT_FOUND_TOKENS = 16
 OVERVIEW_TOKENS = 12
 """A question about an entity that no relation explains asks for its overview ("Tell me
 about X") when at most this many tokens long; a longer one is a literature question."""
+
+MEANT_HOP = 0.2
+"""A relation the bank reads a question as asking with at least this share of its first hops
+is one a sense must hold facts of to be the one meant (``_meant_by_reading``)."""
 
 Reader = Callable[[str, Sequence[tuple[Mention, list[str]]]], Reading | None]
 """What a question means (None: no reading), given the nodes each mention may mean."""
@@ -328,11 +333,12 @@ class Planner:
             return None
         named = link.mentions[kinds.index({"Pharmacologic Class"})]
         other = kinds[1 - kinds.index({"Pharmacologic Class"})]
-        if "Disease" not in other or len(named.node_ids) != 1:
+        classes = senses.same_named(self.store, named.node_ids)
+        if "Disease" not in other or len(classes) != 1:
             return None
         if is_yes_no(question) or framed_yes_no(question):
             return None
-        pc = named.node_ids[0]
+        pc = classes[0]
         drugs = self.store.objects(pc, "PCiC")
         name = self.store.name(pc)
         members = [
@@ -394,9 +400,22 @@ class Planner:
         """The nodes each mention may mean (``senses.resolve``): ``choice`` when it is one of
         them, else those whose kind's best parse explains the question best, and of one kind
         those joined to the question's other names (``senses.coherent``)."""
+        mentions = words.link.mentions
         resolved = [
-            (m, senses.resolve(self.store, m, words.features, choice, parses.best))
-            for m in words.link.mentions
+            (
+                m,
+                senses.resolve(
+                    self.store,
+                    m,
+                    words.features,
+                    choice,
+                    parses.best,
+                    frozenset(
+                        self.store.kind(n) for o in mentions if o is not m for n in o.node_ids
+                    ),
+                ),
+            )
+            for m in mentions
         ]
         resolved = senses.listed_alike(self.store, words.text, resolved)
         return senses.coherent(self.store, resolved)
@@ -434,12 +453,33 @@ class Planner:
         if not ambiguous or not focused(words):
             return None
         m, ids = ambiguous[0]
+        if (meant := self._meant_by_reading(plan, ids)) is not None:
+            # "what works for OCD": the disorder drugs treat, read by meaning, not the bone
+            # disease of those initials that no drug treats
+            return self.plan(plan.question, meant)
         if (member := self._family_member(m, resolved)) is not None:
             # "does haloperidol block dopamine receptors": the receptor it is joined to
             return self.plan(plan.question, member)
         plan.intent = "clarify"
         plan.clarification, plan.candidates = senses.clarify(self.store, m, ids)
         return plan
+
+    def _meant_by_reading(self, plan: Plan, ids: list[str]) -> str | None:
+        """The one sense of a mention whose kind the bank is sure the question asks a relation
+        from and that alone holds facts of that relation (``senses.asked_of`` for a relation
+        read by meaning rather than named by a cue); None otherwise."""
+        meaning = Meaning.of(plan.reading)
+        kinds = {self.store.kind(n) for n in ids}
+        if meaning is None or len(kinds) != 1:
+            return None
+        kind = kinds.pop()
+        if not meaning.graph_reading(kind):
+            return None
+        # the relations the reading spreads over ("what works for": treats and palliates)
+        hops = meaning.first_hops(kind)
+        uses = [u for u in self.store.uses() if hops.get(u.key, 0.0) >= MEANT_HOP]
+        holding = [n for n in ids if any(self.store.degree(self.store.index[n], u) for u in uses)]
+        return holding[0] if len(holding) == 1 else None
 
     def _family_member(self, m: Mention, resolved: Resolved) -> str | None:
         """For a protein name said without its number (``linking.FAMILY``) beside one other
@@ -752,10 +792,31 @@ class Planner:
 
     def _disease_named_by(self, seed: LinkedEntity) -> LinkedEntity | None:
         """The treated disease named by a symptom's word (``disease_named_by``)."""
-        nid = disease_named_by(self.store, seed.mention or seed.name)
+        said = seed.mention or seed.name
+        nid = disease_named_by(self.store, said) or self._disease_meant_by(said)
         if nid is None:
             return None
         return seed.model_copy(update={"id": nid, "name": self.store.name(nid), "kind": "Disease"})
+
+    def _disease_meant_by(self, said: str) -> str | None:
+        """A treated disease whose name says what ``said`` says in other word forms ("major
+        depression": major depressive disorder), found by name embedding and kept only when
+        the two names cover each other (``linking.covers``, ``linking.fills``)."""
+        linker = self.linker
+        for nid, _ in linker.embedded_names(said):
+            name = self.store.name(nid)
+            if (
+                self.store.kind(nid) == "Disease"
+                and covers(said, name)
+                and fills(said, name)
+                and any(self.store.degree(self.store.index[nid], u) for u in self._therapy_uses)
+            ):
+                return nid
+        return None
+
+    @property
+    def _therapy_uses(self) -> list[DirectedRel]:
+        return [u for u in self.store.uses() if u.rel in (TREATS, PALLIATES) and u.src == "Disease"]
 
     def _states(self, seed: LinkedEntity, path: Metapath) -> bool:
         """The graph has an edge of ``path``'s first relation at ``seed``."""
@@ -972,18 +1033,22 @@ def disease_named_by(store: KGStore, said: str) -> str | None:
     if not words:
         return None
     uses = [u for u in store.uses() if u.rel in (TREATS, PALLIATES) and u.src == "Disease"]
-    best: tuple[int, str] | None = None
+    best: tuple[bool, int, int, str] | None = None
     for nid, name in store.names_of_kind("Disease"):
         have = [american(w) for w in alias_key(name).split()]
         wider = len(have) <= len(words) + NAMED_BY_EXTRA and _contains_run(have, words)
         narrower = len(words) <= len(have) + NAMED_BY_EXTRA and _contains_run(words, have)
-        if not have or not (wider or narrower):
+        # the head noun phrase of a longer name ("community acquired pneumonia": pneumonia),
+        # taken only when no name of the words closer to them has drugs
+        headed = len(have) < len(words) and words[-len(have) :] == have
+        if not have or not (wider or narrower or headed):
             continue
         i = store.index[nid]
         drugs = sum(store.degree(i, u) for u in uses)
-        if drugs and (best is None or (drugs, nid) > best):
-            best = (drugs, nid)
-    return best[1] if best else None
+        key = (wider or narrower, len(have) if headed else 0, drugs, nid)
+        if drugs and (best is None or key > best):
+            best = key
+    return best[-1] if best else None
 
 
 def _contains_run(words: list[str], run: list[str]) -> bool:

@@ -9,6 +9,7 @@ compound and the class named after it) collapse to the best-fitting one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from itertools import pairwise
 
@@ -45,6 +46,10 @@ is the one meant by a name they share ("lupus", the Disease Ontology's name of l
 erythematosus: systemic lupus erythematosus): the parent is then the ontology's grouping of
 it, the subtype the disease its facts are about."""
 
+SAME_NAME_KINDS = frozenset({"Pharmacologic Class"})
+"""Kinds whose vocabularies name one concept alike (``central``): two senses of one name are
+one thing, and the better-held is meant."""
+
 CENTRAL_KINDS = frozenset({"Disease"})
 """Kinds whose names the vocabularies share between a common disease and a rare relative
 of it; a drug name shared by two drugs (a brand of each) or a symbol shared by two genes is
@@ -72,9 +77,15 @@ def sense_scores(
 
 
 def resolve(
-    store: KGStore, m: Mention, f: Features, choice: str | None, best_parse: BestParse
+    store: KGStore,
+    m: Mention,
+    f: Features,
+    choice: str | None,
+    best_parse: BestParse,
+    beside: frozenset[str] = frozenset(),
 ) -> list[str]:
-    """Node ids the mention may mean after structural resolution and concept collapse."""
+    """Node ids the mention may mean after structural resolution and concept collapse;
+    ``beside`` is the kinds the question's other names may be."""
     ids = m.node_ids
     if choice and choice in ids:
         return [choice]
@@ -83,7 +94,7 @@ def resolve(
     if f.mechanism or f.yes_no or asks_remedy(f.cues, f.target_kind):
         # a claim's or a remedy's ends are the kinds its relation joins ("what is given for
         # CML": the leukaemia, not the gene with that synonym)
-        ends = claim_kinds(store, f)
+        ends = claim_kinds(store, f, beside)
         focused = [n for n in ids if store.kind(n) in ends]
         ids = focused or ids
         if len(ids) == 1:
@@ -107,14 +118,20 @@ def resolve(
     return central(store, m, asked_of(store, f, out))
 
 
-def claim_kinds(store: KGStore, f: Features) -> frozenset[str]:
+def claim_kinds(
+    store: KGStore, f: Features, beside: frozenset[str] = frozenset()
+) -> frozenset[str]:
     """The kinds a yes/no or mechanism question's ends may be: those at the ends of the
     relations its words name ("do statins cause myopathy": a drug and a side effect, not the
-    disease of that name), else a drug and a disease."""
+    disease of that name), else a drug and a disease. Of the relations a word names, those
+    reaching a kind the question's other names may be (``beside``) are meant: "does metformin
+    cause lactic acidosis" asks of a side effect a drug causes, not of a disease's genes."""
     rels = {r for c in f.cues for r in c.rels}
     if f.mechanism or not rels:
         return DRUG_DISEASE
-    kinds = {k for u in store.uses() if u.rel in rels for k in (u.src, u.dst)}
+    uses = [u for u in store.uses() if u.rel in rels]
+    near = [u for u in uses if u.src in beside or u.dst in beside]
+    kinds = {k for u in (near or uses) for k in (u.src, u.dst)}
     return frozenset(kinds) or DRUG_DISEASE
 
 
@@ -157,6 +174,12 @@ def central(store: KGStore, m: Mention, ids: list[str]) -> list[str]:
         by_kind.setdefault(store.kind(n), []).append(n)
     drop: set[str] = set()
     for kind, nodes in by_kind.items():
+        if len(nodes) > 1 and kind in SAME_NAME_KINDS and _one_name(store, nodes):
+            # "anticoagulant": one class named by two vocabularies (an FDA established class
+            # "Anti-coagulant", MeSH's "Anticoagulants"): the one with more members
+            best = max(nodes, key=lambda n: (held(store, n), n))
+            drop |= {n for n in nodes if n != best}
+            continue
         if len(nodes) < 2 or kind not in CENTRAL_KINDS:
             continue
         facts = sorted(((held(store, n), n) for n in nodes), reverse=True)
@@ -168,6 +191,18 @@ def central(store: KGStore, m: Mention, ids: list[str]) -> list[str]:
         ):
             drop |= {n for _, n in facts[1:]}
     return [n for n in ids if n not in drop]
+
+
+def same_named(store: KGStore, ids: list[str]) -> list[str]:
+    """``ids`` as one node when they are classes of one name (``central``'s rule)."""
+    if len(ids) > 1 and {store.kind(n) for n in ids} <= SAME_NAME_KINDS and _one_name(store, ids):
+        return [max(ids, key=lambda n: (held(store, n), n))]
+    return ids
+
+
+def _one_name(store: KGStore, nodes: list[str]) -> bool:
+    """The nodes' names are one name but for case, hyphens, spaces and a plural "s"."""
+    return len({re.sub(r"[^a-z]", "", store.name(n).lower()).removesuffix("s") for n in nodes}) == 1
 
 
 def ancestors(store: KGStore, node_id: str, depth: int = 2) -> set[str]:

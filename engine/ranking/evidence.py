@@ -72,6 +72,13 @@ the drugs used for it and its typical signs)."""
 DEFINED_WEIGHT = 2.0
 """The seed's definition names the answer: above one more source and a link together (the
 gene a disease is defined by, the symptoms its definition lists)."""
+CLASS_WEIGHT = 1.0
+"""All of a drug's class-mates also used for the disease: as strong as one more source (insulin
+for type 1 diabetes, a class used for it, before a drug whose class is used for another),
+times the drug's specificity: a class used for everything (corticosteroids) says little of
+any one disease."""
+MIN_CLASS = 3
+"""Members a pharmacologic class needs besides the drug for its share to say anything."""
 SPECIFICITY_WEIGHT = 0.3
 """Specificity over its whole range, under half of one link: it orders equally corroborated
 answers only."""
@@ -115,6 +122,9 @@ class Signals:
     """The best score of a retrieved passage naming the answer, in [0, 1] (0: none does)."""
     defined: bool = False
     """The seed's own definition names the answer."""
+    class_share: float = 0.0
+    """For a drug answering a disease: the largest share of the members of one of its
+    pharmacologic classes (of ``MIN_CLASS`` or more) used for the disease too."""
 
 
 def specificity(degree: int, population: int) -> float:
@@ -164,6 +174,7 @@ def evidence_score(s: Signals) -> float:
         + SPECIFICITY_WEIGHT * spec
         + MENTION_WEIGHT * min(1.0, max(0.0, s.mention))
         + DEFINED_WEIGHT * s.defined
+        + CLASS_WEIGHT * s.class_share * spec
     )
     return round(score, 6)
 
@@ -197,6 +208,8 @@ def why(s: Signals) -> str:
         parts.append(f"{s.links} {s.link_kind}" if s.link_kind else f"{s.links} links")
     if s.subtypes:
         parts.append(f"{s.subtypes} subtype{'s' if s.subtypes > 1 else ''} too")
+    if s.class_share:
+        parts.append(f"{s.class_share:.0%} of its class used for it too")
     if s.peers_sharing:
         parts.append(f"shared by {s.peers_sharing} of {s.peers} peers")
     if s.defined:

@@ -40,6 +40,7 @@ from engine.graph.walk import WalkPath, reverse
 from engine.ranking.evidence import (
     COMMON_FIRST,
     LINK_SATURATION,
+    MIN_CLASS,
     Signals,
     evidence_score,
     is_pharmacological,
@@ -169,6 +170,22 @@ def peers_of(store: KGStore, seed: int) -> set[int]:
     return front
 
 
+CLASS_SHARED = frozenset({"CtD^-1", "CpD^-1"})
+"""Uses (disease -> drug) whose answers' class-mates are counted (``class_share``)."""
+
+
+def class_share(store: KGStore, drug: int, used: set[int]) -> float:
+    """The largest share of the other members of one of ``drug``'s pharmacologic classes that
+    are in ``used`` (the drugs used for the seed disease), over classes of ``MIN_CLASS`` or
+    more other members; 0 when it has none."""
+    best = 0.0
+    for pc in _along(store, drug, "PCiC^-1"):
+        mates = _along(store, pc, "PCiC") - {drug}
+        if len(mates) >= MIN_CLASS:
+            best = max(best, len(mates & used) / len(mates))
+    return best
+
+
 def _action(sources: Iterable[EdgeSource], rel: str) -> str | None:
     """The first pharmacological action type the action source records on the edge."""
     if rel != TYPED_REL:
@@ -259,6 +276,7 @@ def answer_signals(
     seed_sides: dict[tuple[int, str], set[int]] = {}
     kin: dict[int, set[int]] = {}
     subs: dict[int, set[int]] = {}
+    used: dict[int, set[int]] = {}
     for p in paths:
         if len(p.uses) != 1:
             continue
@@ -278,6 +296,10 @@ def answer_signals(
         s = edge_signals(
             store, seed, use, answer, side, kin[seed], subs[seed], (mentions or {}).get(n, 0.0)
         )
+        if _plain(use) in CLASS_SHARED:
+            if seed not in used:
+                used[seed] = _along(store, seed, *CLASS_SHARED)
+            s = replace(s, class_share=class_share(store, answer, used[seed]))
         if seed not in defined:
             defined[seed] = definition_words(store, store.ids[seed])
         if defined[seed] and names_in(defined[seed], store.name(n)):

@@ -144,7 +144,8 @@ _LABELLED_YES_NO = re.compile(
 _YES_OR_NO = re.compile(r"\b(?:yes or no|true or false)\b|\bor not\W*$", re.IGNORECASE)
 _TAG = re.compile(
     r"(?:,|\s)\s*(?:(?:right|yes|correct|true|(?:is that|am i) (?:right|correct))\s*\?+"
-    r"|(?:right|correct|(?:is that|am i) (?:right|correct))"
+    r"|(?:right|correct|(?:is that|am i) (?:right|correct)"
+    r"|true or false|(?:yes|fact) or (?:no|myth))"
     r"|(?:is|does|do|are|was|did|has|have|can)(?:n'?t)? (?:it|they|he|she))\s*\?*\s*$",
     re.IGNORECASE,
 )
@@ -282,6 +283,11 @@ effects", "Step 1: ... Step 2: ...")."""
 _NEXT_STEP_OPEN = re.compile(rf"\W*(?:{NEXT_STEP.pattern})", re.IGNORECASE)
 
 
+PASTE_SENTENCES = 5
+"""A message of this many sentences or more is a pasted note: its last question that names
+something is what is asked (``asked_span``)."""
+
+
 def asked_span(text: str, names: Sequence[tuple[int, int]] = ()) -> tuple[int, int]:
     """The part of what the user typed that asks the question, as (start, end) in ``text``.
 
@@ -305,6 +311,15 @@ def asked_span(text: str, names: Sequence[tuple[int, int]] = ()) -> tuple[int, i
             or bool(_NEXT_STEP_OPEN.match(text, a, b))
         )
 
+    asks = [(a, b) for a, b in spans if is_question(text[a:b])]
+    if (
+        len(spans) >= PASTE_SENTENCES
+        and asks
+        and any(asks[-1][0] <= s < asks[-1][1] for s, _ in names)
+    ):
+        # a pasted note ending in a question that names what it asks about: the question is
+        # asked, the note is its background ("62M, PMH T2DM ... what does atorvastatin target?")
+        spans = [asks[-1]]
     kept = [(a, b) for a, b in spans if keep(a, b)]
     if not kept or not any(a <= s < b for a, b in kept for s, _ in names):
         # nothing named: the other sentences are the topic ("Metered-dose inhalers. Do

@@ -21,7 +21,8 @@ FUNCTION_WORDS = frozenset(
     today tomorrow yesterday tonight now currently recently daily weekly monthly yearly
     week weeks month months year years day days morning evening night time times again
     still just well good better best new old one two three first second last next
-    before after since until ago already yet soon later plus via per""".split()
+    before after since until ago already yet soon later plus via per
+    then though anyway else instead u ur pls plz""".split()
 )
 
 SHORTHAND: dict[str, str] = {

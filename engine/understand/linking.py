@@ -202,6 +202,13 @@ def _content(text: str) -> list[str]:
     ]
 
 
+QUALIFIED_KINDS = frozenset({"Disease", "Compound"})
+"""Kinds of node whose names carry a word clinicians leave out (``_completes``): a disease's
+Latin qualifier ("mellitus"), a drug's ester or salt ("dabigatran etexilate")."""
+MAX_QUALIFIER_WORDS = 1
+"""Words of a qualifier left out of a name (``Linker._completes``)."""
+
+
 def fills(mention: str, name: str) -> bool:
     """The mention says most of the name: each content word of the name has a counterpart in
     the mention, but for one when the mention has two or more ("shift" is not "Shift to the
@@ -663,12 +670,48 @@ class Linker:
                 return [(str(close[0][0]), fuzz.ratio(key, close[0][0]))]
         return [(str(k), float(s)) for k, s, _ in hits]
 
+    def embedded_names(self, text: str) -> list[tuple[str, float]]:
+        """The nodes whose names embed closest to ``text`` and at least ``embed_accept``
+        close, best first (none without a name index)."""
+        return [(n, s) for n, s in self._embeddings([text])[0] if s >= self.embed_accept]
+
     def _embeddings(self, texts: list[str]) -> list[list[tuple[str, float]]]:
         """Top name matches for several phrases, embedded in one batch."""
         if self.names is None or self.embedder is None or not texts:
             return [[] for _ in texts]
         hits = self.names.search(self.embedder.encode(texts), 5)
         return [[(nid, s) for nid, s in row if s >= self.embed_reject] for row in hits]
+
+    def _completes(self, phrase: str, node_id: str) -> bool:
+        """The phrase is a disease's name without its Latin qualifier, as clinicians say it
+        ("diabetes": diabetes mellitus; "myasthenia": myasthenia gravis): the name begins with
+        the phrase and its other words are no words of everyday language."""
+        if self.vocabulary is None or self.store.kind(node_id) not in QUALIFIED_KINDS:
+            return False
+        said = alias_key(phrase).split()
+        name = alias_key(self.store.name(node_id)).split()
+        rest = name[len(said) :]
+        if self.store.kind(node_id) == "Compound" and len(self._drugs_named(" ".join(said))) > 1:
+            # "insulin": a dozen insulins, none of them meant more than another
+            return False
+        return (
+            name[: len(said)] == said
+            and 0 < len(rest) <= MAX_QUALIFIER_WORDS
+            and not any(self.vocabulary.language.whole_word(w) for w in rest)
+        )
+
+    def _drugs_named(self, key: str) -> list[str]:
+        """The drugs whose names begin with the words ``key``."""
+        if self._drugs is None:
+            self._drugs = sorted(
+                (alias_key(name), nid) for nid, name in self.store.names_of_kind("Compound")
+            )
+        at = bisect_left(self._drugs, (key + " ", ""))
+        out = []
+        while at < len(self._drugs) and self._drugs[at][0].startswith(key + " "):
+            out.append(self._drugs[at][1])
+            at += 1
+        return out
 
     def _fuzzy_mention(self, phrase: str, a: int, b: int, tokens: list[Token]) -> Mention | None:
         key = alias_key(phrase)
@@ -829,7 +872,8 @@ class Linker:
             ok = [
                 (n, s)
                 for n, s in hits
-                if covers(phrase, self.store.name(n)) and fills(phrase, self.store.name(n))
+                if covers(phrase, self.store.name(n))
+                and (fills(phrase, self.store.name(n)) or self._completes(phrase, n))
             ]
             if ok and ok[0][1] >= self.embed_accept:
                 top_id, top = ok[0]

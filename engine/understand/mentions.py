@@ -207,7 +207,7 @@ class AliasIndex:
         for key, cand in eponyms(rows):
             if all(c.node_id != cand.node_id for c in by_key[key]):
                 by_key[key].append(cand)
-        for key, cand in subtypes(rows):
+        for key, cand in [*subtypes(rows), *uninverted(rows)]:
             if all(c.node_id != cand.node_id for c in by_key[key]):
                 by_key[key].append(cand)
         for key, cands in central(initialisms(rows), lambda n: _links(store, n)).items():
@@ -426,6 +426,30 @@ def initialisms(
         if key and len(key) >= 2 and key not in SHORTHAND:
             out.append((key, Candidate(node_id, key.upper(), INITIALISM, False)))
     return list(dict.fromkeys(out))
+
+
+UNINVERTED = "uninverted"
+"""The alias source of a MeSH heading said in everyday order ("monoclonal antibodies" of
+"Antibodies, Monoclonal")."""
+INVERTED_KINDS = ("Pharmacologic Class::", "Symptom::")
+"""Vocabularies whose names MeSH writes head first ("Pain, Postoperative")."""
+_INVERTED = re.compile(r"^[A-Za-z][A-Za-z -]*(?:, [A-Za-z][A-Za-z -]*)+$")
+
+
+def uninverted(rows: list[tuple[str, str, str, str, bool]]) -> list[tuple[str, Candidate]]:
+    """(key, candidate) for each inverted MeSH name in everyday order, its modifiers last to
+    first before its head ("Purpura, Thrombocytopenic, Idiopathic": idiopathic
+    thrombocytopenic purpura); a comma that lists ("A, B, and C ...") inverts nothing."""
+    out: list[tuple[str, Candidate]] = []
+    for _, node_id, alias, _, primary in rows:
+        if not primary or not node_id.startswith(INVERTED_KINDS) or not _INVERTED.match(alias):
+            continue
+        head, *mods = alias.split(", ")
+        if any(m.lower().startswith(("and ", "or ")) for m in mods):
+            continue
+        said = " ".join([*reversed(mods), head])
+        out.append((alias_key(said), Candidate(node_id, said, UNINVERTED, False)))
+    return out
 
 
 EPONYM = "eponym"
