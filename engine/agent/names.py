@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engine.agent.plan import Plan
 from engine.ingest.nearest import BROADER, NARROWER
-from engine.understand.linking import SHORTENED
+from engine.understand.linking import SHORTENED, STEM_CLASS
 from engine.understand.mentions import INITIALISM
 from engine.understand.shortforms import SHORT_FORM
 
@@ -17,6 +17,7 @@ SAYS = {
     INITIALISM: "a disease with these initials",
     SHORT_FORM: "the graph's name for it",
     SHORTENED: "the drug whose name it begins",
+    STEM_CLASS: "the class of the drugs whose names end in it",
 }
 
 

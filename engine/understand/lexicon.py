@@ -25,6 +25,10 @@ FUNCTION_WORDS = frozenset(
     then though anyway else instead u ur pls plz""".split()
 )
 
+FORM_WORDS = frozenset("drops injections tablets pills inhalers creams".split())
+"""How a drug is given: a kind of drug asked for after a disease ("glaucoma drops"), the named
+drug's own form after a drug ("latanoprost eye drops")."""
+
 SHORTHAND: dict[str, str] = {
     "tx": "treatment",
     "rx": "treatment",
@@ -45,6 +49,10 @@ SHORTHAND: dict[str, str] = {
     "hx": "history",
     "ddx": "differential diagnosis",
     "abx": "antibiotics",
+    "mgmt": "management",
+    "mx": "management",
+    "trt": "treatment",
+    "tmt": "treatment",
 }
 """Clinical shorthand as clinicians type it, and what it stands for: the kind words and cues
 below hear it, and the exemplar reading reads the question with it written out."""
@@ -86,6 +94,16 @@ KIND_WORDS: dict[str, str] = {
     "molecules": "Compound",
     "pharmaceuticals": "Compound",
     "chemicals": "Compound",
+    # what drugs are given as (``FORM_WORDS``): a kind of drug, never a disease ("glaucoma
+    # drops", "wet AMD injections", "psoriasis biologics")
+    "biologic": "Compound",
+    "biologics": "Compound",
+    "drops": "Compound",
+    "injections": "Compound",
+    "tablets": "Compound",
+    "pills": "Compound",
+    "inhalers": "Compound",
+    "creams": "Compound",
     "disease": "Disease",
     "diseases": "Disease",
     "condition": "Disease",

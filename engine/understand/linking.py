@@ -16,6 +16,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
 from engine.config import Settings
+from engine.graph.relations import directed_uses
 from engine.graph.store import KGStore
 from engine.index.vectors import VectorIndex
 from engine.ingest.nearest import BROADER, NARROWER
@@ -81,6 +82,16 @@ MIN_CUT = 3
 out (a name one or two letters short is a typo, for the fuzzy match)."""
 MAX_SHORTENED = 4
 """At most this many drugs may begin with the letters: more tell nothing."""
+STEM_CLASS = "stem-class"
+"""The source of a drug class named by its members' common name stem ("triptans", "gliptins",
+"sartans": the nonproprietary names' stems)."""
+MIN_STEM_LETTERS = 4
+"""Letters a stem needs ("-pril" counts; "-ol" does not)."""
+MIN_STEM_DRUGS = 3
+"""Drugs whose names end in the stem for it to name a group."""
+STEM_CLASS_OVERLAP = 0.5
+"""The share of the stem's drugs and a class's members in common (of either's union) for the
+stem to name that class."""
 
 NAME_WORDS = 12
 """Words before the last one a name in the other number is looked for among."""
@@ -717,7 +728,9 @@ class Linker:
         key = alias_key(phrase)
         fz = self._fuzzy(key) if any(c.isalpha() for c in key) else []
         if not fz:
-            return self._shortened(phrase, a, b, tokens) if a == b else None
+            if a != b:
+                return None
+            return self._shortened(phrase, a, b, tokens) or self._stem_class(phrase, a, b, tokens)
         best = fz[0][1]
         cands = [c for k, s in fz if s >= best - 1e-6 for c in self.aliases.get(k)]
         if a == b:
@@ -765,6 +778,44 @@ class Linker:
             return None
         cands = [Candidate(nid, alias, FAMILY, False) for nid, alias in sorted(members.items())]
         return Mention(phrase, tokens[a].start, tokens[b].end, a, b, cands, "fuzzy", 0.9)
+
+    def _stem_class(self, phrase: str, a: int, b: int, tokens: list[Token]) -> Mention | None:
+        """A plural that is the name stem of several drugs names the class they make up
+        ("triptans": the drugs named "-triptan"; "gliptins", "sartans"): the pharmacologic
+        class whose members are mostly those drugs and those drugs mostly its members."""
+        stem = singular(alias_key(phrase))
+        if (
+            stem is None
+            or len(stem) < MIN_STEM_LETTERS
+            or (self.vocabulary is not None and self.vocabulary.language.whole_word(stem))
+        ):
+            return None
+        if self._drugs is None:
+            self._drugs_named("")
+        assert self._drugs is not None
+        drugs = {
+            nid
+            for name, nid in self._drugs
+            if name.endswith(stem) and " " not in name and name != stem
+        }
+        if len(drugs) < MIN_STEM_DRUGS:
+            return None
+        in_class = next(u for u in directed_uses() if u.key == "PCiC^-1")
+        classes = {
+            self.store.ids[c]
+            for d in drugs
+            for c in self.store.neighbors(self.store.index[d], in_class).tolist()
+        }
+        best: tuple[float, str] | None = None
+        for pc in classes:
+            members = set(self.store.objects(pc, "PCiC"))
+            overlap = len(members & drugs) / len(members | drugs)
+            if overlap >= STEM_CLASS_OVERLAP and (best is None or (overlap, pc) > best):
+                best = (overlap, pc)
+        if best is None:
+            return None
+        cand = Candidate(best[1], self.store.name(best[1]), STEM_CLASS, False)
+        return Mention(phrase, tokens[a].start, tokens[b].end, a, b, [cand], "fuzzy", 0.9)
 
     def _shortened(self, phrase: str, a: int, b: int, tokens: list[Token]) -> Mention | None:
         """A drug name cut short as clinicians type it ("amio", "vanc", "cipro"): a word that

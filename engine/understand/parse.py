@@ -19,7 +19,7 @@ from engine.understand.form import (
     polite_request,
     then_asks_for_things,
 )
-from engine.understand.lexicon import COMPILED_CUES, KIND_WORDS, Cue
+from engine.understand.lexicon import COMPILED_CUES, FORM_WORDS, KIND_WORDS, Cue
 from engine.understand.mentions import Mention, Token
 from engine.understand.spans import outermost
 from engine.util.ids import kind_of
@@ -72,6 +72,10 @@ def find_cues(norm: str, mentions: list[Mention], question: str) -> list[Cue]:
     return sorted(outermost(cues), key=lambda c: c.start)
 
 
+FORM_GAP = 1
+"""Words between a drug's name and its form ("latanoprost *eye* drops")."""
+
+
 def kind_nouns(tokens: list[Token], mentions: list[Mention]) -> list[tuple[str, int]]:
     """Kind nouns outside mentions, in order, with their offsets ("Which *drugs* treat
     *diseases* that ..." -> Compound, Disease)."""
@@ -79,12 +83,16 @@ def kind_nouns(tokens: list[Token], mentions: list[Mention]) -> list[tuple[str, 
     # the kinds of the names each token is next to (a phrase linked only by meaning is no
     # name the noun could stand beside)
     beside: dict[int, set[str]] = {}
+    after_drug: set[int] = set()
     for m in mentions:
         if m.method == "embedding":
             continue
         kinds = {k for n in m.node_ids if (k := kind_of(n)) is not None}
         for i in (m.first_token - 1, m.last_token + 1):
             beside.setdefault(i, set()).update(kinds)
+        if "Compound" in kinds:
+            # a drug's form, said after it ("latanoprost eye drops")
+            after_drug.update(range(m.last_token + 1, m.last_token + FORM_GAP + 2))
     found: list[tuple[str, int]] = []
     for i, t in enumerate(tokens):
         if i in covered:
@@ -92,7 +100,7 @@ def kind_nouns(tokens: list[Token], mentions: list[Mention]) -> list[tuple[str, 
         kind = KIND_WORDS.get(t.norm)
         if kind is None:
             continue
-        if kind in beside.get(i, ()):
+        if kind in beside.get(i, ()) or (t.norm in FORM_WORDS and i in after_drug):
             continue  # names the mention beside it ("the LRRK2 *protein*", "the gene BRCA1")
         if i + 1 < len(tokens) and tokens[i + 1].joined:
             continue  # the first part of a compound adjective ("disease-modifying drugs")

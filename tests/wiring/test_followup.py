@@ -376,3 +376,38 @@ def test_an_answer_described_by_part_of_its_name(helix: Any) -> None:
     )
     one = take_turn(helix, None, f"what does the {part} one bind?", context=drugs.context)
     assert one.asked == f"what does {names[2]} bind?"
+
+
+def test_a_setting_added_to_the_last_question_asks_it_again_and_says_so(helix: object) -> None:
+    from engine.api import Helix
+
+    assert isinstance(helix, Helix)
+    drugs = take_turn(helix, None, "drugs for psoriasis")
+    assert drugs.result is not None and drugs.result.answers and drugs.context is not None
+    kids = take_turn(helix, None, "what about in kids?", context=drugs.context)
+    assert kids.asked == "drugs for psoriasis"
+    assert kids.result is not None
+    assert [a.id for a in kids.result.answers] == [a.id for a in drugs.result.answers]
+    assert kids.result.text.startswith("The sources record no answers for 'kids' apart")
+    # after a question the sources do not hold, the setting changes nothing either
+    dose = take_turn(helix, None, "what's the max dose of metformin")
+    assert dose.result is not None and dose.result.intent == "out_of_scope"
+    again = take_turn(helix, None, "and in CKD pts?", context=dose.context)
+    assert again.result is not None and again.result.intent == "out_of_scope"
+    assert not again.result.answers
+    # and the drug it named is still the subject
+    treats = take_turn(helix, None, "what does it treat?", context=again.context)
+    assert treats.asked == "what does Metformin treat?"
+
+
+def test_a_modifier_of_the_last_subjects_head_names_the_thing_with_that_head(
+    helix: object,
+) -> None:
+    from engine.api import Helix
+
+    assert isinstance(helix, Helix)
+    first = take_turn(helix, None, "genes associated with type 2 diabetes mellitus")
+    assert first.context is not None
+    other = take_turn(helix, None, "what about type 1", context=first.context)
+    assert other.asked == "genes associated with type 1 diabetes mellitus"
+    assert other.context is not None and other.context.subject.id == "Disease::DOID:9744"

@@ -1,0 +1,89 @@
+"""Names as clinicians say them, on the real engine slice: a drug named without its ester or
+salt, a class named by its members' name stem, MeSH headings in everyday order, a pasted note
+that ends in a question, a tag asking to confirm, and the evidence of a drug's class-mates."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.ranking.evidence import Signals, evidence_score
+from engine.result import Status
+from engine.understand.form import asked_span, asks_to_check
+from engine.understand.linking import STEM_CLASS
+from engine.understand.mentions import UNINVERTED, uninverted
+
+
+def test_a_drug_named_without_its_ester_is_that_drug(helix: Any) -> None:
+    linked = helix.link("what does clobetasol treat")
+    assert [e.name for e in linked] == ["Clobetasol propionate"]
+    r = helix.ask("what does clobetasol treat")
+    assert r.status is Status.ANSWERED
+    assert any(a.name == "psoriasis" for a in r.answers)
+
+
+def test_a_plural_name_stem_is_the_class_of_the_drugs_that_share_it(helix: Any) -> None:
+    linked = helix.link("which sartans are used for hypertension")
+    classes = [e for e in linked if e.kind == "Pharmacologic Class"]
+    assert len(classes) == 1
+    r = helix.ask("sartans for hypertension")
+    assert r.status is Status.ANSWERED
+    assert r.answers and all(a.name.lower().endswith("sartan") for a in r.answers)
+    # an everyday word is no stem ("pills" names no class)
+    assert all(e.kind != "Pharmacologic Class" for e in helix.link("pills for gout"))
+
+
+def test_stem_class_mentions_say_how_they_were_read(helix: Any) -> None:
+    r = helix.ask("what do sartans target")
+    assert any("Reading 'sartans' as" in u for u in r.understood)
+    assert STEM_CLASS == "stem-class"
+
+
+def test_mesh_headings_are_also_named_in_everyday_order() -> None:
+    rows = [
+        ("x", "Pharmacologic Class::D1", "Antibodies, Monoclonal", "hetionet", True),
+        ("x", "Symptom::D2", "Purpura, Thrombocytopenic, Idiopathic", "hetionet", True),
+        # a list, not an inversion; and a kind MeSH does not name
+        ("x", "Pharmacologic Class::N1", "Norepinephrine, Serotonin, and Dopamine", "x", True),
+        ("x", "Disease::DOID:1", "cancer, childhood", "disease-ontology", True),
+    ]
+    got = {key: (c.node_id, c.source) for key, c in uninverted(rows)}
+    assert got == {
+        "monoclonal antibodies": ("Pharmacologic Class::D1", UNINVERTED),
+        "idiopathic thrombocytopenic purpura": ("Symptom::D2", UNINVERTED),
+    }
+
+
+def test_a_pasted_note_asks_its_last_question() -> None:
+    note = (
+        "62M, PMH T2DM, HTN. 3/7 productive cough, fever 38.6. CRP 120. CXR consolidation. "
+        "Meds metformin, ramipril, atorvastatin. Quick q - what does atorvastatin target?"
+    )
+    named = note.rindex("atorvastatin")
+    start, end = asked_span(note, [(named, named + len("atorvastatin"))])
+    assert note[start:end].endswith("what does atorvastatin target?")
+    assert "metformin" not in note[start:end]
+    # three sentences are a question with its background: the one naming its subject is kept
+    short = "I am a student. Metformin is new to me. What does it target?"
+    start, end = asked_span(short, [(16, 25)])
+    assert short[start:end] == "Metformin is new to me. What does it target?"
+
+
+def test_a_tag_asking_true_or_false_makes_a_claim() -> None:
+    assert asks_to_check("ACE inhibitors cause cough - true or false")
+    assert asks_to_check("statins cause myopathy, fact or myth?")
+    assert not asks_to_check("what is true of statins")
+
+
+def test_a_drug_whose_class_is_used_for_the_disease_ranks_above_one_whose_is_not() -> None:
+    alone = Signals(degree=2, population=700)
+    classed = Signals(degree=2, population=700, class_share=0.8)
+    assert evidence_score(classed) > evidence_score(alone)
+    # a class used for everything (a drug linked to most diseases) adds almost nothing
+    broad = Signals(degree=600, population=700, class_share=0.8)
+    assert evidence_score(broad) - evidence_score(Signals(degree=600, population=700)) < 0.1
+
+
+def test_a_gene_mutated_in_a_disease_is_a_gene_associated_with_it(helix: Any) -> None:
+    r = helix.ask("which gene is mutated in Parkinson's disease")
+    assert r.status is Status.ANSWERED
+    assert {t[1] for p in r.paths for t in p} == {"DaG"}
