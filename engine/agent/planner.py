@@ -55,6 +55,7 @@ from engine.understand.form import (
     framed_yes_no,
     is_wh_question,
     is_yes_no,
+    untagged,
 )
 from engine.understand.lexicon import COMPILED_CUES, is_cue_word, is_structural, written_out
 from engine.understand.linking import FAMILY, Linker, covers, examples, fills
@@ -97,6 +98,11 @@ QHASH_CHARS = 16
 MAX_UNLINKED = 2
 """A question naming a relation or the kind it asks for and at most this many phrases that
 link to nothing asks about something the graph lacks; more is no question about one thing."""
+COMPARED = re.compile(
+    r"\bvs\.?(?=\s)|\bversus\b|\bcompared? (?:to|with)\b|\bdifference between\b",
+    re.IGNORECASE,
+)
+"""Words that set two things side by side."""
 BINDS = "CbG"
 """The relation a drug's mechanism of action is read as when no disease is named."""
 NOT_FOUND_TOKENS = 16
@@ -249,10 +255,26 @@ class Planner:
         """What to do with ``question``: its intent, seeds, targets and metapath distribution,
         or the question to ask back. ``choice`` answers an earlier clarification (a node id,
         or ``RELATION_CHOICE`` and a relation); ``link`` is the question's linking when done
-        already. The steps are the module docstring's."""
+        already. The steps are the module docstring's. A statement tagged to be confirmed
+        that is read as no claim is read again as asked directly (``form.untagged``)."""
+        plan = self._plan(question, choice, link)
+        direct = untagged(question) if plan.intent != "claim" and choice is None else None
+        if direct is None:
+            return plan
+        again = self._plan(direct, None, None)
+        if again.intent != "claim":
+            return plan
+        again.question, again.qhash = question, question_hash(question)
+        return again
+
+    def _plan(
+        self, question: str, choice: str | None = None, link: LinkResult | None = None
+    ) -> Plan:
         link = link or self.link(question)
         if choice is None and (of_class := self._class_for(question, link)) is not None:
             return of_class
+        if choice is None and (compared := self._compared(question, link)) is not None:
+            return compared
         apart = [m for m in link.mentions if set_apart(question, m.start)]
         if apart and len(apart) < len(link.mentions) and choice is None:
             return self._set_apart(question, apart)
@@ -323,6 +345,28 @@ class Planner:
         language = vocabulary.language
         unknown = [w for w in words if not (language.in_corpus(w) or language.whole_word(w))]
         return len(unknown) >= FOREIGN_WORDS and len(unknown) >= FOREIGN_SHARE * len(words)
+
+    def _compared(self, question: str, link: LinkResult) -> Plan | None:
+        """Two drugs set side by side with no relation named ("prilosec vs nexium, any real
+        difference?", "zoloft versus prozac"): compared by what they act on, the targets they
+        share first; None for any other question, or when they share none."""
+        if COMPARED.search(question) is None or len(link.mentions) != 2:
+            return None
+        drugs = [m.node_ids[0] for m in link.mentions if len(m.node_ids) == 1]
+        if len(drugs) != 2 or any(self.store.kind(d) != "Compound" for d in drugs):
+            return None
+        words = read_words(
+            question, link, tuple((m.start, m.end) for m in link.mentions), self.data
+        )
+        if any(r != BINDS for c in words.features.cues for r in c.rels):
+            return None  # "zoloft vs prozac side effects": the relation named is compared
+        a, b = (self.store.name(d) for d in drugs)
+        plan = self.plan(f"which genes do both {a} and {b} bind")
+        if plan.intent not in ("one_hop", "multi_hop"):
+            return None
+        plan.question, plan.qhash = question, question_hash(question)
+        plan.note = "; ".join(x for x in (plan.note, "compared by their targets") if x)
+        return plan
 
     def _class_for(self, question: str, link: LinkResult) -> Plan | None:
         """A question for the drugs of a class that a disease is given ("anticoagulants for

@@ -190,6 +190,27 @@ def asks_to_check(text: str) -> bool:
     return bool(_YES_OR_NO.search(text) or _WHETHER.search(text) or tagged)
 
 
+_COPULA = re.compile(r"^(?P<subject>.+?)\s+(?P<verb>is|are)\s+(?P<rest>.+)$", re.IGNORECASE)
+_DENIAL = re.compile(r"\b(?:not|no|never)\b|n't\b", re.IGNORECASE)
+
+
+def untagged(text: str) -> str | None:
+    """A statement with a tag asking to confirm it ("ACE inhibitors cause cough - true or
+    false", "T2DM is an autoimmune disease, correct?") asked directly ("do ACE inhibitors
+    cause cough?", "is T2DM an autoimmune disease?"); None for any other text, and for a
+    denial, whose tag the claim reading already takes."""
+    tag = _TAG.search(text)
+    if tag is None or is_yes_no(text) or is_wh_question(text):
+        return None
+    said = text[: tag.start()].strip(" ,-–—:;")
+    if not said or _DENIAL.search(said):
+        return None
+    copula = _COPULA.match(said)
+    if copula is not None:
+        return f"{copula['verb']} {copula['subject']} {copula['rest']}?"
+    return f"do {said}?"
+
+
 def declarative_question(text: str) -> bool:
     """A statement said as a question ("Propylthiouracil treats pancreatic cancer?", "GSDMA
     linked to nasal cavity cancer?"): it ends with a question mark, and no clause of it opens

@@ -85,6 +85,12 @@ MAX_SHORTENED = 4
 STEM_CLASS = "stem-class"
 """The source of a drug class named by its members' common name stem ("triptans", "gliptins",
 "sartans": the nonproprietary names' stems)."""
+ACTING_ON = "acting-on"
+"""The source of a drug class named by the gene its drugs act on ("ACE inhibitors")."""
+ACTION_NOUNS = frozenset(
+    "inhibitors inhibitor blockers blocker antagonists antagonist agonists agonist".split()
+)
+"""Nouns that make a gene's name the name of the drugs acting on it."""
 MIN_STEM_LETTERS = 4
 """Letters a stem needs ("-pril" counts; "-ol" does not)."""
 MIN_STEM_DRUGS = 3
@@ -218,6 +224,11 @@ QUALIFIED_KINDS = frozenset({"Disease", "Compound"})
 Latin qualifier ("mellitus"), a drug's ester or salt ("dabigatran etexilate")."""
 MAX_QUALIFIER_WORDS = 1
 """Words of a qualifier left out of a name (``Linker._completes``)."""
+
+
+def _adjacent_tokens(tokens: Sequence[Token], a: int, b: int) -> bool:
+    """Token ``b`` follows token ``a`` with spaces only between ("ACE inhibitors")."""
+    return b == a + 1 and not tokens[b].initial
 
 
 def fills(mention: str, name: str) -> bool:
@@ -800,6 +811,15 @@ class Linker:
         }
         if len(drugs) < MIN_STEM_DRUGS:
             return None
+        pc = self._class_of_members(drugs)
+        if pc is None:
+            return None
+        cand = Candidate(pc, self.store.name(pc), STEM_CLASS, False)
+        return Mention(phrase, tokens[a].start, tokens[b].end, a, b, [cand], "fuzzy", 0.9)
+
+    def _class_of_members(self, drugs: set[str]) -> str | None:
+        """The pharmacologic class whose members are mostly ``drugs`` and ``drugs`` mostly its
+        members (``STEM_CLASS_OVERLAP``), the closest; None when none is."""
         in_class = next(u for u in directed_uses() if u.key == "PCiC^-1")
         classes = {
             self.store.ids[c]
@@ -812,10 +832,47 @@ class Linker:
             overlap = len(members & drugs) / len(members | drugs)
             if overlap >= STEM_CLASS_OVERLAP and (best is None or (overlap, pc) > best):
                 best = (overlap, pc)
-        if best is None:
-            return None
-        cand = Candidate(best[1], self.store.name(best[1]), STEM_CLASS, False)
-        return Mention(phrase, tokens[a].start, tokens[b].end, a, b, [cand], "fuzzy", 0.9)
+        return best[1] if best else None
+
+    def _acting_on(self, tokens: list[Token], mentions: list[Mention]) -> list[Mention]:
+        """``mentions`` with a gene named before an action noun read as the class of the drugs
+        acting on it ("ACE inhibitors", "SGLT2 inhibitors", "TNF blockers": the class whose
+        members are the drugs that bind the gene), when such a class is in the data."""
+        out: list[Mention] = []
+        for m in mentions:
+            after = m.last_token + 1
+            genes = [c.node_id for c in m.candidates if c.node_id.startswith("Gene::")]
+            if (
+                len(genes) != 1
+                or after >= len(tokens)
+                or tokens[after].norm not in ACTION_NOUNS
+                or not _adjacent_tokens(tokens, m.last_token, after)
+            ):
+                out.append(m)
+                continue
+            binds = next(u for u in directed_uses() if u.key == "CbG^-1")
+            drugs = {
+                self.store.ids[d]
+                for d in self.store.neighbors(self.store.index[genes[0]], binds).tolist()
+            }
+            pc = self._class_of_members(drugs) if len(drugs) >= MIN_STEM_DRUGS else None
+            if pc is None:
+                out.append(m)
+                continue
+            cand = Candidate(pc, self.store.name(pc), ACTING_ON, False)
+            out.append(
+                Mention(
+                    self._text(tokens, m.first_token, after),
+                    m.start,
+                    tokens[after].end,
+                    m.first_token,
+                    after,
+                    [cand],
+                    "fuzzy",
+                    0.9,
+                )
+            )
+        return out
 
     def _shortened(self, phrase: str, a: int, b: int, tokens: list[Token]) -> Mention | None:
         """A drug name cut short as clinicians type it ("amio", "vanc", "cipro"): a word that
@@ -949,6 +1006,7 @@ class Linker:
                 unlinked = [u for u in unlinked if u != m.text]
         mentions.sort(key=lambda m: m.first_token)
         mentions = self._families(tokens, mentions) if fallback else mentions
+        mentions = self._acting_on(tokens, mentions) if fallback else mentions
         if whole_names:
             mentions = relation_wording(mentions, self.relation_words, tokens)
         return LinkResult(tokens, mentions, unlinked)

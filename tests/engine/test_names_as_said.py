@@ -87,3 +87,28 @@ def test_a_gene_mutated_in_a_disease_is_a_gene_associated_with_it(helix: Any) ->
     r = helix.ask("which gene is mutated in Parkinson's disease")
     assert r.status is Status.ANSWERED
     assert {t[1] for p in r.paths for t in p} == {"DaG"}
+
+
+def test_a_statement_tagged_to_be_confirmed_is_asked_directly(helix: Any) -> None:
+    from engine.understand.form import untagged
+
+    assert untagged("ACE inhibitors cause cough - true or false") == (
+        "do ACE inhibitors cause cough?"
+    )
+    assert untagged("T2DM is an autoimmune disease, correct?") == ("is T2DM an autoimmune disease?")
+    assert untagged("metformin doesn't treat gout, right?") is None  # a denial reads as one
+    assert untagged("does metformin treat gout?") is None
+    r = helix.ask("valsartan treats hypertension, right?")
+    assert r.intent == "claim" and r.text.startswith("Yes")
+
+
+def test_two_drugs_set_side_by_side_are_compared_by_the_targets_they_share(helix: Any) -> None:
+    r = helix.ask("losartan vs valsartan, any real difference?")
+    assert r.status is Status.ANSWERED
+    shared = {t[2] for t in helix.triples("Compound::DB00678", "CbG", 500)} & {
+        t[2] for t in helix.triples("Compound::DB00177", "CbG", 500)
+    }
+    assert r.answers and {a.id for a in r.answers} <= shared
+    assert "Gene::185" in {a.id for a in r.answers}  # AGTR1, the receptor both block
+    # a relation named is compared instead
+    assert "compared by their targets" not in helix.ask("losartan vs valsartan side effects").text
