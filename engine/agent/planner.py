@@ -514,7 +514,8 @@ class Planner:
         read by meaning rather than named by a cue); None otherwise."""
         meaning = Meaning.of(plan.reading)
         kinds = {self.store.kind(n) for n in ids}
-        if meaning is None or len(kinds) != 1:
+        if meaning is None or len(kinds) != 1 or plan.features.generic:
+            # "which entities are linked to CNK" names no relation to choose a sense by
             return None
         kind = kinds.pop()
         if not meaning.graph_reading(kind):
