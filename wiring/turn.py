@@ -211,6 +211,8 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
             pinned = (*pinned, context.subject.id)
         return Reading(asked, f"Reading '{text[start:end]}' as {subject.name}.", pinned)
     spans = [(e.start, e.end) for e in named if e.start >= 0]
+    if (added := _added(engine, text, context, named)) is not None:
+        return added
     if (beside := _pronoun_beside(text, context, named)) is not None:
         return beside
     if (among := _among_answers(engine, text, context, named)) is not None:
@@ -396,6 +398,40 @@ def _among_answers(
     more = f" and {len(names) - SHOWN_NAMES} more" if len(names) > SHOWN_NAMES else ""
     note = f"Reading '{m.group()}' as the last answers: {', '.join(names[:SHOWN_NAMES])}{more}."
     return Reading(asked, note, among=context.answers)
+
+
+ADDED = re.compile(r"\b(?:too|also|as well|add|plus|additionally)\b", re.IGNORECASE)
+"""Words that add a name to the ones the last question set side by side ("and with psoriasis
+too?", "add intellectual disability to that")."""
+
+
+def _added(
+    engine: EnginePort, text: str, context: SessionContext, named: list[LinkedEntity]
+) -> Reading | None:
+    """A name added to the names the last question set side by side ("genes shared by crohns
+    and UC" then "and with psoriasis too?", "add intellectual disability to that"): the last
+    question asked of all of them, the name read in their kind ("depression" a disease)."""
+    if len(named) != 1 or ADDED.search(text) is None:
+        return None
+    new, old = named[0], context.subject
+    if new.kind != old.kind:
+        same = [
+            e for e in engine.link(text, {old.kind}) if (e.start, e.end) == (new.start, new.end)
+        ]
+        new = same[0] if same else new
+    listed = sorted(
+        (e for e in (old, *context.others) if e.kind == new.kind and e.start >= 0),
+        key=lambda e: e.start,
+    )
+    if len(listed) < 2 or any(e.id == new.id for e in listed):
+        return None
+    last, before = listed[-1], listed[-2]
+    q = context.question
+    joint = q[before.end : last.start]
+    if joint.strip().lower() != "and":
+        return None
+    asked = f"{q[: before.end]}, {q[last.start : last.end]} and {new.name}{q[last.end :]}"
+    return Reading(asked, f"Reading this as: {asked}", tuple(e.id for e in (*listed, new)))
 
 
 def _narrowed(

@@ -160,7 +160,7 @@ class AgentLoop:
             status=Status.NOT_ANSWERED,
             mode=mode,
             intent=plan.intent,
-            linked=plan.seeds + plan.targets,
+            linked=_named(plan),
         )
         if memory is not None:
             mem = self._recall(question, plan, mode, memory, steps, session)
@@ -322,7 +322,7 @@ class AgentLoop:
         decision = llm.clarify(question, mention, plan.candidates)
         if decision is not None and not decision.ambiguous and decision.choice:
             plan = self.c.planner.plan(text, decision.choice)
-            result.intent, result.linked = plan.intent, plan.seeds + plan.targets
+            result.intent, result.linked = plan.intent, _named(plan)
         elif decision is not None and decision.question:
             plan.clarification = decision.question
             plan.candidates = [
@@ -847,3 +847,11 @@ def class_edges(store: KGStore, cls: str, target: LinkedEntity, rels: list[str])
         if found:
             return found
     return []
+
+
+def _named(plan: Plan) -> list[LinkedEntity]:
+    """The entities a plan was read from: its seeds and targets, then the other names a set
+    question set beside its seed ("genes shared by crohns and UC": ulcerative colitis too)."""
+    ends = plan.seeds + plan.targets
+    ids = {e.id for e in ends}
+    return ends + [m for m in plan.members if m.id not in ids and m.start >= 0]

@@ -226,6 +226,26 @@ MAX_QUALIFIER_WORDS = 1
 """Words of a qualifier left out of a name (``Linker._completes``)."""
 
 
+def _listed_with_disease(tokens: Sequence[Token], m: Mention, mentions: list[Mention]) -> bool:
+    """``m`` is listed beside a disease's name ("genes shared by crohns and UC", "UC or
+    Crohn's"): only listing words (``SETTING``) between them, at most ``SET_GAP``."""
+    for o in mentions:
+        if o is m or not _names_disease(o) or abbreviation_only(o):
+            continue
+        lo, hi = (
+            (o.last_token, m.first_token)
+            if o.last_token < m.first_token
+            else (
+                m.last_token,
+                o.first_token,
+            )
+        )
+        between = tokens[lo + 1 : hi]
+        if 0 < len(between) <= SET_GAP and all(t.norm in SETTING for t in between):
+            return True
+    return False
+
+
 def _adjacent_tokens(tokens: Sequence[Token], a: int, b: int) -> bool:
     """Token ``b`` follows token ``a`` with spaces only between ("ACE inhibitors")."""
     return b == a + 1 and not tokens[b].initial
@@ -923,7 +943,7 @@ class Linker:
                 if not abbreviation_only(m)
                 or (
                     any(c.node_id.startswith("Disease::") for c in m.candidates)
-                    and framed(tokens, m.first_token)
+                    and (framed(tokens, m.first_token) or _listed_with_disease(tokens, m, mentions))
                 )
             ]
         unlinked: list[str] = []

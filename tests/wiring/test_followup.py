@@ -411,3 +411,23 @@ def test_a_modifier_of_the_last_subjects_head_names_the_thing_with_that_head(
     other = take_turn(helix, None, "what about type 1", context=first.context)
     assert other.asked == "genes associated with type 1 diabetes mellitus"
     assert other.context is not None and other.context.subject.id == "Disease::DOID:9744"
+
+
+def test_a_name_added_to_a_set_question_asks_it_of_all_of_them(helix: object) -> None:
+    from engine.api import Helix
+
+    assert isinstance(helix, Helix)
+    # initials listed beside a disease's name are that disease, where a name is not framed
+    assert {e.name for e in helix.link("genes shared by Crohn's disease and UC")} == {
+        "Crohn's disease",
+        "ulcerative colitis",
+    }
+    first = take_turn(helix, None, "drugs that treat both psoriasis and rheumatoid arthritis")
+    assert first.result is not None and first.result.answers and first.context is not None
+    assert [e.name for e in first.context.others] == ["rheumatoid arthritis"]
+    more = take_turn(helix, None, "and with psoriatic arthritis too?", context=first.context)
+    assert more.asked == (
+        "drugs that treat both psoriasis, rheumatoid arthritis and psoriatic arthritis"
+    )
+    assert more.result is not None
+    assert {a.id for a in more.result.answers} <= {a.id for a in first.result.answers}
