@@ -183,6 +183,8 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
             return _answer_at(text, start, end, context, index)
     if not named and (headed := _with_head(engine, text, context.subject, None)) is not None:
         named = [headed]
+    if not named and (first := _first_answers(text, context)) is not None:
+        return first
     if not named:
         if (pair := _earlier_pair(text, context)) is not None:
             return pair
@@ -510,6 +512,37 @@ def _earlier_pair(text: str, context: SessionContext) -> Reading | None:
     asked = substitute(text, found.start(), found.end(), f"{names[0]} and {names[1]}")
     note = f"Reading '{found.group()}' as {names[0]} and {names[1]}."
     return Reading(asked, note, (context.before[0].id, context.subject.id))
+
+
+FIRST_ANSWERS = re.compile(
+    r"\b(?:both of |all of |any of |each of )?the (?:top|first) (?P<n>two|three|four|five|[2-5])\b",
+    re.IGNORECASE,
+)
+"""The first answers of the last list counted out ("drugs that treat both of the top two")."""
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def _first_answers(text: str, context: SessionContext) -> Reading | None:
+    """The first answers of the last list named by their count ("the top two", "the first
+    three"): the question asked of them by name, as a set when it says "both"/"all"."""
+    m = FIRST_ANSWERS.search(text)
+    if m is None:
+        return None
+    n = _COUNTS.get(m["n"].lower()) or int(m["n"])
+    if len(context.answer_names) < n:
+        return None
+    names = context.answer_names[:n]
+    listed = f"{', '.join(names[:-1])} and {names[-1]}"
+    lead = m.group().lower().split(" ", 1)[0]
+    if lead == "both":
+        said = f"both {listed}"
+    elif lead in ("all", "each"):
+        said = f"each of {listed}"
+    else:
+        said = joined(names, text)  # "what do the first three target": any of them
+    asked = substitute(text, m.start(), m.end(), said)
+    note = f"Reading '{m.group()}' as {listed}."
+    return Reading(asked, note, context.answers[:n])
 
 
 def _answer_group(engine: EnginePort, text: str, context: SessionContext) -> Reading | None:

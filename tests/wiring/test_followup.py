@@ -431,3 +431,18 @@ def test_a_name_added_to_a_set_question_asks_it_of_all_of_them(helix: object) ->
     )
     assert more.result is not None
     assert {a.id for a in more.result.answers} <= {a.id for a in first.result.answers}
+
+
+def test_the_first_answers_counted_out_are_asked_about_by_name(helix: object) -> None:
+    from engine.api import Helix
+
+    assert isinstance(helix, Helix)
+    drugs = take_turn(helix, None, "which drugs treat epilepsy?")
+    assert drugs.result is not None and len(drugs.result.answers) >= 3
+    a, b, c = (x.name for x in drugs.result.answers[:3])
+    targets = take_turn(helix, None, "what do the first three target", context=drugs.context)
+    assert targets.asked == f"what do {a}, {b} or {c} target"
+    assert targets.result is not None
+    assert targets.result.understood == [f"Reading 'the first three' as {a}, {b} and {c}."]
+    both = take_turn(helix, None, "which genes do both of the top two bind", context=drugs.context)
+    assert both.asked == f"which genes do both {a} and {b} bind"
