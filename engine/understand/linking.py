@@ -53,6 +53,7 @@ from engine.understand.shortforms import (
 from engine.understand.spans import Span
 from engine.understand.vocabulary import Vocabulary
 from engine.util.text import alias_key
+from engine.util.wordforms import american
 
 ONE_EDIT_MIN = 7
 """From this many letters a word one edit away from exactly one name is that name misspelt
@@ -692,6 +693,14 @@ class Linker:
 
     def _fuzzy(self, key: str) -> list[tuple[str, float]]:
         if len(key) < 4 or len(key) > 60:
+            return []
+        if (
+            self.vocabulary is not None
+            and self.vocabulary.language.whole_word(key)
+            and american(key) == key
+        ):
+            # a word of everyday language spelled right is no misspelt name ("worth" is not
+            # Worth syndrome)
             return []
         near = self.aliases.near_length(len(key))
         hits = process.extract(
