@@ -29,7 +29,10 @@ order than their ids. An answer's evidence score adds up, in this order of weigh
 A disease's symptoms (``COMMON_FIRST`` relations) are the exception: asked for the symptoms of a
 disease, a clinician expects its typical ones, those the diseases resembling it present too
 (tremor of Parkinson's disease), before one that co-occurs with it alone in a few papers. There
-the peers' share counts in full, however common the symptom.
+the peers' share counts in full, however common the symptom. A drug's side effects
+(``COMMONEST_FIRST``) go further: the graph holds a sample of them, where an effect recorded for
+one drug alone is as likely an accident of the sample as a telling one, so specificity counts
+the other way and the effects many drugs cause come first.
 
 Corroboration and links outweigh specificity: one link or one extra source counts more than
 the whole specificity range, so a famous gene that many diseases share still leads when the
@@ -114,6 +117,9 @@ class Signals:
     """How many nodes the relation links the answer to (from the answer's side)."""
     population: int = 1
     """How many nodes of the seed's kind the relation links to anything."""
+    commonest_first: bool = False
+    """The relation lists a drug's side effects from a sample of them: those many drugs cause
+    come first (``COMMONEST_FIRST``), the sample being too thin for a rare one to tell."""
     common_first: bool = False
     """The relation lists a disease's manifestations: its kin's count in full (``COMMON_FIRST``)."""
     subtypes: int = 0
@@ -154,8 +160,13 @@ def is_pharmacological(action: str | None) -> bool:
     return bool(action) and action not in DISPOSITION_ACTIONS
 
 
-COMMON_FIRST = frozenset({"DpS"})
-"""Relations whose answers are a disease's manifestations: those its kin share first."""
+COMMON_FIRST = frozenset({"DpS", "CcSE"})
+"""Relations whose answers are a disease's manifestations or a drug's side effects: those its
+kin share first."""
+COMMONEST_FIRST = frozenset({"CcSE"})
+"""Relations whose commonest answers come first: a drug's side effects, from a sample of
+SIDER's, where one listed for a single drug is as likely an oddity of the sample as a telling
+effect (rash and nausea before a fracture recorded once)."""
 
 
 def evidence_score(s: Signals) -> float:
@@ -171,7 +182,7 @@ def evidence_score(s: Signals) -> float:
         + LINK_WEIGHT * link_strength(s.links, s.saturation)
         + PEER_WEIGHT * kin
         + SUBTYPE_WEIGHT * link_strength(s.subtypes, SUBTYPE_SATURATION)
-        + SPECIFICITY_WEIGHT * spec
+        + SPECIFICITY_WEIGHT * (1.0 - spec if s.commonest_first else spec)
         + MENTION_WEIGHT * min(1.0, max(0.0, s.mention))
         + DEFINED_WEIGHT * s.defined
         + CLASS_WEIGHT * s.class_share * spec

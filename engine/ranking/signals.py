@@ -39,6 +39,7 @@ from engine.graph.store import KGStore
 from engine.graph.walk import WalkPath, reverse
 from engine.ranking.evidence import (
     COMMON_FIRST,
+    COMMONEST_FIRST,
     LINK_SATURATION,
     MIN_CLASS,
     Signals,
@@ -243,6 +244,7 @@ def edge_signals(
         degree=store.degree(answer, reverse(use)),
         population=store.reach(use),
         common_first=_plain(use) in COMMON_FIRST,
+        commonest_first=_plain(use) in COMMONEST_FIRST,
         subtypes=subtype_count(store, seed, use, answer, seed_subtypes),
         mention=mention,
     )

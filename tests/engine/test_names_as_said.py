@@ -112,3 +112,13 @@ def test_two_drugs_set_side_by_side_are_compared_by_the_targets_they_share(helix
     assert "Gene::185" in {a.id for a in r.answers}  # AGTR1, the receptor both block
     # a relation named is compared instead
     assert "compared by their targets" not in helix.ask("losartan vs valsartan side effects").text
+
+
+def test_a_drugs_common_side_effects_come_before_an_effect_the_sample_records_once() -> None:
+    rare = Signals(degree=1, population=900, commonest_first=True, common_first=True)
+    common = Signals(degree=40, population=900, commonest_first=True, common_first=True)
+    assert evidence_score(common) > evidence_score(rare)
+    # elsewhere the specific answer still leads
+    assert evidence_score(Signals(degree=1, population=900)) > evidence_score(
+        Signals(degree=40, population=900)
+    )
