@@ -20,6 +20,8 @@ _UNIT = (
     r"units?|IU|U|mmol|mEq|puffs?|tablets?|tabs?|capsules?|caps?|drops?|sprays?|patch(?:es)?)"
     r"(?:\s*/\s*(?:kg|h|hr|hour|min|minute|day|d|dose|m2))*"
 )
+DOSE_UNIT = _UNIT
+"""A dose's unit ("mg", "mcg/kg/min", "puffs"), as a pattern."""
 _ROUTE = (
     r"(?:orally|by mouth|p\.?o\.?|iv|i\.v\.|intravenously|intravenous|sc|sq|s\.c\.|subcut|"
     r"subcutaneously|subcutaneous|im|intramuscularly|intramuscular|inhaled|by inhaler|"
