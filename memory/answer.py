@@ -453,6 +453,17 @@ class Answerer:
             # the drug named is the value asked about, not the subject
             yield conversation, False
             return
+        if (
+            conversation is not None
+            and conversation.kind == PATIENT
+            and not patients
+            and not notes
+            and not _WHO.match(question)
+            and self._takes(conversation.id, entities)
+        ):
+            # "current mmf dose" after naming the patient: a drug the conversation's patient
+            # is on, asked about with no one named, is asked of that patient
+            yield conversation, False
         for ref in patients:
             if (
                 ref.known
@@ -478,6 +489,13 @@ class Answerer:
         if route.rule == "own-notes":
             for ref in self.resolver.entities(entities[:1]):
                 yield replace(ref, known=False), False
+
+    def _takes(self, patient: str, entities: list[LinkedEntity]) -> bool:
+        """Whether a drug of ``entities`` is one the user said ``patient`` takes."""
+        drugs = {e.id for e in entities if e.kind == "Compound"}
+        return bool(drugs) and any(
+            f.obj in drugs and f.source == STATED for f in self.vault.history(patient, "takes")
+        )
 
     def _remark(
         self, question: str, subject: SubjectRef, history: list[Fact], route: Route
@@ -750,6 +768,8 @@ _PURPOSE = re.compile(
     re.IGNORECASE,
 )
 """A question of a drug's purpose: "what is she on / taking / given ... for <what>"."""
+_WHO = re.compile(r"\s*(?:who|whom|which (?:patients?|of my)|any(?:one| patients?))\b", re.I)
+"""A question that asks which patient: the drug it names is what it asks by."""
 _FIRST_PERSON = re.compile(r"\b(?:we|our|ours|us|my)\b|\bI\b", re.IGNORECASE)
 
 

@@ -138,9 +138,7 @@ def dose_changed_to(text: str) -> Dose | None:
     return None
 
 
-_AMOUNT = re.compile(
-    rf"(?<![\w.])(?:{_NUMBER}\s*{_UNIT}|{_UNITLESS})(?![\w/])", re.IGNORECASE
-)
+_AMOUNT = re.compile(rf"(?<![\w.])(?:{_NUMBER}\s*{_UNIT}|{_UNITLESS})(?![\w/])", re.IGNORECASE)
 
 
 def amount_spans(text: str) -> list[tuple[int, int]]:

@@ -24,6 +24,8 @@ _MIN_CLIP = 3
 _WORD = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z-]*[A-Za-z](?![\w-])")
 _INITIALS = re.compile(r"^[A-Z]{2,5}s?$")
 """A drug written by its initials or a class's ("PZA", "PPI", "NSAIDs")."""
+_POINTS_BACK = re.compile(r"\b(?:it|that one|this one)\b", re.IGNORECASE)
+"""Words of a clause that point back at the medication said before it."""
 _OWNED = re.compile(r"\b(?:his|her|their|the|its)\s+$", re.IGNORECASE)
 
 
@@ -72,11 +74,15 @@ def stopped_value(
 
 def redosed_on_record(clause: str, subject: str, drugs: Sequence[Fact]) -> Extracted | None:
     """A clause that changes a dose without naming the drug ("cutting back to 400 mg") is
-    about the patient's one current medication given with a dose; None when there is no such
-    change or the record holds none or several. Pure."""
+    about the patient's one current medication given with a dose, or, when it points back
+    at one ("halved it to 500mg bd"), the one said last; None when there is no such change,
+    the record holds none, or several and the clause does not point back. Pure."""
     dose = dose_changed_to(clause)
     dosed = [f for f in drugs if f.current and f.detail]
-    if dose is None or len({f.obj for f in dosed}) != 1:
+    if dose is None or not dosed:
         return None
-    f = dosed[-1]
+    if len({f.obj for f in dosed}) > 1 and not _POINTS_BACK.search(clause):
+        return None
+    # "halved it to 500mg bd": "it" is the medication said last
+    f = max(dosed, key=lambda f: (f.first_seen, f.id))
     return Extracted(subject, TAKES, f.obj, f.subj_name, f.obj_name, detail=dose.text)

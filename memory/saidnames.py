@@ -63,3 +63,27 @@ def said_drugs(
             )
         )
     return out
+
+
+def as_stated(linked: Sequence[LinkedEntity], drugs: Iterable[Fact]) -> list[LinkedEntity]:
+    """``linked`` with a drug of the graph that is none of ``drugs`` read as the one of them
+    kept as written whose name is the graph name's leading words ("mmf" links Mycophenolate
+    mofetil; the user stated "mycophenolate 1g bd"). A drug that could be several is left."""
+    facts = [f for f in drugs if "::" not in f.obj]
+    ids = {f.obj for f in drugs}
+    out: list[LinkedEntity] = []
+    for e in linked:
+        name = f"{alias_key(e.name or '')} "
+        hits = {
+            f.obj: f
+            for f in facts
+            if e.kind == "Compound"
+            and e.id not in ids
+            and any(name.startswith(f"{n} ") for n in names_of(f))
+        }
+        if len(hits) != 1:
+            out.append(e)
+            continue
+        f = next(iter(hits.values()))
+        out.append(e.model_copy(update={"id": f.obj, "name": f.obj_name or f.obj}))
+    return out

@@ -41,7 +41,7 @@ from memory.origin import LOOKED_UP, STATED, confident_answers, kind_named
 from memory.relations import RelationCatalog, load_catalog
 from memory.results import NameOf
 from memory.router import Route, Router
-from memory.saidnames import said_drugs
+from memory.saidnames import as_stated, said_drugs
 from memory.sqlite import compact_sqlite
 from memory.stated import says_now, stated_instant, unresolved_time
 from memory.store.backend import TurnLog, delete_user, open_stores
@@ -229,6 +229,7 @@ class UserMemory:
         entities = _merge(linked, link(self.linker, question))
         last = self._conversation(session)
         entities = _merge(entities, self._said_drugs(question, entities, last))
+        entities = as_stated(entities, self._asked_drugs(question, last))
         result = self.answerer.answer(question, entities, route, last)
         drugs = [e.mention for e in entities if e.kind == "Compound" and e.start >= 0]
         if drugs:
@@ -238,6 +239,15 @@ class UserMemory:
         if named:
             self._asked[session or DEFAULT_SESSION] = (named[0], self.clock.now())
         return result
+
+    def _asked_drugs(self, question: str, conversation: str | None) -> list[Fact]:
+        """The medications the user gave for the patient asked about (named, else the
+        conversation's)."""
+        named = [r for r in self.resolver.patients(question) if r.id and r.known]
+        patient = named[0].id if named else conversation
+        if patient is None or not patient.startswith("patient:"):
+            return []
+        return [f for f in self.vault.history(patient, "takes") if f.source == STATED]
 
     def _said_drugs(
         self, question: str, linked: list[LinkedEntity], conversation: str | None
@@ -250,7 +260,7 @@ class UserMemory:
             return []
         taken = [(e.start, e.end) for e in linked if e.start >= 0]
         taken += [(r.start, r.end) for r in named if r.start >= 0]
-        drugs = [f for f in self.vault.history(patient, "takes") if f.source == STATED]
+        drugs = self._asked_drugs(question, conversation)
         specs = self.catalog.relations.values()
         return said_drugs(
             question, drugs, taken, lambda w: any(s.score(w, ask=True) > 0 for s in specs)

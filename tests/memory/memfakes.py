@@ -41,6 +41,10 @@ NODES: dict[str, tuple[str, str]] = {
     "Compound::DB00682": ("Warfarin", "Compound"),
     "Disease::DOID:3488": ("cellulitis", "Disease"),
     "Anatomy::UBERON:0000978": ("leg", "Anatomy"),
+    "Compound::DB00688": ("Mycophenolate mofetil", "Compound"),
+    "Compound::DB00864": ("Tacrolimus", "Compound"),
+    "Compound::DB00695": ("Furosemide", "Compound"),
+    "Compound::DB00798": ("Gentamicin", "Compound"),
 }
 ALIASES: dict[str, list[str]] = {
     "metformin": ["Compound::DB00331"],
@@ -74,6 +78,13 @@ ALIASES: dict[str, list[str]] = {
     "warfarin": ["Compound::DB00682"],
     "cellulitis": ["Disease::DOID:3488"],
     "leg": ["Anatomy::UBERON:0000978"],
+    "mmf": ["Compound::DB00688"],
+    "mycophenolate mofetil": ["Compound::DB00688"],
+    "tacrolimus": ["Compound::DB00864"],
+    "furosemide": ["Compound::DB00695"],
+    "lasix": ["Compound::DB00695"],
+    "gentamicin": ["Compound::DB00798"],
+    "gent": ["Compound::DB00798"],
 }
 
 

@@ -5,8 +5,19 @@ real stores with the real embedding model; the wordings are our own.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
+
+from engine.config import Settings
+from engine.result import Status
+from memory.asks import AskScorer
+from memory.clock import SimulatedClock
 from memory.dosing import amount_spans, dose_after
 from memory.patients import find_mrns
+from memory.service import UserMemory
+from memory.vault import Fact
+from tests.memory.memfakes import fake_linker
 
 
 # --- pure readings -----------------------------------------------------------------------------
@@ -31,3 +42,42 @@ def test_an_amount_without_a_unit_is_a_dose_when_a_frequency_follows_it() -> Non
     # a lab's value has no frequency after it
     assert dose_after("inr 2.4 this morning", len("inr")) is None
     assert amount_spans("crp 48 today") == []
+
+
+# --- on the real stores --------------------------------------------------------------------------
+@pytest.fixture
+def mem(settings: Settings, clock: SimulatedClock, asks: AskScorer) -> Iterator[UserMemory]:
+    with UserMemory(settings, "u36n", clock=clock, linker=fake_linker(), asks=asks) as memory:
+        yield memory
+
+
+def _say(mem: UserMemory, clock: SimulatedClock, text: str, minutes: int = 5) -> tuple[Fact, ...]:
+    clock.advance(minutes=minutes)
+    return mem.state_each(text, "s1").facts
+
+
+def _line(mem: UserMemory, text: str) -> str:
+    result = mem.answer(text, [], session="s1")
+    assert result is not None, text
+    return result.text if result.status == Status.ANSWERED else f"NOT ANSWERED: {result.text}"
+
+
+def test_a_short_number_names_the_patient_and_a_dose_needs_no_unit(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "732 ccf, on lasix 40 od and tacrolimus 2 bd")
+    _say(mem, clock, "na 131 today for 732")
+    assert "40 od" in _line(mem, "732 furosemide dose?")
+    assert "131" in _line(mem, "732 sodium?")
+    assert "131" in _line(mem, "what was 732's sodium")
+
+
+def test_it_in_a_change_of_dose_is_the_drug_said_last_and_a_short_form_finds_it(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "618 renal tx, on tacrolimus 4mg bd")
+    _say(mem, clock, "618 also on mycophenolate 750mg bd")
+    _say(mem, clock, "cut it to 500mg bd today")
+    assert "mycophenolate 500mg bd" in _line(mem, "current mmf dose")
+    assert "750mg bd" in _line(mem, "mmf dose before i cut it")
+    assert "Tacrolimus 4mg bd" in _line(mem, "618 tacrolimus dose")
