@@ -28,6 +28,7 @@ from memory.asks import AskReading, AskScorer, mask
 from memory.classes import DrugClasses, NamedClass
 from memory.clauses import clauses
 from memory.dates import date_spans
+from memory.druglevels import asked_level
 from memory.literals import Measurement, find_measurements, mentioned_keys
 from memory.origin import STATED
 from memory.patients import PERSON
@@ -652,6 +653,9 @@ class Answerer:
         if spec.functional != "key":
             return None
         learned = self.vault.keys(spec.name)
+        level = asked_level(question, learned)
+        if level is not None:
+            return level  # "tac level" of the tacrolimus level kept
         found = mentioned_keys(question, [*spec.keys, *learned], spec.synonyms)
         if found:
             return self.catalog.canonical_key(found[0])

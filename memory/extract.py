@@ -16,6 +16,7 @@ from engine.result import LinkedEntity, Triple
 from engine.util.text import alias_key
 from memory.conditions import as_conditions
 from memory.dosing import Dose, amount_spans, dose_after, dose_of
+from memory.druglevels import Drug, named_levels
 from memory.literals import (
     Measurement,
     allergen_named,
@@ -26,6 +27,7 @@ from memory.literals import (
 )
 from memory.patients import person_reference
 from memory.relations import RelationCatalog, RelationSpec
+from memory.saidnames import names_of
 from memory.subjects import NOTE, PATIENT, Linker, Resolver, SubjectRef, link
 
 _SOURCE = re.compile(
@@ -126,6 +128,7 @@ class Extractor:
             if not _is_dose(text, m, doses, self._known_keys)
             and not any(m.start < b and a < m.end for a, b in named)
         ]
+        measurements = self._levels(text, measurements, linked, patients)
         if not measurements and patients and not doses:
             # "down to 48 mg/l this am": the series of the patient's value said last in
             # that unit goes on
@@ -190,6 +193,22 @@ class Extractor:
                 return replace(fact, score=score)
         return None
 
+    def _levels(
+        self,
+        text: str,
+        found: list[Measurement],
+        linked: list[LinkedEntity],
+        patients: list[SubjectRef],
+    ) -> list[Measurement]:
+        """``found`` with drugs' levels under the drug's name (``memory.druglevels``)."""
+        named = [
+            Drug(e.start, e.end, alias_key(e.name or e.mention))
+            for e in linked
+            if e.kind == "Compound" and e.start >= 0
+        ]
+        drugs = self.resolver.vault.history(patients[0].id, "takes") if patients else []
+        return named_levels(text, found, named, {n for f in drugs for n in names_of(f)})
+
     def _said_values(self, patient: str) -> list[str]:
         """The patient's values as stated, the latest said first."""
         facts = self.resolver.vault.history(patient, "lab_value")
@@ -216,6 +235,7 @@ class Extractor:
             if not _is_dose(text, m, doses, self._known_keys)
             and not any(m.start < b and a < m.end for a, b in named)
         ]
+        tests = self._levels(text, tests, linked, [r for r in patients if r.id == subject])
         sup = self.catalog.supersede
         keys = {self.catalog.canonical_key(m.key) for m in tests if m.literal == taken.obj}
         out: list[Extracted] = []

@@ -14,7 +14,10 @@ from engine.result import Status
 from memory.asks import AskScorer
 from memory.clock import SimulatedClock
 from memory.dosing import amount_spans, dose_after
+from memory.druglevels import Drug, asked_level, named_levels
+from memory.literals import find_measurements
 from memory.patients import find_mrns
+from memory.relations import load_catalog
 from memory.service import UserMemory
 from memory.vault import Fact
 from tests.memory.memfakes import fake_linker
@@ -81,3 +84,24 @@ def test_it_in_a_change_of_dose_is_the_drug_said_last_and_a_short_form_finds_it(
     assert "mycophenolate 500mg bd" in _line(mem, "current mmf dose")
     assert "750mg bd" in _line(mem, "mmf dose before i cut it")
     assert "Tacrolimus 4mg bd" in _line(mem, "618 tacrolimus dose")
+    _say(mem, clock, "618 tac level 12.1 ng/ml, too high")
+    _say(mem, clock, "618 level down to 8.0 ng/ml")
+    assert "8.0 ng/ml" in _line(mem, "latest tacrolimus level for 618")
+    assert "12.1 ng/ml" in _line(mem, "618's first tac level")
+
+
+def test_a_drugs_level_is_one_series_however_the_drug_and_the_level_are_written() -> None:
+    tac = Drug(len("618 on "), len("618 on tacrolimus"), "tacrolimus")
+    text = "618 on tacrolimus 4mg bd, level 5.2 ng/ml"
+    *_, alone = named_levels(text, find_measurements(text), [tac], [])
+    assert (alone.key, alone.literal) == ("tacrolimus level", "tacrolimus level 5.2 ng/ml")
+    text = "618 tac trough 9.9 ng/ml today"
+    [clipped] = named_levels(text, find_measurements(text), [], ["tacrolimus"])
+    assert clipped.literal == "tacrolimus level 9.9 ng/ml"
+    assert asked_level("what was 618's tac trough on monday", ["tacrolimus level"]) == (
+        "tacrolimus level"
+    )
+    catalog = load_catalog()
+    assert catalog.canonical_key("gent trough") == "gent level"
+    # a test of the drug's own name stays that test
+    assert catalog.canonical_key("lithium level") == "lithium"
