@@ -293,6 +293,10 @@ class Extractor:
             values += _dropped_words(text, values, entities, sup.old_before_re, sup.old_after_re)
         old = [v for v in values if _is_old(text, v, sup.old_before_re, sup.old_after_re)]
         new = [v for v in values if v not in old]
+        if not new and old and _gives_drug(spec):
+            # "moving to dabigatran 150mg bd instead of warfarin": a drug the graph does not
+            # know, given with its dose, is what replaces the one named as old
+            new = _unlinked_drugs(text, doses, entities, self._known_keys)
         if not new and old and spec.functional in ("explicit", "subject"):
             new = _unlinked_new(text, old[0])  # "from calcitriol to dex": keep "dex" verbatim
         if not new and old and spec.functional == "explicit":
