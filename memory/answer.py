@@ -29,7 +29,7 @@ from memory.classes import DrugClasses, NamedClass
 from memory.clauses import clauses
 from memory.dates import date_spans
 from memory.druglevels import asked_level
-from memory.literals import Measurement, find_measurements, mentioned_keys
+from memory.literals import Measurement, find_measurements, headed_key, mentioned_keys
 from memory.origin import STATED
 from memory.patients import PERSON
 from memory.relations import RelationCatalog, RelationSpec
@@ -659,6 +659,9 @@ class Answerer:
         found = mentioned_keys(question, [*spec.keys, *learned], spec.synonyms)
         if found:
             return self.catalog.canonical_key(found[0])
+        headed = headed_key(question, learned)
+        if headed is not None:
+            return headed  # "pcr" of the "urine pcr" kept
         # a name written another way than it was stored ("parasitaemia", "potasium")
         canon = self.catalog.canonical_key
         known = {canon(k) for k in [*spec.keys, *learned]}

@@ -344,6 +344,14 @@ def measurement_key(literal: str) -> str | None:
     return alias_key(found[0].key)
 
 
+def headed_key(text: str, keys: Iterable[str]) -> str | None:
+    """The one key of ``keys`` whose last word a word of ``text`` is ("pcr" of "urine pcr",
+    "ldl" of "fasting ldl"): a test asked by its head noun, its qualifiers left out."""
+    words = {alias_key(w) for w in re.findall(r"[A-Za-z][\w-]*", text)} - _STOP
+    hits = {k for k in keys if len(k.split()) > 1 and k.split()[-1] in words}
+    return hits.pop() if len(hits) == 1 else None
+
+
 def mentioned_keys(text: str, keys: Iterable[str], synonyms: Mapping[str, str]) -> list[str]:
     """Normalized keys (from ``keys`` or via ``synonyms``) that ``text`` names, longest first."""
     norm = f" {alias_key(text)} "

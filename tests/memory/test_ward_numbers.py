@@ -15,7 +15,7 @@ from memory.asks import AskScorer
 from memory.clock import SimulatedClock
 from memory.dosing import amount_spans, dose_after
 from memory.druglevels import Drug, asked_level, named_levels
-from memory.literals import find_measurements
+from memory.literals import find_measurements, headed_key
 from memory.patients import find_mrns
 from memory.relations import load_catalog
 from memory.service import UserMemory
@@ -105,3 +105,19 @@ def test_a_drugs_level_is_one_series_however_the_drug_and_the_level_are_written(
     assert catalog.canonical_key("gent trough") == "gent level"
     # a test of the drug's own name stays that test
     assert catalog.canonical_key("lithium level") == "lithium"
+
+
+def test_a_test_asked_by_its_head_noun_is_the_one_kept_with_a_qualifier() -> None:
+    assert headed_key("618 acr?", ["urine acr", "potassium"]) == "urine acr"
+    # two kept with the same head: no telling which
+    assert headed_key("618 acr?", ["urine acr", "serum acr"]) is None
+    assert headed_key("618 sodium?", ["urine acr"]) is None
+
+
+def test_a_drug_the_graph_does_not_know_replaces_the_one_named_as_old(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "540 on warfarin 3mg od for af")
+    _say(mem, clock, "540 changing to edoxaban 60mg od instead of warfarin")
+    assert "edoxaban 60mg od" in _line(mem, "540 edoxaban dose?")
+    assert "Warfarin" in _line(mem, "what was 540 on before")
