@@ -153,6 +153,22 @@ class Router:
                 return True
         return False
 
+    def without_time(self, question: str, now: datetime) -> str:
+        """``question`` with the times it says cut out: its dates and placed weekdays ("on
+        monday"), relative times ("yesterday", "last week") and words of now ("today"), so
+        a follow-on's own time replaces them ("615 cr on monday?" then "and today")."""
+        t = self.rules.temporal
+        spans = [(d.start, d.end) for d in find_dates(question, now)]
+        for said in [*t.as_of, t.as_of_days]:
+            pattern = said if said == t.as_of_days else rf"\b{re.escape(said)}\b"
+            spans += [m.span() for m in re.finditer(pattern, question, re.IGNORECASE)]
+        spans += [m.span() for p in t.compiled["current"] for m in p.finditer(question)]
+        out = question
+        for start, end in sorted(spans, reverse=True):
+            lead = re.search(r"\b(?:on|as of|at)\s+$", out[:start], re.IGNORECASE)
+            out = out[: lead.start() if lead else start] + out[end:]
+        return re.sub(r"\s{2,}", " ", out).strip()
+
     def temporal(self, question: str, now: datetime) -> TemporalIntent:
         """Temporal intent: before/after an anchor, first, previous, as-of, or current.
 

@@ -210,6 +210,9 @@ class UserMemory:
                 # "and as of thursday", "and which did i stop": a question that goes on from
                 # the conversation's last memory question borrows its words, its own first
                 # (its own time and verb are what it asks)
+                if self.route(question).temporal.explicit:
+                    # "and today" after "615 cr on monday?": its own time, not the one before
+                    before = self.router.without_time(before, self.clock.now())
                 question = f"{question.rstrip(' ?')}, {before}"
                 result = self._answer(question, linked, session)
             if result is not None:

@@ -6,6 +6,7 @@ real stores with the real embedding model; the wordings are our own.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import pytest
 
@@ -18,6 +19,7 @@ from memory.druglevels import Drug, asked_level, named_levels
 from memory.literals import find_measurements, headed_key
 from memory.patients import find_mrns
 from memory.relations import load_catalog
+from memory.router import Router
 from memory.service import UserMemory
 from memory.vault import Fact
 from tests.memory.memfakes import fake_linker
@@ -121,3 +123,15 @@ def test_a_drug_the_graph_does_not_know_replaces_the_one_named_as_old(
     _say(mem, clock, "540 changing to edoxaban 60mg od instead of warfarin")
     assert "edoxaban 60mg od" in _line(mem, "540 edoxaban dose?")
     assert "Warfarin" in _line(mem, "what was 540 on before")
+
+
+def test_a_follow_on_with_its_own_time_asks_the_question_before_at_that_time(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    now = datetime(2026, 11, 19, 13, 0, tzinfo=UTC)
+    assert Router().without_time("618 k on monday?", now) == "618 k ?"
+    assert Router().without_time("k yesterday for 618", now) == "k for 618"
+    _say(mem, clock, "618 k 5.9 mmol/l")
+    _say(mem, clock, "618 k 4.6 mmol/l", minutes=60 * 24 * 2)
+    assert "5.9" in _line(mem, "618 k 2 days ago?")
+    assert "4.6" in _line(mem, "and today")
