@@ -714,10 +714,12 @@ _CAUSED_BY = re.compile(
 
 _GAVE = re.compile(
     r"^[\s,]+(?:[\w./]+\s+){0,3}?(?:gave|gives|giving|caused|causes|causing|induced|"
-    r"brought on)\s+(?:her|him|them|the patient)?\s*(?:an?\s+|some\s+)?(?:[a-z]+\s+)?$",
+    r"brought on|makes|made|making)\s+(?:her|him|them|the patient)?\s*(?:feel\s+)?"
+    r"(?:an?\s+|some\s+)?(?:[a-z]+\s+)?$",
     re.IGNORECASE,
 )
-"""What stands between a drug and the harm it did ("lisinopril 10 mg gave her a dry cough")."""
+"""What stands between a drug and the harm it did ("lisinopril 10 mg gave her a dry cough",
+"the bisoprolol makes him dizzy")."""
 
 
 def _harms(text: str, entities: list[LinkedEntity]) -> list[tuple[LinkedEntity, LinkedEntity]]:

@@ -45,6 +45,7 @@ NODES: dict[str, tuple[str, str]] = {
     "Compound::DB00864": ("Tacrolimus", "Compound"),
     "Compound::DB00695": ("Furosemide", "Compound"),
     "Compound::DB00798": ("Gentamicin", "Compound"),
+    "Symptom::D004244": ("Dizziness", "Symptom"),
 }
 ALIASES: dict[str, list[str]] = {
     "metformin": ["Compound::DB00331"],
@@ -85,6 +86,7 @@ ALIASES: dict[str, list[str]] = {
     "lasix": ["Compound::DB00695"],
     "gentamicin": ["Compound::DB00798"],
     "gent": ["Compound::DB00798"],
+    "dizziness": ["Symptom::D004244"],
 }
 
 

@@ -135,3 +135,23 @@ def test_a_follow_on_with_its_own_time_asks_the_question_before_at_that_time(
     _say(mem, clock, "618 k 4.6 mmol/l", minutes=60 * 24 * 2)
     assert "5.9" in _line(mem, "618 k 2 days ago?")
     assert "4.6" in _line(mem, "and today")
+
+
+def test_why_a_person_is_in_a_state_of_care_asks_a_diagnosis_and_a_target_not_pursued() -> None:
+    relations = load_catalog().relations
+
+    def best(question: str) -> str:
+        return max(relations.values(), key=lambda r: r.score(question, ask=True)).name
+
+    assert best("why is 254 anticoagulated?") == "diagnosed_with"
+    assert best("why was she admitted") == "diagnosed_with"
+    assert best("why was he switched?") != "diagnosed_with"
+    assert best("what are we not pursuing on kestrel") == "dropped_target"
+
+
+def test_a_drug_that_makes_the_patient_feel_something_gave_it_to_him(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "618 on warfarin 3mg od")
+    _say(mem, clock, "618 says the warfarin makes him dizzy")
+    assert "Dizziness" in _line(mem, "what's 618 complaining of with the warfarin")
