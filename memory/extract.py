@@ -598,7 +598,7 @@ def _dosed_words(
         if (
             word in _NOT_A_DRUG
             or alias_key(word) in tests
-            or word.endswith(("ing", "ed", "ly"))
+            or _verb_like(word)
             or any(e.start < end and start < e.end for e in entities if e.start >= 0)
         ):
             continue
@@ -612,6 +612,13 @@ def _dosed_words(
         ):
             out.append(((start, end), dose))
     return out
+
+
+def _verb_like(word: str) -> bool:
+    """Whether a word reads as a verb or an adverb by its ending ("adding", "transfused",
+    "weekly"), what is left before the ending being a word's stem of three letters or more
+    ("pred" is a drug's short name, not a verb)."""
+    return any(word.endswith(end) and len(word) - len(end) >= 3 for end in ("ing", "ed", "ly"))
 
 
 def _nearest(subject: SubjectRef, patients: list[SubjectRef], value: _Value) -> SubjectRef:

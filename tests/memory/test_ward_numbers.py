@@ -155,3 +155,12 @@ def test_a_drug_that_makes_the_patient_feel_something_gave_it_to_him(
     _say(mem, clock, "618 on warfarin 3mg od")
     _say(mem, clock, "618 says the warfarin makes him dizzy")
     assert "Dizziness" in _line(mem, "what's 618 complaining of with the warfarin")
+
+
+def test_a_short_drug_name_that_ends_like_a_verb_is_still_a_drug(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "618 pred 30mg od from today")
+    assert "pred 30mg od" in _line(mem, "618 pred dose")
+    # a verb before an amount is no drug
+    assert not _say(mem, clock, "618 transfused 2 units")
