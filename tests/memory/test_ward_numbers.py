@@ -86,6 +86,9 @@ def test_it_in_a_change_of_dose_is_the_drug_said_last_and_a_short_form_finds_it(
     assert "mycophenolate 500mg bd" in _line(mem, "current mmf dose")
     assert "750mg bd" in _line(mem, "mmf dose before i cut it")
     assert "Tacrolimus 4mg bd" in _line(mem, "618 tacrolimus dose")
+    # three letters of a drug's name that are no function word stand for it
+    line = _line(mem, "tac dose for 618")
+    assert "Tacrolimus 4mg bd" in line and "mycophenolate" not in line
     _say(mem, clock, "618 tac level 12.1 ng/ml, too high")
     _say(mem, clock, "618 level down to 8.0 ng/ml")
     assert "8.0 ng/ml" in _line(mem, "latest tacrolimus level for 618")
