@@ -87,9 +87,17 @@ class TemporalRules(BaseModel):
     asking_clause: str = r"(?!)"
     """A clause that says when the user asks ("before I prescribe"), read as no time."""
 
+    changed_it: str = r"(?!)"
+    """A verb of changing a value ("cut", "halved", "switched"): an asking clause that says
+    one ("before I halved it") is the time of the change, before which the value asked held."""
+
     @cached_property
     def asking_clause_re(self) -> re.Pattern[str]:
         return re.compile(self.asking_clause, re.IGNORECASE)
+
+    @cached_property
+    def changed_it_re(self) -> re.Pattern[str]:
+        return re.compile(self.changed_it, re.IGNORECASE)
 
     @cached_property
     def compiled(self) -> dict[str, list[re.Pattern[str]]]:
@@ -175,9 +183,13 @@ class Router:
         Dates and relative times ("last week") are read against ``now``, the caller's clock."""
         t = self.rules.temporal
         pats = t.compiled
+        asking = t.asking_clause_re.search(question)
         question = t.asking_clause_re.sub(" ", question)
         fallback, explicit = Temporal.CURRENT, False
-        if any(p.search(question) for p in pats["first"]):
+        if asking is not None and t.changed_it_re.search(asking.group()):
+            # "mmf dose before i halved it": the value before the change
+            fallback, explicit = Temporal.PREVIOUS, True
+        elif any(p.search(question) for p in pats["first"]):
             fallback, explicit = Temporal.FIRST, True
         elif any(p.search(question) for p in pats["previous"]) or self._weakly_previous(question):
             fallback, explicit = Temporal.PREVIOUS, True

@@ -19,7 +19,7 @@ from memory.druglevels import Drug, asked_level, named_levels
 from memory.literals import find_measurements, headed_key
 from memory.patients import find_mrns
 from memory.relations import load_catalog
-from memory.router import Router
+from memory.router import Router, Temporal
 from memory.service import UserMemory
 from memory.vault import Fact
 from tests.memory.memfakes import fake_linker
@@ -167,3 +167,12 @@ def test_a_short_drug_name_that_ends_like_a_verb_is_still_a_drug(
     assert "pred 30mg od" in _line(mem, "618 pred dose")
     # a verb before an amount is no drug
     assert not _say(mem, clock, "618 transfused 2 units")
+
+
+def test_before_a_change_already_made_asks_the_value_before_it() -> None:
+    now = datetime(2026, 11, 19, 13, 0, tzinfo=UTC)
+    router = Router()
+    assert router.temporal("warfarin dose before i cut it for 618", now).kind == Temporal.PREVIOUS
+    assert router.temporal("mmf dose before we halved it", now).kind == Temporal.PREVIOUS
+    # a clause of when the user asks is no time
+    assert router.temporal("before i switch him, what's 618 on", now).kind == Temporal.CURRENT
