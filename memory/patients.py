@@ -31,11 +31,13 @@ _STRONG = re.compile(
 )
 _BARE = re.compile(r"(?<![\w#.,/\-^])(?P<mrn>\d{4,10})(?![\w%/^]|[.,]\d)")
 _LEADING = re.compile(
-    r"(?:^|(?<=[.;:!?])\s+|(?<=[.;:!?]))\s*(?P<mrn>\d{3})(?=(?:'s|’s)?\s*[:\-–]?\s*[A-Za-z])"
+    r"(?:^|(?<=[.;:!?])\s+|(?<=[.;:!?])|(?<=\bfor ))\s*(?P<mrn>\d{3})"
+    r"(?=(?:'s|’s)?\s*[:\-–]?\s*[A-Za-z]|\s*[?.!]?\s*$)"
     rf"(?!\s*(?:{DOSE_UNIT}|days?|weeks?|months?|years?|hours?|mins?|times|x)\b)"
 )
-"""A short number as the subject a sentence opens with ("615 ckd stage 4, ...", "615's K"):
-what follows is words, not a unit (a measurement's number is taken out before)."""
+"""A short number as the subject a sentence opens with ("615 ckd stage 4, ...", "615's K"),
+or as whom something is for ("bloods for 882 - hb 84"): what follows is words or nothing, not
+a unit (a measurement's number is taken out before)."""
 _INTROS = [
     re.compile(rf"{NAME},? \({_PREFIX}?{_MRN_DIGITS}\)", re.UNICODE),
     re.compile(rf"{NAME}, {_PREFIX}?{_MRN_DIGITS}\b", re.UNICODE),

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from engine.result import LinkedEntity
+from engine.understand.lexicon import FUNCTION_WORDS
 from engine.understand.spans import outermost
 from engine.util.ids import kind_of as graph_kind
 from engine.util.text import alias_key
@@ -125,7 +126,12 @@ class Resolver:
                     pid, PATIENT, text[m.start : m.end], m.start, m.end, self._known(pid), via, name
                 )
             )
-        short = [(m.start, m.end) for m in find_measurements(text)]
+        # a value is a number after a test's name; "what does 503", "did 118" name none
+        short = [
+            (m.start, m.end)
+            for m in find_measurements(text)
+            if m.key.split()[-1].lower() not in FUNCTION_WORDS
+        ]
         for num in _BARE_NUMBER.finditer(text):
             # a number this user gave as a patient's, written after a test's name ("latest PEF
             # 27703"), is that patient rather than a value
