@@ -163,16 +163,18 @@ class Router:
 
     def without_time(self, question: str, now: datetime) -> str:
         """``question`` with the times it says cut out: its dates and placed weekdays ("on
-        monday"), relative times ("yesterday", "last week") and words of now ("today"), so
-        a follow-on's own time replaces them ("615 cr on monday?" then "and today")."""
+        monday"), relative times ("yesterday", "last week"), words of now ("today") and of
+        order ("first", "before i increased it"), so a follow-on's own time replaces them
+        ("615 cr on monday?" then "and today")."""
         t = self.rules.temporal
         spans = [(d.start, d.end) for d in find_dates(question, now)]
         for said in [*t.as_of, t.as_of_days]:
             pattern = said if said == t.as_of_days else rf"\b{re.escape(said)}\b"
             spans += [m.span() for m in re.finditer(pattern, question, re.IGNORECASE)]
-        spans += [m.span() for p in t.compiled["current"] for m in p.finditer(question)]
+        spans += [m.span() for m in t.asking_clause_re.finditer(question)]
+        spans += [m.span() for ps in t.compiled.values() for p in ps for m in p.finditer(question)]
         out = question
-        for start, end in sorted(spans, reverse=True):
+        for start, end in _outermost(spans):
             lead = re.search(r"\b(?:on|as of|at)\s+$", out[:start], re.IGNORECASE)
             out = out[: lead.start() if lead else start] + out[end:]
         return re.sub(r"\s{2,}", " ", out).strip()
@@ -233,6 +235,17 @@ class Router:
             return TemporalIntent(Temporal.CURRENT, None, Temporal.CURRENT, None, True)
         soft = any(p.search(question) for p in pats["current_soft"])
         return TemporalIntent(Temporal.CURRENT, None, Temporal.CURRENT, None, soft, soft)
+
+
+def _outermost(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``spans`` with those inside or overlapping an earlier kept one merged, right to left."""
+    merged: list[list[int]] = []
+    for start, end in sorted(spans):
+        if merged and start < merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        elif end > start:
+            merged.append([start, end])
+    return [(a, b) for a, b in reversed(merged)]
 
 
 _CLAUSE_END = re.compile(r"[,.?!;:\u2013\u2014]")

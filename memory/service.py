@@ -210,16 +210,30 @@ class UserMemory:
                 # "and as of thursday", "and which did i stop": a question that goes on from
                 # the conversation's last memory question borrows its words, its own first
                 # (its own time and verb are what it asks)
-                if self.route(question).temporal.explicit:
-                    # "and today" after "615 cr on monday?": its own time, not the one before
-                    before = self.router.without_time(before, self.clock.now())
-                question = f"{question.rstrip(' ?')}, {before}"
+                question = f"{question.rstrip(' ?')}, {self._borrowed(question, before)}"
                 result = self._answer(question, linked, session)
             if result is not None:
                 self._last_question[key] = (question, self.clock.now())
         if result is not None and result.question != asked:
             result.question = asked
         return result
+
+    def _borrowed(self, question: str, before: str) -> str:
+        """What a follow-on takes from the memory question before it: its subject and what it
+        asked, less what the follow-on says of its own. Its own time replaces the one before
+        ("615 cr on monday?" then "and today"); its own relation asks that of the same subject
+        ("wren backup?" then "and the lead?"), so only the subject the one before named is
+        taken (all of it when that named none)."""
+        if self.route(question).temporal.explicit:
+            before = self.router.without_time(before, self.clock.now())
+        if not any(s.score(question, ask=True) > 0 for s in self.catalog.relations.values()):
+            return before
+        named = [
+            r.mention
+            for r in self.resolver.patients(before) + self.resolver.notes(before)
+            if r.known and r.id and r.mention
+        ]
+        return " ".join(dict.fromkeys(named)) or before
 
     def _answer(
         self, question: str, linked: list[LinkedEntity], session: str | None

@@ -46,6 +46,7 @@ NODES: dict[str, tuple[str, str]] = {
     "Compound::DB00695": ("Furosemide", "Compound"),
     "Compound::DB00798": ("Gentamicin", "Compound"),
     "Symptom::D004244": ("Dizziness", "Symptom"),
+    "Disease::DOID:0060224": ("atrial fibrillation", "Disease"),
 }
 ALIASES: dict[str, list[str]] = {
     "metformin": ["Compound::DB00331"],
@@ -87,6 +88,7 @@ ALIASES: dict[str, list[str]] = {
     "gentamicin": ["Compound::DB00798"],
     "gent": ["Compound::DB00798"],
     "dizziness": ["Symptom::D004244"],
+    "atrial fibrillation": ["Disease::DOID:0060224"],
 }
 
 

@@ -35,6 +35,9 @@ def test_a_short_number_a_sentence_opens_with_is_a_patient_never_a_value() -> No
     assert find_mrns("bp fine. 100 mg od") == []
     assert find_mrns("300 days of therapy") == []
     assert find_mrns("na 131, k 4.2") == []
+    # whom a line is for
+    assert [m.mrn for m in find_mrns("bloods for 882 - hb 84, plt 90")] == ["882"]
+    assert find_mrns("abx for 5 days") == []
 
 
 def test_an_amount_without_a_unit_is_a_dose_when_a_frequency_follows_it() -> None:
@@ -176,3 +179,25 @@ def test_before_a_change_already_made_asks_the_value_before_it() -> None:
     assert router.temporal("mmf dose before we halved it", now).kind == Temporal.PREVIOUS
     # a clause of when the user asks is no time
     assert router.temporal("before i switch him, what's 618 on", now).kind == Temporal.CURRENT
+
+
+def test_a_short_number_after_a_verb_of_the_question_is_the_patient_and_a_line_is_for_whom_it_says(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "503 cellulitis")
+    _say(mem, clock, "bloods for 882 - hb 84, plt 90")
+    assert "cellulitis" in _line(mem, "what does 503 have")
+    assert "plt 90" in _line(mem, "882 plt")
+    assert "NOT ANSWERED" in _line(mem, "503 plt")
+
+
+def test_a_follow_on_with_its_own_relation_takes_only_the_subject_before_it(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "618 on warfarin 3mg od for af")
+    _say(mem, clock, "618 warfarin up to 4mg od")
+    assert "3mg od" in _line(mem, "618 warfarin dose before i increased it")
+    assert "4mg od" in _line(mem, "and now")
+    _say(mem, clock, "wren: lead WR-12, backup WR-9")
+    assert "WR-9" in _line(mem, "wren backup?")
+    assert "WR-12" in _line(mem, "and the lead?")
