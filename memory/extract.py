@@ -771,18 +771,21 @@ def _harm_cause(
     return None
 
 
-_ASIDE = re.compile(r"^\s*(?:[a-z]+\s+){0,1}\((?P<x>[^()]{2,40})\)")
+_ASIDE = re.compile(
+    r"^\s*(?:[a-z]+\s+){0,1}\((?P<x>[^()]{2,40})\)"
+    r"|^\s+[-–—]\s+(?P<y>[a-z][a-z ]{1,40}?)\s*(?:[.,;]|$)"
+)
 """What a clinician adds in brackets right after a value: a reaction to an allergen
 ("morphine (bronchospasm)", "egg allergy (anaphylaxis)")."""
 
 
 def _aside(spec: RelationSpec, text: str, value: _Value) -> str | None:
     """The bracketed words right after a value of a relation whose values accumulate
-    (allergies, diagnoses), kept as said."""
+    (allergies, diagnoses), or those after a dash ("penicillin - rash"), kept as said."""
     if spec.functional != "none" or value.start < 0:
         return None
     m = _ASIDE.match(text[value.end :])
-    return f"({m.group('x').strip()})" if m else None
+    return f"({(m.group('x') or m.group('y')).strip()})" if m else None
 
 
 def _dose_bonus(spec: RelationSpec, doses: list[Dose]) -> float:

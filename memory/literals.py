@@ -425,7 +425,10 @@ _ALLERGEN = [
 record ("documented allergy" names no allergen)."""
 _ALLERGEN_RE = [re.compile(p, re.IGNORECASE) for p in _ALLERGEN]
 _TRAIL = re.compile(
-    r"\s+(?:in the past|before|previously|documented|noted|recorded|today)\b.*$", re.IGNORECASE
+    r"\s+(?:in the past|before|previously|documented|noted|recorded|today)\b.*$"
+    # a dash between spaces begins what the allergen does ("pen - rash")
+    r"|\s+[-–—]\s.*$",
+    re.IGNORECASE,
 )
 
 

@@ -201,3 +201,11 @@ def test_a_follow_on_with_its_own_relation_takes_only_the_subject_before_it(
     _say(mem, clock, "wren: lead WR-12, backup WR-9")
     assert "WR-9" in _line(mem, "wren backup?")
     assert "WR-12" in _line(mem, "and the lead?")
+
+
+def test_an_allergen_ends_at_a_dash_and_what_it_does_is_kept(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "882 allergic to penicillin - rash")
+    line = _line(mem, "what's 882 allergic to")
+    assert "Benzylpenicillin" in line and "(rash)" in line
