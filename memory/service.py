@@ -38,6 +38,7 @@ from memory.linking import StatementLinker
 from memory.literals import find_measurements
 from memory.onrecord import clipped, redosed_on_record, stopped_value
 from memory.origin import LOOKED_UP, STATED, confident_answers, kind_named
+from memory.reasons import switch_reasons
 from memory.relations import RelationCatalog, load_catalog
 from memory.results import NameOf
 from memory.router import Route, Router
@@ -421,6 +422,14 @@ class UserMemory:
                     self._log_statement(text, session, None, named[0] if named else None)
                 return ()
             pieces += self._other_values(pieces)
+            # a harm said as the reason of a switch is what the drug taken off did
+            harms = link(self.linker, text, {"Side Effect", "Symptom"})
+            pieces = switch_reasons(
+                text,
+                pieces,
+                harms,
+                lambda node: _graph_name(self.name_of, node) if self.name_of else None,
+            )
             pieces = [(part, self._as_own(self._stopped(part, fact))) for part, fact in pieces]
             said = self._stated_instant(text)
             stored = [

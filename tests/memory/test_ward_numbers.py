@@ -209,3 +209,14 @@ def test_an_allergen_ends_at_a_dash_and_what_it_does_is_kept(
     _say(mem, clock, "882 allergic to penicillin - rash")
     line = _line(mem, "what's 882 allergic to")
     assert "Benzylpenicillin" in line and "(rash)" in line
+
+
+def test_a_harm_given_as_the_reason_of_a_switch_is_what_the_drug_taken_off_did(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "618 on warfarin 3mg od")
+    _say(mem, clock, "618: swapped warfarin for mycophenolate mofetil 1g bd - dizzy")
+    line = _line(mem, "what side effect did 618 get")
+    assert "Dizziness" in line and "Warfarin" in line
+    # the drug named right after "swapped" is the one taken off
+    assert "Warfarin" in _line(mem, "what was 618 on before")
