@@ -19,10 +19,11 @@ _MIN_CLIP = 3
 _ALONE = re.compile(
     r"(?<![\w-])(?P<word>" + "|".join(sorted(LEVEL_WORDS)) + r")\s+"
     r"(?:(?:was|is|of|at|now|came back at)\s+)?"
-    r"(?P<value>\d+(?:[.,]\d+)?\s?[A-Za-zµμ]+/[A-Za-zµμ]+)(?![\w/])",
+    r"(?P<value>\d+(?:[.,]\d+)?\s?[A-Za-zµμ]+/[A-Za-zµμ]+|\d+[.,]\d+)(?![\w/.,])",
     re.IGNORECASE,
 )
-"""A level said with no drug before it ("..., level 6.1 ng/ml")."""
+"""A level said with no drug before it ("..., level 6.1 ng/ml", "level 0.9 this morning"): a
+value with a unit of concentration, or with decimals."""
 _WORD = re.compile(r"[A-Za-z][\w-]*")
 
 
@@ -58,6 +59,8 @@ def named_levels(
     names = [n for n in known if n]
     out: list[Measurement] = []
     for m in found:
+        if m.key.lower() in LEVEL_WORDS:
+            continue  # "vanc 1g bd, trough 18 mg/l": read below, under the drug before it
         drug = level_key(m.key)
         name = drug_named(drug, named, m.start, names) if drug is not None else None
         if drug is None or name is None:
