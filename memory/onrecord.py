@@ -52,7 +52,8 @@ def stopped_value(
 ) -> tuple[str, str, int, int] | None:
     """The medication a clause may stop: (id, name as written, start, end). A drug the linker
     found; else a word that clips a medication on record; else a drug written by initials or
-    after "his/her/the" ("stopped his PPI"), kept as written. Whether the clause stops it is
+    after "his/her/the" ("stopped his PPI"), kept as written; else, pointed back at ("holding
+    it"), the medication said last. Whether the clause stops it is
     the meaning's to say (``memory.asks.AskScorer.stops``). Pure."""
 
     def free(a: int, b: int) -> bool:
@@ -69,6 +70,12 @@ def stopped_value(
     for m in words:
         if _INITIALS.match(m.group()) or _OWNED.search(text[: m.start()]):
             return m.group().lower(), m.group(), m.start(), m.end()
+    back = _POINTS_BACK.search(text)
+    current = [f for f in drugs if f.current]
+    if back is not None and free(back.start(), back.end()) and current:
+        # "holding it": the medication said last
+        f = max(current, key=lambda f: (f.first_seen, f.id))
+        return f.obj, f.obj_name or f.obj, back.start(), back.end()
     return None
 
 

@@ -109,6 +109,10 @@ def test_a_drugs_level_is_one_series_however_the_drug_and_the_level_are_written(
     assert asked_level("what was 618's tac trough on monday", ["tacrolimus level"]) == (
         "tacrolimus level"
     )
+    gent = Drug(len("775: "), len("775: gent"), "gentamicin")
+    text = "775: gent 5mg/kg od, trough 0.8 mg/l"
+    *_, trough = named_levels(text, find_measurements(text), [gent], [])
+    assert trough.literal == "gentamicin level 0.8 mg/l"
     catalog = load_catalog()
     assert catalog.canonical_key("gent trough") == "gent level"
     # a test of the drug's own name stays that test
@@ -220,3 +224,11 @@ def test_a_harm_given_as_the_reason_of_a_switch_is_what_the_drug_taken_off_did(
     assert "Dizziness" in line and "Warfarin" in line
     # the drug named right after "swapped" is the one taken off
     assert "Warfarin" in _line(mem, "what was 618 on before")
+
+
+def test_a_clause_that_stops_it_stops_the_medication_said_last(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "3401 on warfarin 3mg od")
+    _say(mem, clock, "3401 inr 6.2 today - bleeding gums, holding it")
+    assert "Warfarin" in _line(mem, "what was 3401 on before")
