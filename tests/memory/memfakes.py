@@ -47,6 +47,7 @@ NODES: dict[str, tuple[str, str]] = {
     "Compound::DB00798": ("Gentamicin", "Compound"),
     "Symptom::D004244": ("Dizziness", "Symptom"),
     "Disease::DOID:0060224": ("atrial fibrillation", "Disease"),
+    "Symptom::D003248": ("Constipation", "Symptom"),
 }
 ALIASES: dict[str, list[str]] = {
     "metformin": ["Compound::DB00331"],
@@ -89,6 +90,7 @@ ALIASES: dict[str, list[str]] = {
     "gent": ["Compound::DB00798"],
     "dizziness": ["Symptom::D004244"],
     "atrial fibrillation": ["Disease::DOID:0060224"],
+    "constipation": ["Symptom::D003248"],
 }
 
 

@@ -232,3 +232,11 @@ def test_a_clause_that_stops_it_stops_the_medication_said_last(
     _say(mem, clock, "3401 on warfarin 3mg od")
     _say(mem, clock, "3401 inr 6.2 today - bleeding gums, holding it")
     assert "Warfarin" in _line(mem, "what was 3401 on before")
+
+
+def test_a_complaint_said_by_its_adjective_is_asked_through_what_bothers_him(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "615 on sevelamer 800mg tds")
+    _say(mem, clock, "and the sevelamer is making him constipated")
+    assert "Constipation" in _line(mem, "what's bothering him about the binder")
