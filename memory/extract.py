@@ -25,9 +25,10 @@ from memory.literals import (
     find_allergen,
     find_measurements,
 )
+from memory.origin import STATED
 from memory.patients import person_reference
 from memory.relations import RelationCatalog, RelationSpec
-from memory.saidnames import names_of
+from memory.saidnames import names_of, said_drugs
 from memory.subjects import NOTE, PATIENT, Linker, Resolver, SubjectRef, link
 
 _SOURCE = re.compile(
@@ -119,6 +120,7 @@ class Extractor:
             *self.resolver.vault.keys("key_result"),
         }
         linked = _whole_codes(text, link(self.linker, text))
+        linked += self._on_record(text, linked, patients, conversation)
         doses = _doses(text, linked, self._known_keys)
         # a patient's number is no value of a test ("latest PEF 27703" names the patient)
         named = [(r.start, r.end) for r in patients if r.start >= 0]
@@ -192,6 +194,27 @@ class Extractor:
             if fact is not None:
                 return replace(fact, score=score)
         return None
+
+    def _on_record(
+        self,
+        text: str,
+        linked: list[LinkedEntity],
+        patients: list[SubjectRef],
+        conversation: str | None,
+    ) -> list[LinkedEntity]:
+        """The patient's medications kept as written that ``text`` names by a word the linker
+        did not read ("the patiromer is making him constipated", "since the atorva"), as
+        drugs of the statement (``memory.saidnames``)."""
+        patient = patients[0].id if patients else conversation
+        if patient is None or not patient.startswith("patient:"):
+            return []
+        drugs = [f for f in self.resolver.vault.history(patient, "takes") if f.source == STATED]
+        taken = [(e.start, e.end) for e in linked if e.start >= 0]
+        taken += [(r.start, r.end) for r in patients if r.start >= 0]
+        specs = self.catalog.relations.values()
+        return said_drugs(
+            text, drugs, taken, lambda w: any(s.score(w, ask=True) > 0 for s in specs)
+        )
 
     def _levels(
         self,
@@ -711,7 +734,7 @@ def _kind_bonus(
 _SITE = {"Anatomy"}
 _HARM_KINDS = frozenset({"Side Effect", "Symptom"})
 _CAUSED_BY = re.compile(
-    r"^[\s,]+(?:\w+\s+){0,3}?(?:on|with|from|after|since starting|due to|caused by|"
+    r"^[\s,]+(?:\w+\s+){0,3}?(?:on|with|from|after|since(?: starting)?|due to|caused by|"
     r"attributed to|secondary to)\s+(?:the\s+|his\s+|her\s+|their\s+)?$",
     re.IGNORECASE,
 )
@@ -727,6 +750,9 @@ _GAVE = re.compile(
 )
 """What stands between a drug and the harm it did ("lisinopril 10 mg gave her a dry cough",
 "the bisoprolol makes him dizzy")."""
+
+
+_DETERMINERS = frozenset({"the", "his", "her", "their", "a", "an"})
 
 
 def _harms(text: str, entities: list[LinkedEntity]) -> list[tuple[LinkedEntity, LinkedEntity]]:
@@ -766,7 +792,8 @@ def _harm_cause(
         if harm.start < value.end and value.start < harm.end:
             if drug.start < harm.start:
                 return f"from {drug.name}"  # "lisinopril gave her a cough"
-            link = text[harm.end : drug.start].strip(" ,").split()[-1]
+            words = text[harm.end : drug.start].strip(" ,").split()
+            link = next((w for w in reversed(words) if w.lower() not in _DETERMINERS), words[-1])
             return f"{link} {drug.name}"
     return None
 

@@ -240,3 +240,6 @@ def test_a_complaint_said_by_its_adjective_is_asked_through_what_bothers_him(
     _say(mem, clock, "615 on sevelamer 800mg tds")
     _say(mem, clock, "and the sevelamer is making him constipated")
     assert "Constipation" in _line(mem, "what's bothering him about the binder")
+    # the drug kept as written that the statement names is what brought it on
+    line = _line(mem, "what side effect is 615 getting")
+    assert "Constipation" in line and "from sevelamer" in line
