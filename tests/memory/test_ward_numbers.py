@@ -243,3 +243,14 @@ def test_a_complaint_said_by_its_adjective_is_asked_through_what_bothers_him(
     # the drug kept as written that the statement names is what brought it on
     line = _line(mem, "what side effect is 615 getting")
     assert "Constipation" in line and "from sevelamer" in line
+
+
+def test_a_project_typed_in_lower_case_keeps_its_gene_and_a_lead_said_now(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "heron: lead HRN-14, backup HRN-9")
+    _say(mem, clock, "heron target is ephb3")
+    assert "EPHB3" in _line(mem, "heron target?")
+    _say(mem, clock, "heron: HRN-21 now lead, HRN-14 dropped")
+    assert "HRN-21" in _line(mem, "current heron lead")
+    assert "HRN-14" in _line(mem, "heron lead at the start of the week?")
