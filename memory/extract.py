@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, replace
 
 from engine.result import LinkedEntity, Triple
+from engine.understand.lexicon import FUNCTION_WORDS
 from engine.util.text import alias_key
 from memory.conditions import as_conditions
 from memory.dosing import Dose, amount_spans, dose_after, dose_of
@@ -620,6 +621,7 @@ def _dosed_words(
         # a word of change before the amount ("levo went up to 88 mcg") is no drug
         if (
             word in _NOT_A_DRUG
+            or word in FUNCTION_WORDS  # "hb 104 after 1 unit": a word of grammar
             or alias_key(word) in tests
             or _verb_like(word)
             or any(e.start < end and start < e.end for e in entities if e.start >= 0)

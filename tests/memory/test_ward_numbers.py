@@ -254,3 +254,10 @@ def test_a_project_typed_in_lower_case_keeps_its_gene_and_a_lead_said_now(
     _say(mem, clock, "heron: HRN-21 now lead, HRN-14 dropped")
     assert "HRN-21" in _line(mem, "current heron lead")
     assert "HRN-14" in _line(mem, "heron lead at the start of the week?")
+
+
+def test_a_word_of_grammar_before_an_amount_is_no_drug(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    noted = _say(mem, clock, "hb 92 -> 104 after 1 unit for 4471")
+    assert not any(f.rel == "takes" for f in noted)
