@@ -48,6 +48,7 @@ NODES: dict[str, tuple[str, str]] = {
     "Symptom::D004244": ("Dizziness", "Symptom"),
     "Disease::DOID:0060224": ("atrial fibrillation", "Disease"),
     "Symptom::D003248": ("Constipation", "Symptom"),
+    "Pharmacologic Class::N0000008048": ("Sulfonamides", "Pharmacologic Class"),
 }
 ALIASES: dict[str, list[str]] = {
     "metformin": ["Compound::DB00331"],
@@ -91,6 +92,7 @@ ALIASES: dict[str, list[str]] = {
     "dizziness": ["Symptom::D004244"],
     "atrial fibrillation": ["Disease::DOID:0060224"],
     "constipation": ["Symptom::D003248"],
+    "sulfonamides": ["Pharmacologic Class::N0000008048"],
 }
 
 

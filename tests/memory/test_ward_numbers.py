@@ -213,6 +213,9 @@ def test_an_allergen_ends_at_a_dash_and_what_it_does_is_kept(
     _say(mem, clock, "882 allergic to penicillin - rash")
     line = _line(mem, "what's 882 allergic to")
     assert "Benzylpenicillin" in line and "(rash)" in line
+    # an allergy to a class of drugs, said by its everyday name
+    _say(mem, clock, "615 told me he's allergic to sulfa drugs - hives")
+    assert "Sulfonamides" in _line(mem, "what's 615 allergic to")
 
 
 def test_a_harm_given_as_the_reason_of_a_switch_is_what_the_drug_taken_off_did(
