@@ -171,6 +171,7 @@ class Router:
         for said in [*t.as_of, t.as_of_days]:
             pattern = said if said == t.as_of_days else rf"\b{re.escape(said)}\b"
             spans += [m.span() for m in re.finditer(pattern, question, re.IGNORECASE)]
+        spans += [m.span() for m in _PART_OF_DAY.finditer(question)]
         spans += [m.span() for m in t.asking_clause_re.finditer(question)]
         spans += [m.span() for ps in t.compiled.values() for p in ps for m in p.finditer(question)]
         out = question
@@ -235,6 +236,14 @@ class Router:
             return TemporalIntent(Temporal.CURRENT, None, Temporal.CURRENT, None, True)
         soft = any(p.search(question) for p in pats["current_soft"])
         return TemporalIntent(Temporal.CURRENT, None, Temporal.CURRENT, None, soft, soft)
+
+
+_PART_OF_DAY = re.compile(
+    r"\b(?:this|yesterday|last|tomorrow) (?:morning|afternoon|evening|night|am|pm)\b"
+    r"|\bovernight\b|\bat \d{1,2}(?::\d\d)?\s?(?:am|pm)\b",
+    re.IGNORECASE,
+)
+"""A part of a day said as when ("this morning", "last night", "at 6am")."""
 
 
 def _outermost(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -141,6 +141,7 @@ def test_a_follow_on_with_its_own_time_asks_the_question_before_at_that_time(
     now = datetime(2026, 11, 19, 13, 0, tzinfo=UTC)
     assert Router().without_time("618 k on monday?", now) == "618 k ?"
     assert Router().without_time("k yesterday for 618", now) == "k for 618"
+    assert Router().without_time("618 ketones this morning", now) == "618 ketones"
     _say(mem, clock, "618 k 5.9 mmol/l")
     _say(mem, clock, "618 k 4.6 mmol/l", minutes=60 * 24 * 2)
     assert "5.9" in _line(mem, "618 k 2 days ago?")
