@@ -30,10 +30,12 @@ _STRONG = re.compile(
     rf"{_MRN_DIGITS}(?:\b|(?=s\b))"  # "MRN 2179s med": a possessive typed without "'"
 )
 _BARE = re.compile(r"(?<![\w#.,/\-^])(?P<mrn>\d{4,10})(?![\w%/^]|[.,]\d)")
+_MEASURE = r"(?:bpm|mmhg|kg|lbs?|cm|mm|[munpµ]?mol\S*|[munpµ]?g/\S+|iu|u/l|secs?|ms|breaths)"
+"""Units of a measured value a short number may open a sentence with ("150 bpm")."""
 _LEADING = re.compile(
     r"(?:^|(?<=[.;:!?])\s+|(?<=[.;:!?])|(?<=\bfor ))\s*(?P<mrn>\d{3})"
     r"(?=(?:'s|’s)?\s*[:\-–]?\s*[A-Za-z]|\s*[?.!]?\s*$)"
-    rf"(?!\s*(?:{DOSE_UNIT}|days?|weeks?|months?|years?|hours?|mins?|times|x)\b)"
+    rf"(?!\s*(?:{DOSE_UNIT}|{_MEASURE}|days?|weeks?|months?|years?|hours?|mins?|times|x)\b)"
 )
 """A short number as the subject a sentence opens with ("615 ckd stage 4, ...", "615's K"),
 or as whom something is for ("bloods for 882 - hb 84"): what follows is words or nothing, not

@@ -34,6 +34,7 @@ def test_a_short_number_a_sentence_opens_with_is_a_patient_never_a_value() -> No
     assert find_mrns("250 ml bolus given") == []
     assert find_mrns("bp fine. 100 mg od") == []
     assert find_mrns("300 days of therapy") == []
+    assert find_mrns("150 bpm, bp 90/60") == []
     assert find_mrns("na 131, k 4.2") == []
     # whom a line is for
     assert [m.mrn for m in find_mrns("bloods for 882 - hb 84, plt 90")] == ["882"]
