@@ -30,7 +30,9 @@ _STRONG = re.compile(
     rf"{_MRN_DIGITS}(?:\b|(?=s\b))"  # "MRN 2179s med": a possessive typed without "'"
 )
 _BARE = re.compile(r"(?<![\w#.,/\-^])(?P<mrn>\d{4,10})(?![\w%/^]|[.,]\d)")
-_MEASURE = r"(?:bpm|mmhg|kg|lbs?|cm|mm|[munpµ]?mol\S*|[munpµ]?g/\S+|iu|u/l|secs?|ms|breaths)"
+_MEASURE = (
+    r"(?:am|pm|hrs?|h|bpm|mmhg|kg|lbs?|cm|mm|[munpµ]?mol\S*|[munpµ]?g/\S+|iu|u/l|secs?|ms|breaths)"
+)
 """Units of a measured value a short number may open a sentence with ("150 bpm")."""
 _LEADING = re.compile(
     r"(?:^|(?<=[.;:!?])\s+|(?<=[.;:!?])|(?<=\bfor ))\s*(?P<mrn>\d{3})"
