@@ -28,7 +28,8 @@ from memory.asks import AskReading, AskScorer, mask
 from memory.classes import DrugClasses, NamedClass
 from memory.clauses import clauses
 from memory.dates import date_spans
-from memory.literals import Measurement, find_measurements, mentioned_keys
+from memory.druglevels import asked_level
+from memory.literals import Measurement, find_measurements, headed_key, mentioned_keys
 from memory.origin import STATED
 from memory.patients import PERSON
 from memory.relations import RelationCatalog, RelationSpec
@@ -453,6 +454,17 @@ class Answerer:
             # the drug named is the value asked about, not the subject
             yield conversation, False
             return
+        if (
+            conversation is not None
+            and conversation.kind == PATIENT
+            and not patients
+            and not notes
+            and not _WHO.match(question)
+            and self._takes(conversation.id, entities)
+        ):
+            # "current mmf dose" after naming the patient: a drug the conversation's patient
+            # is on, asked about with no one named, is asked of that patient
+            yield conversation, False
         for ref in patients:
             if (
                 ref.known
@@ -478,6 +490,13 @@ class Answerer:
         if route.rule == "own-notes":
             for ref in self.resolver.entities(entities[:1]):
                 yield replace(ref, known=False), False
+
+    def _takes(self, patient: str, entities: list[LinkedEntity]) -> bool:
+        """Whether a drug of ``entities`` is one the user said ``patient`` takes."""
+        drugs = {e.id for e in entities if e.kind == "Compound"}
+        return bool(drugs) and any(
+            f.obj in drugs and f.source == STATED for f in self.vault.history(patient, "takes")
+        )
 
     def _remark(
         self, question: str, subject: SubjectRef, history: list[Fact], route: Route
@@ -634,9 +653,15 @@ class Answerer:
         if spec.functional != "key":
             return None
         learned = self.vault.keys(spec.name)
+        level = asked_level(question, learned)
+        if level is not None:
+            return level  # "tac level" of the tacrolimus level kept
         found = mentioned_keys(question, [*spec.keys, *learned], spec.synonyms)
         if found:
             return self.catalog.canonical_key(found[0])
+        headed = headed_key(question, learned)
+        if headed is not None:
+            return headed  # "pcr" of the "urine pcr" kept
         # a name written another way than it was stored ("parasitaemia", "potasium")
         canon = self.catalog.canonical_key
         known = {canon(k) for k in [*spec.keys, *learned]}
@@ -750,6 +775,8 @@ _PURPOSE = re.compile(
     re.IGNORECASE,
 )
 """A question of a drug's purpose: "what is she on / taking / given ... for <what>"."""
+_WHO = re.compile(r"\s*(?:who|whom|which (?:patients?|of my)|any(?:one| patients?))\b", re.I)
+"""A question that asks which patient: the drug it names is what it asks by."""
 _FIRST_PERSON = re.compile(r"\b(?:we|our|ours|us|my)\b|\bI\b", re.IGNORECASE)
 
 

@@ -4,8 +4,9 @@ graph's pharmacologic classes and the drugs each includes (``PCiC``).
 
 A class is named when the statement linker reads one (exact names and clinical short forms,
 ``shortforms.tsv``: "blood thinners" -> anticoagulants, "steroids" -> glucocorticoids), or a
-word of the question is a class's name in the singular or plural or with "agents" after it
-("antipsychotic" -> "Antipsychotic Agents"). A class the question linker found by a looser
+word of the question, or two or three words together, is a class's name in the singular or plural or
+with "agents" after it ("antipsychotic" -> "Antipsychotic Agents", "ace inhibitor" -> the
+short form "ACE inhibitors"). A class the question linker found by a looser
 match counts only when its name begins with what the question wrote ("anticoagulation" is no
 "Reversed Anticoagulation Activity"). The drugs of a class are those of every class of the
 same name, spelt either way ("Anti-coagulant" and "Anticoagulants").
@@ -20,6 +21,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from itertools import pairwise
 
 from engine.result import LinkedEntity
 from engine.util.text import alias_key
@@ -27,6 +29,7 @@ from engine.util.text import alias_key
 CLASS = "Pharmacologic Class"
 COMPOUND = "Compound"
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]{3,}")
+_ANY_WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
 _SAME_START = 0.85
 """How alike the start of a class's name must be to what the question wrote, for a class the
 question linker matched loosely ("mood stabiliser" -> "Mood Stabilizer")."""
@@ -82,13 +85,18 @@ class DrugClasses:
                     taken.append((e.start, e.end))  # a drug's name is no class word
             elif e in own or _begins(e.mention, e.name):
                 found.setdefault((e.start, e.end), (e.mention, set()))[1].add(e.id)
-        for m in _WORD.finditer(question):
-            span = m.span()
+        words = list(_ANY_WORD.finditer(question))
+        # three words, two ("ace inhibitor" of "ACE inhibitors"), then one ("antipsychotic")
+        phrases = [(a.start(), c.end()) for a, c in zip(words, words[2:], strict=False)]
+        phrases += [(a.start(), b.end()) for a, b in pairwise(words)]
+        phrases += [m.span() for m in _WORD.finditer(question)]
+        for span in phrases:
             if any(a < span[1] and span[0] < b for a, b in [*taken, *found]):
                 continue
-            ids = self._classes(alias_key(m.group()))
+            said = question[span[0] : span[1]]
+            ids = self._classes(alias_key(said))
             if ids:
-                found[span] = (m.group(), set(ids))
+                found[span] = (said, set(ids))
         out = []
         for (start, end), (mention, class_ids) in sorted(found.items()):
             members = frozenset().union(*(self._drugs(i) for i in class_ids))

@@ -20,6 +20,8 @@ _UNIT = (
     r"units?|IU|U|mmol|mEq|puffs?|tablets?|tabs?|capsules?|caps?|drops?|sprays?|patch(?:es)?)"
     r"(?:\s*/\s*(?:kg|h|hr|hour|min|minute|day|d|dose|m2))*"
 )
+DOSE_UNIT = _UNIT
+"""A dose's unit ("mg", "mcg/kg/min", "puffs"), as a pattern."""
 _ROUTE = (
     r"(?:orally|by mouth|p\.?o\.?|iv|i\.v\.|intravenously|intravenous|sc|sq|s\.c\.|subcut|"
     r"subcutaneously|subcutaneous|im|intramuscularly|intramuscular|inhaled|by inhaler|"
@@ -46,12 +48,18 @@ _DURATION = (
     r"|for\s+(?:a|one|two|three|five|seven|ten|fourteen)\s+(?:days?|weeks?|months?))"
 )
 """How long a course runs ("x5 days", "for 7 days", "3 days")."""
+_ON = r"on(?=\s*(?:[.,;)]|$|for\b))"
+""""on" after an amount that ends its clause: omni nocte, at night ("atorvastatin 20mg on")."""
+_UNITLESS = rf"{_NUMBER}(?=(?:\s+{_RELEASE})?(?:\s+{_ROUTE})?\s+(?:{_FREQUENCY})(?!\w))"
+"""An amount written with no unit, which the frequency after it makes a dose ("ramipril
+2.5 bd", "lasix 40 od"): a lab's value is never followed by how often it is given."""
 _PHRASE = re.compile(
     rf"(?P<amount>(?:{_NUMBER}\s*{_UNIT}|{_SPLIT}(?:\s*{_UNIT})?(?=\s+(?:{_FREQUENCY})(?!\w))"
-    rf"|{_SPLIT}\s*{_UNIT})(?![\w/]))?"
+    rf"|{_SPLIT}\s*{_UNIT}|{_UNITLESS})(?![\w/]))?"
     rf"(?P<release>(?(amount)\s+{_RELEASE}(?!\w)))?"
     rf"(?P<route>(?(amount)\s+|){_ROUTE}(?!\w))?"
-    rf"(?P<freq>(?(amount)\s+|(?(route)\s+|))(?:divided\s+)?{_FREQUENCY}(?!\w))?"
+    rf"(?P<freq>(?(amount)\s+|(?(route)\s+|))(?:divided\s+)?{_FREQUENCY}(?!\w)"
+    rf"|(?(amount)\s+{_ON}|(?!)))?"
     rf"(?P<freq2>\s+{_FREQUENCY}(?!\w))?"
     rf"(?P<duration>(?(amount)\s+{_DURATION}(?!\w)|(?(freq)\s+{_DURATION}(?!\w))))?",
     re.IGNORECASE,
@@ -60,12 +68,13 @@ _GIVEN = r"(?:\s+(?:added|started|restarted|commenced|given|prescribed|charted))
 """A verb of giving, said of the drug before its dose ("gent added, 5mg/kg od")."""
 _LEAD = re.compile(
     rf"^(?:\s+\([^()\d]{{1,30}}\))?{_GIVEN}(?:\s*,)?\s+"
-    r"(?:(?:[a-z]+\s+){0,2}?(?:at|to|now)\s+(?=\d))?"
+    r"(?:(?:[a-z]+\s+){0,2}?(?:at|to|now)\s+(?=\d)|(?:stays?|remains?|continues?|kept)(?:\s+on)?\s+(?=\d))?"
 )
 """What may stand between a drug and its dose: its brand in brackets ("methylphenidate
 (ritalin) 10 mg mane"), a verb of giving, spaces, one comma, or a few words of change
 ending in "at", "to" or "now" before a number ("reducing zopiclone to 3.75 mg", "levo went
-up to 88 mcg", "lamotrigine now 50 mg od": the dose it now holds)."""
+up to 88 mcg", "lamotrigine now 50 mg od": the dose it now holds), or a verb of keeping it
+("warfarin stays 5mg daily")."""
 _TO = re.compile(r"\b(?:up |down )?to\s+(?=\d)", re.IGNORECASE)
 _BEFORE = re.compile(rf"(?P<amount>{_NUMBER}\s*{_UNIT})\s+(?:of\s+)?$", re.IGNORECASE)
 """A dose written before the drug ("20 units of insulin glargine")."""
@@ -129,7 +138,7 @@ def dose_changed_to(text: str) -> Dose | None:
     return None
 
 
-_AMOUNT = re.compile(rf"(?<![\w.]){_NUMBER}\s*{_UNIT}(?![\w/])", re.IGNORECASE)
+_AMOUNT = re.compile(rf"(?<![\w.])(?:{_NUMBER}\s*{_UNIT}|{_UNITLESS})(?![\w/])", re.IGNORECASE)
 
 
 def amount_spans(text: str) -> list[tuple[int, int]]:

@@ -13,9 +13,11 @@ import re
 from dataclasses import dataclass, replace
 
 from engine.result import LinkedEntity, Triple
+from engine.understand.lexicon import FUNCTION_WORDS
 from engine.util.text import alias_key
 from memory.conditions import as_conditions
 from memory.dosing import Dose, amount_spans, dose_after, dose_of
+from memory.druglevels import Drug, named_levels
 from memory.literals import (
     Measurement,
     allergen_named,
@@ -24,8 +26,10 @@ from memory.literals import (
     find_allergen,
     find_measurements,
 )
+from memory.origin import STATED
 from memory.patients import person_reference
 from memory.relations import RelationCatalog, RelationSpec
+from memory.saidnames import names_of, said_drugs
 from memory.subjects import NOTE, PATIENT, Linker, Resolver, SubjectRef, link
 
 _SOURCE = re.compile(
@@ -117,6 +121,7 @@ class Extractor:
             *self.resolver.vault.keys("key_result"),
         }
         linked = _whole_codes(text, link(self.linker, text))
+        linked += self._on_record(text, linked, patients, conversation)
         doses = _doses(text, linked, self._known_keys)
         # a patient's number is no value of a test ("latest PEF 27703" names the patient)
         named = [(r.start, r.end) for r in patients if r.start >= 0]
@@ -126,6 +131,7 @@ class Extractor:
             if not _is_dose(text, m, doses, self._known_keys)
             and not any(m.start < b and a < m.end for a, b in named)
         ]
+        measurements = self._levels(text, measurements, linked, patients)
         if not measurements and patients and not doses:
             # "down to 48 mg/l this am": the series of the patient's value said last in
             # that unit goes on
@@ -190,6 +196,43 @@ class Extractor:
                 return replace(fact, score=score)
         return None
 
+    def _on_record(
+        self,
+        text: str,
+        linked: list[LinkedEntity],
+        patients: list[SubjectRef],
+        conversation: str | None,
+    ) -> list[LinkedEntity]:
+        """The patient's medications kept as written that ``text`` names by a word the linker
+        did not read ("the patiromer is making him constipated", "since the atorva"), as
+        drugs of the statement (``memory.saidnames``)."""
+        patient = patients[0].id if patients else conversation
+        if patient is None or not patient.startswith("patient:"):
+            return []
+        drugs = [f for f in self.resolver.vault.history(patient, "takes") if f.source == STATED]
+        taken = [(e.start, e.end) for e in linked if e.start >= 0]
+        taken += [(r.start, r.end) for r in patients if r.start >= 0]
+        specs = self.catalog.relations.values()
+        return said_drugs(
+            text, drugs, taken, lambda w: any(s.score(w, ask=True) > 0 for s in specs)
+        )
+
+    def _levels(
+        self,
+        text: str,
+        found: list[Measurement],
+        linked: list[LinkedEntity],
+        patients: list[SubjectRef],
+    ) -> list[Measurement]:
+        """``found`` with drugs' levels under the drug's name (``memory.druglevels``)."""
+        named = [
+            Drug(e.start, e.end, alias_key(e.name or e.mention))
+            for e in linked
+            if e.kind == "Compound" and e.start >= 0
+        ]
+        drugs = self.resolver.vault.history(patients[0].id, "takes") if patients else []
+        return named_levels(text, found, named, {n for f in drugs for n in names_of(f)})
+
     def _said_values(self, patient: str) -> list[str]:
         """The patient's values as stated, the latest said first."""
         facts = self.resolver.vault.history(patient, "lab_value")
@@ -216,6 +259,7 @@ class Extractor:
             if not _is_dose(text, m, doses, self._known_keys)
             and not any(m.start < b and a < m.end for a, b in named)
         ]
+        tests = self._levels(text, tests, linked, [r for r in patients if r.id == subject])
         sup = self.catalog.supersede
         keys = {self.catalog.canonical_key(m.key) for m in tests if m.literal == taken.obj}
         out: list[Extracted] = []
@@ -273,6 +317,10 @@ class Extractor:
             values += _dropped_words(text, values, entities, sup.old_before_re, sup.old_after_re)
         old = [v for v in values if _is_old(text, v, sup.old_before_re, sup.old_after_re)]
         new = [v for v in values if v not in old]
+        if not new and old and _gives_drug(spec):
+            # "moving to dabigatran 150mg bd instead of warfarin": a drug the graph does not
+            # know, given with its dose, is what replaces the one named as old
+            new = _unlinked_drugs(text, doses, entities, self._known_keys)
         if not new and old and spec.functional in ("explicit", "subject"):
             new = _unlinked_new(text, old[0])  # "from calcitriol to dex": keep "dex" verbatim
         if not new and old and spec.functional == "explicit":
@@ -573,8 +621,9 @@ def _dosed_words(
         # a word of change before the amount ("levo went up to 88 mcg") is no drug
         if (
             word in _NOT_A_DRUG
+            or word in FUNCTION_WORDS  # "hb 104 after 1 unit": a word of grammar
             or alias_key(word) in tests
-            or word.endswith(("ing", "ed", "ly"))
+            or _verb_like(word)
             or any(e.start < end and start < e.end for e in entities if e.start >= 0)
         ):
             continue
@@ -588,6 +637,13 @@ def _dosed_words(
         ):
             out.append(((start, end), dose))
     return out
+
+
+def _verb_like(word: str) -> bool:
+    """Whether a word reads as a verb or an adverb by its ending ("adding", "transfused",
+    "weekly"), what is left before the ending being a word's stem of three letters or more
+    ("pred" is a drug's short name, not a verb)."""
+    return any(word.endswith(end) and len(word) - len(end) >= 3 for end in ("ing", "ed", "ly"))
 
 
 def _nearest(subject: SubjectRef, patients: list[SubjectRef], value: _Value) -> SubjectRef:
@@ -680,7 +736,7 @@ def _kind_bonus(
 _SITE = {"Anatomy"}
 _HARM_KINDS = frozenset({"Side Effect", "Symptom"})
 _CAUSED_BY = re.compile(
-    r"^[\s,]+(?:\w+\s+){0,3}?(?:on|with|from|after|since starting|due to|caused by|"
+    r"^[\s,]+(?:\w+\s+){0,3}?(?:on|with|from|after|since(?: starting)?|due to|caused by|"
     r"attributed to|secondary to)\s+(?:the\s+|his\s+|her\s+|their\s+)?$",
     re.IGNORECASE,
 )
@@ -690,10 +746,15 @@ _CAUSED_BY = re.compile(
 
 _GAVE = re.compile(
     r"^[\s,]+(?:[\w./]+\s+){0,3}?(?:gave|gives|giving|caused|causes|causing|induced|"
-    r"brought on)\s+(?:her|him|them|the patient)?\s*(?:an?\s+|some\s+)?(?:[a-z]+\s+)?$",
+    r"brought on|makes|made|making)\s+(?:her|him|them|the patient)?\s*(?:feel\s+)?"
+    r"(?:an?\s+|some\s+)?(?:[a-z]+\s+)?$",
     re.IGNORECASE,
 )
-"""What stands between a drug and the harm it did ("lisinopril 10 mg gave her a dry cough")."""
+"""What stands between a drug and the harm it did ("lisinopril 10 mg gave her a dry cough",
+"the bisoprolol makes him dizzy")."""
+
+
+_DETERMINERS = frozenset({"the", "his", "her", "their", "a", "an"})
 
 
 def _harms(text: str, entities: list[LinkedEntity]) -> list[tuple[LinkedEntity, LinkedEntity]]:
@@ -733,23 +794,27 @@ def _harm_cause(
         if harm.start < value.end and value.start < harm.end:
             if drug.start < harm.start:
                 return f"from {drug.name}"  # "lisinopril gave her a cough"
-            link = text[harm.end : drug.start].strip(" ,").split()[-1]
+            words = text[harm.end : drug.start].strip(" ,").split()
+            link = next((w for w in reversed(words) if w.lower() not in _DETERMINERS), words[-1])
             return f"{link} {drug.name}"
     return None
 
 
-_ASIDE = re.compile(r"^\s*(?:[a-z]+\s+){0,1}\((?P<x>[^()]{2,40})\)")
+_ASIDE = re.compile(
+    r"^\s*(?:[a-z]+\s+){0,1}\((?P<x>[^()]{2,40})\)"
+    r"|^\s+[-–—]\s+(?P<y>[a-z][a-z ]{1,40}?)\s*(?:[.,;]|$)"
+)
 """What a clinician adds in brackets right after a value: a reaction to an allergen
 ("morphine (bronchospasm)", "egg allergy (anaphylaxis)")."""
 
 
 def _aside(spec: RelationSpec, text: str, value: _Value) -> str | None:
     """The bracketed words right after a value of a relation whose values accumulate
-    (allergies, diagnoses), kept as said."""
+    (allergies, diagnoses), or those after a dash ("penicillin - rash"), kept as said."""
     if spec.functional != "none" or value.start < 0:
         return None
     m = _ASIDE.match(text[value.end :])
-    return f"({m.group('x').strip()})" if m else None
+    return f"({(m.group('x') or m.group('y')).strip()})" if m else None
 
 
 def _dose_bonus(spec: RelationSpec, doses: list[Dose]) -> float:

@@ -193,7 +193,10 @@ class StatementLinker:
             if i == j and not short and not _single_ok(span[0][0], i):
                 continue
             key = " ".join(t[3] for t in span)
-            hits = [h for h in self._lookup(key) if i != j or _single_hit_ok(span[0][0], h)]
+            uncased = text == text.lower()
+            hits = [
+                h for h in self._lookup(key) if i != j or _single_hit_ok(span[0][0], h, uncased)
+            ]
             if i == j and _initialism(span[0][0]):
                 # "am" of "this am", "bd", "ER+", "PSA": initials are read as a clinician
                 # means them (``shortforms.tsv``: "CAP" is pneumonia), never as the rare
@@ -293,11 +296,16 @@ def _single_ok(token: str, position: int) -> bool:
     return len(token) > 1 and low not in _COMMON and not token.isdigit()
 
 
-def _single_hit_ok(token: str, hit: AliasHit) -> bool:
-    """One-word gene symbols must look like symbols ("AR", "PDE5A"; not "Cell" or "Reports")."""
+def _single_hit_ok(token: str, hit: AliasHit, uncased: bool = False) -> bool:
+    """One-word gene symbols must look like symbols ("AR", "PDE5A"; not "Cell" or "Reports");
+    in a message typed without capitals (``uncased``), three letters or more and a digit
+    do ("jak2", "brca1"; not "egfr", which is the lab's)."""
     if hit.node_id.startswith("Gene::"):
         upper = sum(c.isupper() for c in token)
-        return upper >= 2 or (upper >= 1 and any(c.isdigit() for c in token))
+        digits = any(c.isdigit() for c in token)
+        if uncased and digits and sum(c.isalpha() for c in token) >= 3:
+            return True
+        return upper >= 2 or (upper >= 1 and digits)
     return True
 
 

@@ -148,6 +148,19 @@ _STOP = frozenset(
 )
 
 
+LEVEL_WORDS = frozenset({"level", "levels", "trough", "troughs"})
+"""Words for a drug's measured concentration, said after the drug ("tac level", "gent
+trough"): the drug's level is a test of its own."""
+
+
+def level_key(key: str) -> str | None:
+    """The drug a level's key names ("tac level" -> "tac"), or None for any other key."""
+    words = key.split()
+    if len(words) < 2 or words[-1].lower() not in LEVEL_WORDS:
+        return None
+    return " ".join(words[:-1])
+
+
 _BRIDGE = re.compile(
     r"(?<=\w)(?::| =| (?:is |was |has )?(?:now |back |currently )?(?:came back at|came back|at|"
     r"of|now|is|was|reached|measured(?: at)?|(?:went|is|was) (?:up|down) to|"
@@ -255,7 +268,11 @@ def _separated_key(
         start = _key_start(text, bridge.start() + 1)
         if start is not None:
             key = text[start : bridge.start()].strip()
-            if any(_testlike(t) for t in key.split()) or alias_key(key) in known:
+            if (
+                any(_testlike(t) for t in key.split())
+                or alias_key(key) in known
+                or level_key(key) is not None
+            ):
                 return start, start + len(key)
     if bare:
         return None
@@ -283,8 +300,12 @@ def _key_start(text: str, value_start: int) -> int | None:
     if not head.endswith(" "):
         return None
     start: int | None = None
+    level = False
     for taken, m in enumerate(reversed(list(re.finditer(r"\S+", head)))):
         token = m.group(0)
+        if taken == 0 and token.lower() in LEVEL_WORDS:
+            level = True  # "tac level 11.8": the level of what the word before names
+            continue
         if (
             taken >= 4
             or not _KEY_TOKEN.match(token)
@@ -293,6 +314,8 @@ def _key_start(text: str, value_start: int) -> int | None:
         ):
             break
         start = m.start()
+    if level and start is None:
+        return None  # "level 6.1" names no drug of its own
     return start
 
 
@@ -319,6 +342,14 @@ def measurement_key(literal: str) -> str | None:
     if not found or found[0].start != 0:
         return None
     return alias_key(found[0].key)
+
+
+def headed_key(text: str, keys: Iterable[str]) -> str | None:
+    """The one key of ``keys`` whose last word a word of ``text`` is ("pcr" of "urine pcr",
+    "ldl" of "fasting ldl"): a test asked by its head noun, its qualifiers left out."""
+    words = {alias_key(w) for w in re.findall(r"[A-Za-z][\w-]*", text)} - _STOP
+    hits = {k for k in keys if len(k.split()) > 1 and k.split()[-1] in words}
+    return hits.pop() if len(hits) == 1 else None
 
 
 def mentioned_keys(text: str, keys: Iterable[str], synonyms: Mapping[str, str]) -> list[str]:
@@ -394,7 +425,10 @@ _ALLERGEN = [
 record ("documented allergy" names no allergen)."""
 _ALLERGEN_RE = [re.compile(p, re.IGNORECASE) for p in _ALLERGEN]
 _TRAIL = re.compile(
-    r"\s+(?:in the past|before|previously|documented|noted|recorded|today)\b.*$", re.IGNORECASE
+    r"\s+(?:in the past|before|previously|documented|noted|recorded|today)\b.*$"
+    # a dash between spaces begins what the allergen does ("pen - rash")
+    r"|\s+[-–—]\s.*$",
+    re.IGNORECASE,
 )
 
 

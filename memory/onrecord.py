@@ -24,6 +24,8 @@ _MIN_CLIP = 3
 _WORD = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z-]*[A-Za-z](?![\w-])")
 _INITIALS = re.compile(r"^[A-Z]{2,5}s?$")
 """A drug written by its initials or a class's ("PZA", "PPI", "NSAIDs")."""
+_POINTS_BACK = re.compile(r"\b(?:it|that one|this one)\b", re.IGNORECASE)
+"""Words of a clause that point back at the medication said before it."""
 _OWNED = re.compile(r"\b(?:his|her|their|the|its)\s+$", re.IGNORECASE)
 
 
@@ -50,7 +52,8 @@ def stopped_value(
 ) -> tuple[str, str, int, int] | None:
     """The medication a clause may stop: (id, name as written, start, end). A drug the linker
     found; else a word that clips a medication on record; else a drug written by initials or
-    after "his/her/the" ("stopped his PPI"), kept as written. Whether the clause stops it is
+    after "his/her/the" ("stopped his PPI"), kept as written; else, pointed back at ("holding
+    it"), the medication said last. Whether the clause stops it is
     the meaning's to say (``memory.asks.AskScorer.stops``). Pure."""
 
     def free(a: int, b: int) -> bool:
@@ -67,16 +70,26 @@ def stopped_value(
     for m in words:
         if _INITIALS.match(m.group()) or _OWNED.search(text[: m.start()]):
             return m.group().lower(), m.group(), m.start(), m.end()
+    back = _POINTS_BACK.search(text)
+    current = [f for f in drugs if f.current]
+    if back is not None and free(back.start(), back.end()) and current:
+        # "holding it": the medication said last
+        f = max(current, key=lambda f: (f.first_seen, f.id))
+        return f.obj, f.obj_name or f.obj, back.start(), back.end()
     return None
 
 
 def redosed_on_record(clause: str, subject: str, drugs: Sequence[Fact]) -> Extracted | None:
     """A clause that changes a dose without naming the drug ("cutting back to 400 mg") is
-    about the patient's one current medication given with a dose; None when there is no such
-    change or the record holds none or several. Pure."""
+    about the patient's one current medication given with a dose, or, when it points back
+    at one ("halved it to 500mg bd"), the one said last; None when there is no such change,
+    the record holds none, or several and the clause does not point back. Pure."""
     dose = dose_changed_to(clause)
     dosed = [f for f in drugs if f.current and f.detail]
-    if dose is None or len({f.obj for f in dosed}) != 1:
+    if dose is None or not dosed:
         return None
-    f = dosed[-1]
+    if len({f.obj for f in dosed}) > 1 and not _POINTS_BACK.search(clause):
+        return None
+    # "halved it to 500mg bd": "it" is the medication said last
+    f = max(dosed, key=lambda f: (f.first_seen, f.id))
     return Extracted(subject, TAKES, f.obj, f.subj_name, f.obj_name, detail=dose.text)

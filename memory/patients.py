@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memory.dosing import DOSE_UNIT
 from memory.literals import find_measurements
 
 _UP = "A-ZÀ-ÖØ-Þ"
@@ -29,6 +30,18 @@ _STRONG = re.compile(
     rf"{_MRN_DIGITS}(?:\b|(?=s\b))"  # "MRN 2179s med": a possessive typed without "'"
 )
 _BARE = re.compile(r"(?<![\w#.,/\-^])(?P<mrn>\d{4,10})(?![\w%/^]|[.,]\d)")
+_MEASURE = (
+    r"(?:am|pm|hrs?|h|bpm|mmhg|kg|lbs?|cm|mm|[munpµ]?mol\S*|[munpµ]?g/\S+|iu|u/l|secs?|ms|breaths)"
+)
+"""Units of a measured value a short number may open a sentence with ("150 bpm")."""
+_LEADING = re.compile(
+    r"(?:^|(?<=[.;:!?])\s+|(?<=[.;:!?])|(?<=\bfor ))\s*(?P<mrn>\d{3})"
+    r"(?=(?:'s|’s)?\s*[:\-–]?\s*[A-Za-z]|\s*[?.!]?\s*$)"
+    rf"(?!\s*(?:{DOSE_UNIT}|{_MEASURE}|days?|weeks?|months?|years?|hours?|mins?|times|x)\b)"
+)
+"""A short number as the subject a sentence opens with ("615 ckd stage 4, ...", "615's K"),
+or as whom something is for ("bloods for 882 - hb 84"): what follows is words or nothing, not
+a unit (a measurement's number is taken out before)."""
 _INTROS = [
     re.compile(rf"{NAME},? \({_PREFIX}?{_MRN_DIGITS}\)", re.UNICODE),
     re.compile(rf"{NAME}, {_PREFIX}?{_MRN_DIGITS}\b", re.UNICODE),
@@ -129,12 +142,14 @@ def find_mrns(text: str) -> list[MrnMention]:
     found = [MrnMention(m.group("mrn"), m.start(), m.end(), True) for m in _STRONG.finditer(text)]
     taken = [(f.start, f.end) for f in found]
     taken += [(m.start, m.end) for m in find_measurements(text)]
-    for m in _BARE.finditer(text):
-        if any(a <= m.start() < b for a, b in taken):
+    bare = [*_BARE.finditer(text), *_LEADING.finditer(text)]
+    for m in sorted(bare, key=lambda m: m.start("mrn")):
+        if any(a <= m.start("mrn") < b for a, b in taken):
             continue
         # a number with a possessive is someone's ("55210's lithium level")
-        owned = text[m.end() : m.end() + 2] in ("'s", "’s")
-        found.append(MrnMention(m.group("mrn"), m.start(), m.end(), owned))
+        owned = text[m.end("mrn") : m.end("mrn") + 2] in ("'s", "’s")
+        found.append(MrnMention(m.group("mrn"), m.start("mrn"), m.end("mrn"), owned))
+        taken.append((m.start("mrn"), m.end("mrn")))
     return sorted(found, key=lambda f: (not f.strong, f.start))
 
 

@@ -18,6 +18,7 @@ from engine.understand.cueshare import shared_uses
 from engine.understand.form import without_frame
 from engine.util.text import alias_key
 from engine.util.yamltext import safe_load
+from memory.literals import LEVEL_WORDS
 
 Functional = Literal["none", "subject", "key", "explicit"]
 DEFAULT_PATH = Path(__file__).with_name("relations.yaml")
@@ -278,8 +279,13 @@ class RelationCatalog(BaseModel):
             words = words[1:]
         while len(words) > 1 and words[-1] in _WHEN_WORDS:
             words = words[:-1]
-        said = " ".join(words)
         known = self.measurement_keys
+        if len(words) > 1 and words[-1] in LEVEL_WORDS:
+            # a drug's level however it is called ("gent trough", "tac levels"); a test of
+            # the drug's own name is that test ("lithium level" is the lithium)
+            drug = " ".join(words[:-1])
+            return alias_key(known[drug]) if drug in known else f"{drug} level"
+        said = " ".join(words)
         if said in known:
             return alias_key(known[said])
         for cut in range(1, len(words)):

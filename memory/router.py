@@ -87,9 +87,17 @@ class TemporalRules(BaseModel):
     asking_clause: str = r"(?!)"
     """A clause that says when the user asks ("before I prescribe"), read as no time."""
 
+    changed_it: str = r"(?!)"
+    """A verb of changing a value ("cut", "halved", "switched"): an asking clause that says
+    one ("before I halved it") is the time of the change, before which the value asked held."""
+
     @cached_property
     def asking_clause_re(self) -> re.Pattern[str]:
         return re.compile(self.asking_clause, re.IGNORECASE)
+
+    @cached_property
+    def changed_it_re(self) -> re.Pattern[str]:
+        return re.compile(self.changed_it, re.IGNORECASE)
 
     @cached_property
     def compiled(self) -> dict[str, list[re.Pattern[str]]]:
@@ -153,15 +161,38 @@ class Router:
                 return True
         return False
 
+    def without_time(self, question: str, now: datetime) -> str:
+        """``question`` with the times it says cut out: its dates and placed weekdays ("on
+        monday"), relative times ("yesterday", "last week"), words of now ("today") and of
+        order ("first", "before i increased it"), so a follow-on's own time replaces them
+        ("615 cr on monday?" then "and today")."""
+        t = self.rules.temporal
+        spans = [(d.start, d.end) for d in find_dates(question, now)]
+        for said in [*t.as_of, t.as_of_days]:
+            pattern = said if said == t.as_of_days else rf"\b{re.escape(said)}\b"
+            spans += [m.span() for m in re.finditer(pattern, question, re.IGNORECASE)]
+        spans += [m.span() for m in _PART_OF_DAY.finditer(question)]
+        spans += [m.span() for m in t.asking_clause_re.finditer(question)]
+        spans += [m.span() for ps in t.compiled.values() for p in ps for m in p.finditer(question)]
+        out = question
+        for start, end in _outermost(spans):
+            lead = re.search(r"\b(?:on|as of|at)\s+$", out[:start], re.IGNORECASE)
+            out = out[: lead.start() if lead else start] + out[end:]
+        return re.sub(r"\s{2,}", " ", out).strip()
+
     def temporal(self, question: str, now: datetime) -> TemporalIntent:
         """Temporal intent: before/after an anchor, first, previous, as-of, or current.
 
         Dates and relative times ("last week") are read against ``now``, the caller's clock."""
         t = self.rules.temporal
         pats = t.compiled
+        asking = t.asking_clause_re.search(question)
         question = t.asking_clause_re.sub(" ", question)
         fallback, explicit = Temporal.CURRENT, False
-        if any(p.search(question) for p in pats["first"]):
+        if asking is not None and t.changed_it_re.search(asking.group()):
+            # "mmf dose before i halved it": the value before the change
+            fallback, explicit = Temporal.PREVIOUS, True
+        elif any(p.search(question) for p in pats["first"]):
             fallback, explicit = Temporal.FIRST, True
         elif any(p.search(question) for p in pats["previous"]) or self._weakly_previous(question):
             fallback, explicit = Temporal.PREVIOUS, True
@@ -205,6 +236,25 @@ class Router:
             return TemporalIntent(Temporal.CURRENT, None, Temporal.CURRENT, None, True)
         soft = any(p.search(question) for p in pats["current_soft"])
         return TemporalIntent(Temporal.CURRENT, None, Temporal.CURRENT, None, soft, soft)
+
+
+_PART_OF_DAY = re.compile(
+    r"\b(?:this|yesterday|last|tomorrow) (?:morning|afternoon|evening|night|am|pm)\b"
+    r"|\bovernight\b|\bat \d{1,2}(?::\d\d)?\s?(?:am|pm)\b",
+    re.IGNORECASE,
+)
+"""A part of a day said as when ("this morning", "last night", "at 6am")."""
+
+
+def _outermost(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``spans`` with those inside or overlapping an earlier kept one merged, right to left."""
+    merged: list[list[int]] = []
+    for start, end in sorted(spans):
+        if merged and start < merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        elif end > start:
+            merged.append([start, end])
+    return [(a, b) for a, b in reversed(merged)]
 
 
 _CLAUSE_END = re.compile(r"[,.?!;:\u2013\u2014]")

@@ -9,12 +9,14 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 
 from engine.result import LinkedEntity
+from engine.understand.lexicon import FUNCTION_WORDS
 from engine.util.text import alias_key
 from memory.vault import Fact
 
 _WORD = re.compile(r"(?<![\w-])[A-Za-z][\w-]{2,}(?![\w-])")
 _MIN_CLIP = 4
-"""Letters the beginning of a name must have to stand for it ("gent", "clinda")."""
+"""Letters the beginning of a name must have to stand for it ("gent", "clinda"); three do
+for a word that is no function word ("tac" of tacrolimus, not "the" of theophylline)."""
 
 
 def names_of(fact: Fact) -> set[str]:
@@ -40,12 +42,11 @@ def said_drugs(
         if any(m.start() < b and a < m.end() for a, b in taken):
             continue
         word = alias_key(m.group())
+        clip = len(word) >= _MIN_CLIP or (len(word) == 3 and word not in FUNCTION_WORDS)
         hits = {
             f.obj: f
             for f in facts
-            if any(
-                n == word or (len(word) >= _MIN_CLIP and n.startswith(word)) for n in names_of(f)
-            )
+            if any(n == word or (clip and n.startswith(word)) for n in names_of(f))
         }
         if len(hits) != 1 or asks(m.group()):
             continue
@@ -62,4 +63,28 @@ def said_drugs(
                 end=m.end(),
             )
         )
+    return out
+
+
+def as_stated(linked: Sequence[LinkedEntity], drugs: Iterable[Fact]) -> list[LinkedEntity]:
+    """``linked`` with a drug of the graph that is none of ``drugs`` read as the one of them
+    kept as written whose name is the graph name's leading words ("mmf" links Mycophenolate
+    mofetil; the user stated "mycophenolate 1g bd"). A drug that could be several is left."""
+    facts = [f for f in drugs if "::" not in f.obj]
+    ids = {f.obj for f in drugs}
+    out: list[LinkedEntity] = []
+    for e in linked:
+        name = f"{alias_key(e.name or '')} "
+        hits = {
+            f.obj: f
+            for f in facts
+            if e.kind == "Compound"
+            and e.id not in ids
+            and any(name.startswith(f"{n} ") for n in names_of(f))
+        }
+        if len(hits) != 1:
+            out.append(e)
+            continue
+        f = next(iter(hits.values()))
+        out.append(e.model_copy(update={"id": f.obj, "name": f.obj_name or f.obj}))
     return out

@@ -38,10 +38,11 @@ from memory.linking import StatementLinker
 from memory.literals import find_measurements
 from memory.onrecord import clipped, redosed_on_record, stopped_value
 from memory.origin import LOOKED_UP, STATED, confident_answers, kind_named
+from memory.reasons import switch_reasons
 from memory.relations import RelationCatalog, load_catalog
 from memory.results import NameOf
 from memory.router import Route, Router
-from memory.saidnames import said_drugs
+from memory.saidnames import as_stated, said_drugs
 from memory.sqlite import compact_sqlite
 from memory.stated import says_now, stated_instant, unresolved_time
 from memory.store.backend import TurnLog, delete_user, open_stores
@@ -210,13 +211,30 @@ class UserMemory:
                 # "and as of thursday", "and which did i stop": a question that goes on from
                 # the conversation's last memory question borrows its words, its own first
                 # (its own time and verb are what it asks)
-                question = f"{question.rstrip(' ?')}, {before}"
+                question = f"{question.rstrip(' ?')}, {self._borrowed(question, before)}"
                 result = self._answer(question, linked, session)
             if result is not None:
                 self._last_question[key] = (question, self.clock.now())
         if result is not None and result.question != asked:
             result.question = asked
         return result
+
+    def _borrowed(self, question: str, before: str) -> str:
+        """What a follow-on takes from the memory question before it: its subject and what it
+        asked, less what the follow-on says of its own. Its own time replaces the one before
+        ("615 cr on monday?" then "and today"); its own relation asks that of the same subject
+        ("wren backup?" then "and the lead?"), so only the subject the one before named is
+        taken (all of it when that named none)."""
+        if self.route(question).temporal.explicit:
+            before = self.router.without_time(before, self.clock.now())
+        if not any(s.score(question, ask=True) > 0 for s in self.catalog.relations.values()):
+            return before
+        named = [
+            r.mention
+            for r in self.resolver.patients(before) + self.resolver.notes(before)
+            if r.known and r.id and r.mention
+        ]
+        return " ".join(dict.fromkeys(named)) or before
 
     def _answer(
         self, question: str, linked: list[LinkedEntity], session: str | None
@@ -229,6 +247,7 @@ class UserMemory:
         entities = _merge(linked, link(self.linker, question))
         last = self._conversation(session)
         entities = _merge(entities, self._said_drugs(question, entities, last))
+        entities = as_stated(entities, self._asked_drugs(question, last))
         result = self.answerer.answer(question, entities, route, last)
         drugs = [e.mention for e in entities if e.kind == "Compound" and e.start >= 0]
         if drugs:
@@ -238,6 +257,15 @@ class UserMemory:
         if named:
             self._asked[session or DEFAULT_SESSION] = (named[0], self.clock.now())
         return result
+
+    def _asked_drugs(self, question: str, conversation: str | None) -> list[Fact]:
+        """The medications the user gave for the patient asked about (named, else the
+        conversation's)."""
+        named = [r for r in self.resolver.patients(question) if r.id and r.known]
+        patient = named[0].id if named else conversation
+        if patient is None or not patient.startswith("patient:"):
+            return []
+        return [f for f in self.vault.history(patient, "takes") if f.source == STATED]
 
     def _said_drugs(
         self, question: str, linked: list[LinkedEntity], conversation: str | None
@@ -250,7 +278,7 @@ class UserMemory:
             return []
         taken = [(e.start, e.end) for e in linked if e.start >= 0]
         taken += [(r.start, r.end) for r in named if r.start >= 0]
-        drugs = [f for f in self.vault.history(patient, "takes") if f.source == STATED]
+        drugs = self._asked_drugs(question, conversation)
         specs = self.catalog.relations.values()
         return said_drugs(
             question, drugs, taken, lambda w: any(s.score(w, ask=True) > 0 for s in specs)
@@ -394,6 +422,14 @@ class UserMemory:
                     self._log_statement(text, session, None, named[0] if named else None)
                 return ()
             pieces += self._other_values(pieces)
+            # a harm said as the reason of a switch is what the drug taken off did
+            harms = link(self.linker, text, {"Side Effect", "Symptom"})
+            pieces = switch_reasons(
+                text,
+                pieces,
+                harms,
+                lambda node: _graph_name(self.name_of, node) if self.name_of else None,
+            )
             pieces = [(part, self._as_own(self._stopped(part, fact))) for part, fact in pieces]
             said = self._stated_instant(text)
             stored = [

@@ -14,15 +14,18 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from engine.result import LinkedEntity
+from engine.understand.lexicon import FUNCTION_WORDS
 from engine.understand.spans import outermost
 from engine.util.ids import kind_of as graph_kind
 from engine.util.text import alias_key
+from memory.literals import find_measurements
 from memory.notes import HEADS, find_notes, match_slug, phrase_key
 from memory.patients import BED, bed_key, find_intros, find_mrns, find_names, find_placed, surname
 from memory.vault import Vault
 
-_BARE_NUMBER = re.compile(r"(?<![\w#.,/\-^])(?P<n>\d{4,10})(?![\w%/^]|[.,]\d|\s*[%/])")
-"""A whole number long enough to be a record number, no unit or decimals after it."""
+_BARE_NUMBER = re.compile(r"(?<![\w#.,/\-^])(?P<n>\d{3,10})(?![\w%/^]|[.,]\d|\s*[%/])")
+"""A whole number long enough to be a record number, no unit or decimals after it (three
+digits only when this user already named that patient and no measurement holds it)."""
 _CODE = re.compile(r"(?<![\w-])[A-Z]{1,6}-\d+[A-Za-z]?(?![\w-])")
 """An in-house compound code ("KX-3", "ORC-22")."""
 
@@ -123,10 +126,18 @@ class Resolver:
                     pid, PATIENT, text[m.start : m.end], m.start, m.end, self._known(pid), via, name
                 )
             )
+        # a value is a number after a test's name; "what does 503", "did 118" name none
+        short = [
+            (m.start, m.end)
+            for m in find_measurements(text)
+            if m.key.split()[-1].lower() not in FUNCTION_WORDS
+        ]
         for num in _BARE_NUMBER.finditer(text):
             # a number this user gave as a patient's, written after a test's name ("latest PEF
             # 27703"), is that patient rather than a value
             pid = patient_id(num.group("n"))
+            if len(num.group("n")) < 4 and any(a <= num.start() < b for a, b in short):
+                continue
             if not any(r.start <= num.start() < r.end for r in refs) and self._known(pid):
                 refs.append(
                     SubjectRef(pid, PATIENT, num.group("n"), num.start(), num.end(), True, "bare")

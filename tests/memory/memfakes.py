@@ -41,6 +41,14 @@ NODES: dict[str, tuple[str, str]] = {
     "Compound::DB00682": ("Warfarin", "Compound"),
     "Disease::DOID:3488": ("cellulitis", "Disease"),
     "Anatomy::UBERON:0000978": ("leg", "Anatomy"),
+    "Compound::DB00688": ("Mycophenolate mofetil", "Compound"),
+    "Compound::DB00864": ("Tacrolimus", "Compound"),
+    "Compound::DB00695": ("Furosemide", "Compound"),
+    "Compound::DB00798": ("Gentamicin", "Compound"),
+    "Symptom::D004244": ("Dizziness", "Symptom"),
+    "Disease::DOID:0060224": ("atrial fibrillation", "Disease"),
+    "Symptom::D003248": ("Constipation", "Symptom"),
+    "Pharmacologic Class::N0000008048": ("Sulfonamides", "Pharmacologic Class"),
 }
 ALIASES: dict[str, list[str]] = {
     "metformin": ["Compound::DB00331"],
@@ -74,6 +82,17 @@ ALIASES: dict[str, list[str]] = {
     "warfarin": ["Compound::DB00682"],
     "cellulitis": ["Disease::DOID:3488"],
     "leg": ["Anatomy::UBERON:0000978"],
+    "mmf": ["Compound::DB00688"],
+    "mycophenolate mofetil": ["Compound::DB00688"],
+    "tacrolimus": ["Compound::DB00864"],
+    "furosemide": ["Compound::DB00695"],
+    "lasix": ["Compound::DB00695"],
+    "gentamicin": ["Compound::DB00798"],
+    "gent": ["Compound::DB00798"],
+    "dizziness": ["Symptom::D004244"],
+    "atrial fibrillation": ["Disease::DOID:0060224"],
+    "constipation": ["Symptom::D003248"],
+    "sulfonamides": ["Pharmacologic Class::N0000008048"],
 }
 
 

@@ -116,6 +116,9 @@ def test_a_drug_class_in_a_question_reads_the_patients_drugs_of_that_class(
     assert "Warfarin" in line and "Fluoxetine" not in line
     line = _line(_ask(mem, "which anticoagulant is MRN 5501 on?"))
     assert "Warfarin" in line and "Fluoxetine" not in line
+    # a class's name of several words in the singular
+    line = _line(_ask(mem, "which serotonin uptake inhibitor is MRN 5501 on?"))
+    assert "Fluoxetine" in line and "Warfarin" not in line
     # a class none of her drugs is of: none recorded, not her other drugs
     none = _ask(mem, "what antipsychotic is MRN 5501 on?")
     assert none.status != Status.ANSWERED

@@ -1,0 +1,63 @@
+"""A harm given as the reason a drug was switched or stopped: "swapped ramipril for losartan
+- dry cough", "off amlodipine onto lercanidipine because of the oedema". The harm is what the
+drug taken off did to the patient (a side effect of it), not a condition of its own. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from engine.result import LinkedEntity
+from memory.extract import Extracted
+
+SIDE_EFFECT = "had_side_effect"
+_HARM_IDS = ("Side Effect::", "Symptom::")
+_FELT = frozenset({"diagnosed_with", "reports_symptom", SIDE_EFFECT})
+_REASON = re.compile(
+    r"(?:\bbecause of|\bdue to|\bowing to|\bsecondary to|\bafter|\bgiven|\s[-–—]|\()\s*"
+    r"(?:(?:the|his|her|their|a|an|some|new|bad|worsening|persistent)\s+)*$",
+    re.IGNORECASE,
+)
+"""What comes before the reason of a change: "because of the", " - ", "due to"."""
+
+
+def _after_reason(sentence: str, start: int) -> bool:
+    return start > 0 and _REASON.search(sentence[:start]) is not None
+
+
+def switch_reasons(
+    sentence: str,
+    pieces: Sequence[tuple[str, Extracted]],
+    harms: Sequence[LinkedEntity],
+    name_of: Callable[[str], str | None],
+) -> list[tuple[str, Extracted]]:
+    """``pieces`` (the facts of ``sentence``) with a harm said as the reason of its one
+    switch or stop of a drug made that drug's side effect; a harm of ``harms`` (linked in the
+    sentence) said so and read as no fact is added as one."""
+    stopped = [f for _, f in pieces if f.rel == "takes" and (f.supersedes or f.ends)]
+    old = {f.supersedes[2] if f.supersedes else f.obj for f in stopped}
+    if len(old) != 1:
+        return list(pieces)
+    drug = old.pop()
+    subject = stopped[0].subj
+    cause = f"from {name_of(drug) or drug}"
+    low = sentence.lower()
+    out: list[tuple[str, Extracted]] = []
+    done: set[str] = set()
+    for part, f in pieces:
+        said = (f.said or f.obj_name or "").lower()
+        at = low.find(said) if said else -1
+        if f.rel in _FELT and f.obj.startswith(_HARM_IDS) and _after_reason(sentence, at):
+            f = replace(f, rel=SIDE_EFFECT, detail=cause, supersedes=None)
+            done.add(f.obj)
+        out.append((part, f))
+    for h in harms:
+        if h.id not in done and h.start >= 0 and _after_reason(sentence, h.start):
+            if any(f.obj == h.id for _, f in out):
+                continue
+            fact = Extracted(subject, SIDE_EFFECT, h.id, None, h.name, detail=cause, said=h.mention)
+            out.append((sentence, fact))
+            done.add(h.id)
+    return out
