@@ -30,6 +30,7 @@ from engine.understand.lexicon import (
     verb_like,
 )
 from engine.understand.mentions import (
+    FRAME_PREPOSITIONS,
     INITIALISM,
     TOKEN,
     AliasIndex,
@@ -554,8 +555,24 @@ class Linker:
         for; elsewhere two letters are too often a word to be read so."""
         ends = {m.last_token for m in found if _names_disease(m)}
         starts = {m.first_token for m in found if _names_disease(m)}
+        classes = {
+            m.last_token
+            for m in found
+            if any(c.node_id.startswith("Pharmacologic Class::") for c in m.candidates)
+        }
         out = []
         for i, cands in initials:
+            if i >= 2 and tokens[i - 1].norm in FRAME_PREPOSITIONS and i - 2 in classes:
+                # a class of drugs asked for a disease ("anticoagulant for af"), as "drugs for
+                # af" is
+                kept = [
+                    c
+                    for c in self.aliases.plausible(cands, tokens[i], i, framed=True)
+                    if c.source == INITIALISM
+                ]
+                if kept:
+                    out.append(Mention(tokens[i].text, tokens[i].start, tokens[i].end, i, i, kept))
+                continue
             before = any(
                 i - k - 1 in ends and all(t.norm in SETTING for t in tokens[i - k : i])
                 for k in range(1, SET_GAP + 1)

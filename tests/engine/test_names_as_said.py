@@ -122,3 +122,11 @@ def test_a_drugs_common_side_effects_come_before_an_effect_the_sample_records_on
     assert evidence_score(Signals(degree=1, population=900)) > evidence_score(
         Signals(degree=40, population=900)
     )
+
+
+def test_lower_case_initials_after_a_class_asked_for_them_are_the_disease(helix: Any) -> None:
+    linked = helix.link("retinoids for ra")
+    assert [e.kind for e in linked] == ["Pharmacologic Class", "Disease"]
+    assert linked[1].name == "rheumatoid arthritis"
+    # two letters after a class in other words are no initials
+    assert [e.kind for e in helix.link("retinoids are for ra")] == ["Pharmacologic Class"]
