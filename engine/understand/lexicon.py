@@ -175,7 +175,8 @@ CUES: tuple[tuple[str, tuple[str, ...], float], ...] = (
         # "acute migraine, what can i give"
         r"|\bwhat (?:can|could|do|should|would|to) (?:i |we |you |one )?give\b"
         r"|\bhelp\w*"
-        r"|\boptions? (?:for|in)\b",  # "options for gout": what a clinician can give
+        r"|\boptions? (?:for|in)\b"  # "options for gout": what a clinician can give
+        r"|\breplacement\b",  # "hypothyroidism replacement": the hormone given for it
         ("CtD",),
         WEAK,
     ),
