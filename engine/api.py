@@ -40,6 +40,7 @@ from engine.telemetry import Tracing
 from engine.understand.bank import Bank
 from engine.understand.datarel import DataVocabulary
 from engine.understand.followup import substitute
+from engine.understand.form import framed_yes_no, is_yes_no
 from engine.understand.lexicon import CUE_WORDS, KIND_WORDS
 from engine.understand.linking import Linker
 from engine.understand.mentions import AliasIndex
@@ -258,21 +259,23 @@ class Helix:
         subtypes' (``engine/agent/subtypes.py``); a one-hop question about a disease with no
         answer of its own (drugs, genes, symptoms) is answered by them."""
         d = _one_disease(result)
-        if d is None or result.intent not in ROLL_UP_INTENTS:
+        if d is None or result.intent not in (*ROLL_UP_INTENTS, "literature"):
             return None
-        if result.status is Status.ANSWERED:
+        # a study question ("does exercise help X") answered from passages stays theirs
+        asks_yes_no = is_yes_no(question) or framed_yes_no(question)
+        if result.status is Status.ANSWERED and result.answers:
             if (
                 not subtypes.therapy_of(result, d.id)
                 or len(result.answers) >= subtypes.SUBTYPE_FILL
             ):
                 return None
             therapy, children = True, subtypes.subtypes_treated(self.c.store, d.id)
-        elif (
-            result.status is Status.NOT_ANSWERED
-            and result.intent == "one_hop"
-            and result.stop_reason == FRONTIER_EMPTY
+        elif (result.stop_reason or "").endswith(FRONTIER_EMPTY) and (
+            (result.status is Status.NOT_ANSWERED and result.intent == "one_hop")
+            or (result.intent == "literature" and not asks_yes_no)
         ):
-            # none of its own: the walk found no edge of the relation (not a weak reading)
+            # none of its own: the walk found no edge of the relation (not a weak reading);
+            # passages beside "no path" are no graph answer either
             therapy, children = (
                 False,
                 subtypes.subtypes_held(self.c.store, d.id, 2 * subtypes.SUBTYPES),
@@ -280,7 +283,7 @@ class Helix:
         else:
             return None
         added = taken = 0
-        base = result if result.status is Status.ANSWERED else None
+        base = result if result.status is Status.ANSWERED and result.answers else None
         for child in children:
             name = self.c.store.name(child)
             again = self.loop.ask(

@@ -226,5 +226,7 @@ def literature(
     result.text = f"{kg_note}\n\n{answer}" if kg_note else answer
     result.status = Status.ANSWERED
     result.intent = "literature" if kg_note else result.intent
-    result.stop_reason = "answered from passages"
+    # why the graph had no answer stays said ("answered from passages; frontier empty")
+    graph_stop = result.stop_reason if kg_note and result.stop_reason else None
+    result.stop_reason = "; ".join(x for x in ("answered from passages", graph_stop) if x)
     return result
