@@ -48,18 +48,22 @@ from engine.result import Candidate, LinkedEntity
 from engine.understand.bank import is_relation_word
 from engine.understand.cueshare import shared_relations, widen
 from engine.understand.datarel import DataVocabulary
+from engine.understand.followup import attach
 from engine.understand.form import (
+    PASTE_SENTENCES,
     YES_NO_START,
     asked_span,
     defining,
     framed_yes_no,
+    is_question,
     is_wh_question,
     is_yes_no,
+    sentence_spans,
     untagged,
 )
 from engine.understand.lexicon import COMPILED_CUES, is_cue_word, is_structural, written_out
 from engine.understand.linking import FAMILY, Linker, covers, examples, fills
-from engine.understand.mentions import LinkResult, Mention
+from engine.understand.mentions import FRAME_PREPOSITIONS, LinkResult, Mention
 from engine.understand.negation import opens_negation
 from engine.understand.parse import Features
 from engine.understand.pathfit import order_cues, score_metapath
@@ -275,6 +279,8 @@ class Planner:
             return of_class
         if choice is None and (compared := self._compared(question, link)) is not None:
             return compared
+        if choice is None and (pasted := self._pasted(question, link)) is not None:
+            return pasted
         apart = [m for m in link.mentions if set_apart(question, m.start)]
         if apart and len(apart) < len(link.mentions) and choice is None:
             return self._set_apart(question, apart)
@@ -345,6 +351,35 @@ class Planner:
         language = vocabulary.language
         unknown = [w for w in words if not (language.in_corpus(w) or language.whole_word(w))]
         return len(unknown) >= FOREIGN_WORDS and len(unknown) >= FOREIGN_SHARE * len(words)
+
+    def _pasted(self, question: str, link: LinkResult) -> Plan | None:
+        """A pasted note whose last question names nothing ("... Sister had pancreatitis at 19.
+        ... any genes worth testing for?"): asked of the disease the note names most; None for
+        any other text."""
+        spans = sentence_spans(question)
+        asks = [(a, b) for a, b in spans if is_question(question[a:b])]
+        if len(spans) < PASTE_SENTENCES or not asks:
+            return None
+        a, b = asks[-1]
+        if any(a <= m.start < b for m in link.mentions):
+            return None  # it names what it asks about (``form.asked_span``)
+        named: Counter[str] = Counter()
+        for m in link.mentions:
+            diseases = [n for n in m.node_ids if self.store.kind(n) == "Disease"]
+            if m.end <= a and len(diseases) == 1:
+                named[diseases[0]] += 1
+        if not named:
+            return None
+        disease = self.store.name(named.most_common(1)[0][0])
+        asked = question[a:b].strip().rstrip(" ?.!")
+        last = asked.rsplit(" ", 1)[-1].lower()
+        asked = (
+            f"{asked} {disease}?" if last in FRAME_PREPOSITIONS else attach(f"{asked}?", disease)
+        )
+        plan = self.plan(asked)
+        plan.question, plan.qhash = question, question_hash(question)
+        plan.note = "; ".join(x for x in (plan.note, f"the note's question, about {disease}") if x)
+        return plan
 
     def _compared(self, question: str, link: LinkResult) -> Plan | None:
         """Two drugs set side by side with no relation named ("prilosec vs nexium, any real

@@ -130,3 +130,23 @@ def test_lower_case_initials_after_a_class_asked_for_them_are_the_disease(helix:
     assert linked[1].name == "rheumatoid arthritis"
     # two letters after a class in other words are no initials
     assert [e.kind for e in helix.link("retinoids are for ra")] == ["Pharmacologic Class"]
+
+
+def test_a_pasted_note_whose_question_names_nothing_asks_it_of_the_notes_disease(
+    helix: Any,
+) -> None:
+    note = (
+        "Clinic letter: 40F, longstanding psoriasis. Plaques on elbows and knees. Topical "
+        "steroids only. Bloods normal. Mother also had psoriasis. any genes worth testing for?"
+    )
+    r = helix.ask(note)
+    assert r.status is Status.ANSWERED
+    assert {t[1] for p in r.paths for t in p} == {"DaG"}
+    assert "about psoriasis" in r.text
+
+
+def test_a_medical_emergency_is_said_to_be_beyond_the_sources(helix: Any) -> None:
+    r = helix.ask("my chest has been hurting for an hour and my left arm is numb what do i do")
+    assert r.status is Status.NOT_ANSWERED and r.intent == "out_of_scope"
+    assert "call your local emergency number" in r.text
+    assert helix.ask("what does metformin treat").intent != "out_of_scope"
