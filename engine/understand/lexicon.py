@@ -201,7 +201,7 @@ CUES: tuple[tuple[str, tuple[str, ...], float], ...] = (
     (r"\bclass\w*|\bbelong\w*|\bmembers?\b", ("PCiC",), STRONG),
     (r"\binclud\w*|\bcategor\w*|\bcontain\w*|\bgroup\w*", ("PCiC",), WEAK),
     (
-        r"\bside effects?\b|\badverse\b"
+        r"\bside effects?\b|\badverse\b|\btoxicit(?:y|ies)\b"  # "vincristine toxicity"
         r"|\bside fx\b|\b(?:se|ses|aes?|adrs?)\b",  # SHORTHAND for side effects
         ("CcSE",),
         STRONG,
@@ -256,6 +256,7 @@ CUE_WORDS = frozenset(
     affected affecting where resemble resembles resembling resembled similar similarity like
     related class classes classified belong belongs belonging member members include includes
     included including contain contains containing side effect effects adverse cause causes
+    toxicity toxicities
     caused causing interact interacts interacting interaction interactions partner partners
     upregulate upregulates upregulated downregulate downregulates downregulated express
     expresses expressed expression regulate regulates regulated pathway pathways process
