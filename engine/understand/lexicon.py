@@ -186,6 +186,8 @@ CUES: tuple[tuple[str, tuple[str, ...], float], ...] = (
         ("CbG",),
         STRONG,
     ),
+    # a drug that "hits" a gene targets it ("any drugs that hit those"); "GWAS hits" is no verb
+    (r"\bhit(?:ting)?\b", ("CbG",), WEAK),
     (r"\bsusceptib\w*|\brisk genes?\b|\bgenetic\w*|\bimplicated\b", ("DaG",), STRONG),
     (r"\bassociat\w*|\blinked to\b", ("DaG",), WEAK),
     (
