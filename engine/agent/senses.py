@@ -94,7 +94,8 @@ def resolve(
     if f.mechanism or f.yes_no or asks_remedy(f.cues, f.target_kind):
         # a claim's or a remedy's ends are the kinds its relation joins ("what is given for
         # CML": the leukaemia, not the gene with that synonym)
-        ends = claim_kinds(store, f, beside)
+        asked = frozenset({f.target_kind}) if f.target_kind else frozenset()
+        ends = claim_kinds(store, f, beside | asked)
         focused = [n for n in ids if store.kind(n) in ends]
         ids = focused or ids
         if len(ids) == 1:
