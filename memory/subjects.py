@@ -326,11 +326,16 @@ class Resolver:
 
 def _as_name(phrase: str, text: str) -> bool:
     """Whether ``text`` writes ``phrase``, a part of a note's name, as a name: words of
-    several, or one capitalised ("Kestrel" of "Kestrel screen"; "repurposing" of "repurposing
-    shortlist" describes, it names no project). Pure."""
-    if " " in phrase:
+    several, one capitalised ("Kestrel" of "Kestrel screen"; "repurposing" of "repurposing
+    shortlist" describes, it names no project) or one coded ("g12d" of "kras g12d"). Pure."""
+    if " " in phrase or _CODED_WORD.fullmatch(phrase):
         return True
     return bool(re.search(rf"(?<!\w)(?-i:[A-Z])(?i:{re.escape(phrase[1:])})(?!\w)", text))
+
+
+_CODED_WORD = re.compile(r"(?=.*\d)[a-z][a-z0-9]+", re.IGNORECASE)
+"""A word of letters and digits, beginning with a letter ("g12d", "nlrp3"): a code names
+what it names in any case, as a capitalised word does."""
 
 
 def _named_by(words: list[str]) -> list[str]:
