@@ -26,6 +26,7 @@ from memory.literals import (
     find_allergen,
     find_measurements,
 )
+from memory.notes import labelled_note
 from memory.origin import STATED
 from memory.patients import person_reference
 from memory.relations import RelationCatalog, RelationSpec
@@ -83,6 +84,21 @@ class Extractor:
         self._known_keys = frozenset(catalog.measurement_keys)
 
     def extract(
+        self, text: str, conversation: str | None = None, *, carried: str | None = None
+    ) -> Extracted | None:
+        """The fact a statement states (``_extract``), else a project's note given by the
+        noun it is about (``notes.labelled_note``), kept as a result keyed by that noun."""
+        found = self._extract(text, conversation, carried=carried)
+        if found is not None or self.resolver.patients(text):
+            return found
+        for note in self.resolver.notes(text):
+            said = labelled_note(text, note.start, note.end) if note.known else None
+            if said is not None and note.start >= 0:
+                noun, value = said
+                return Extracted(note.id, "key_result", f"{noun}: {value}", note.name, value)
+        return None
+
+    def _extract(
         self, text: str, conversation: str | None = None, *, carried: str | None = None
     ) -> Extracted | None:
         """The fact a statement states, or None when it states none we can store.
