@@ -78,10 +78,12 @@ class NoteMention:
 
 
 _NAMED = re.compile(
-    r"(?<![\w-])(?:[Pp]roject\s+(?P<after>[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)"
+    r"(?<![\w-])(?:(?:[Pp]roject|[Cc]ode[- ]?[Nn]amed?)\s+"
+    r"(?P<after>[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)"
     r"|(?P<before>[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)\s+(?:project|program|programme)\b)(?![\w-])"
 )
-"""A project known by its own name ("Project Lark", "the Wren program"): ``<name>-project``
+"""A project known by its own name ("Project Lark", "the Wren program", "codename sirius"):
+``<name>-project``
 whichever of these heads it has, so the name alone finds it later ("Lark lead?")."""
 
 
