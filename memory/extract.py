@@ -26,7 +26,7 @@ from memory.literals import (
     find_allergen,
     find_measurements,
 )
-from memory.notes import labelled_note
+from memory.notes import labelled_note, with_codes
 from memory.origin import STATED
 from memory.patients import person_reference
 from memory.relations import RelationCatalog, RelationSpec
@@ -88,7 +88,8 @@ class Extractor:
     ) -> Extracted | None:
         """The fact a statement states (``_extract``), else a project's note given by the
         noun it is about (``notes.labelled_note``), kept as a result keyed by that noun."""
-        found = self._extract(text, conversation, carried=carried)
+        coded = with_codes(text, self._code_of)
+        found = self._extract(coded, conversation, carried=carried)
         if found is not None or self.resolver.patients(text):
             return found
         for note in self.resolver.notes(text):
@@ -97,6 +98,11 @@ class Extractor:
                 noun, value = said
                 return Extracted(note.id, "key_result", f"{noun}: {value}", note.name, value)
         return None
+
+    def _code_of(self, number: str) -> str | None:
+        """The code of a compound this user named that ``number`` is, unless it is a
+        patient's number (``Resolver.code_of``)."""
+        return self.resolver.code_of(number)
 
     def _extract(
         self, text: str, conversation: str | None = None, *, carried: str | None = None

@@ -8,7 +8,7 @@ Notes are stored as ``note:<slug>``: lower-case words joined by hyphens, inner h
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from engine.util.text import alias_key
@@ -306,3 +306,26 @@ def labelled_key(literal: str) -> str | None:
     """The noun of a labelled note's literal ("cro: pharmaron" -> "cro"). Pure."""
     m = re.match(rf"^(?P<noun>{_NOUN}): \S", literal)
     return m.group("noun") if m else None
+
+
+_NUMBER = re.compile(r"(?<![\w#.,/\-^])(?P<n>\d{3,6})(?![\w%/^]|[.,]\d|\s*[%/])")
+"""A whole number as a compound's number is written alone ("204 becomes backup")."""
+_CODE_SAID = re.compile(r"(?<![\w-])[A-Z]{1,6}-\d+[A-Za-z]?(?![\w-])")
+_IT = re.compile(r"(?<![\w'-])it(?![\w'-])")
+
+
+def with_codes(text: str, code_of: Callable[[str], str | None]) -> str:
+    """``text`` with each number written for a compound this user named by its code, the
+    code ("204 becomes backup" -> "HLX-204 becomes backup" when HLX-204 was said). Pure
+    given ``code_of``."""
+    return _NUMBER.sub(lambda m: code_of(m.group("n")) or m.group(), text)
+
+
+def it_as_code(part: str, before: Iterable[str]) -> str:
+    """A clause's "it" as the compound code said last in the clauses ``before`` it
+    ("HLX-311 came back at 3 nM, promoting it to lead"); the clause unchanged without one.
+    Pure."""
+    codes = [m.group() for b in before for m in _CODE_SAID.finditer(b)]
+    if not codes or _CODE_SAID.search(part):
+        return part
+    return _IT.sub(codes[-1], part, count=1)

@@ -35,6 +35,7 @@ from memory.clock import Clock
 from memory.dosing import dose_changed_to
 from memory.extract import Extracted, Extractor
 from memory.linking import StatementLinker
+from memory.notes import it_as_code
 from memory.literals import find_measurements
 from memory.onrecord import clipped, redosed_on_record, stopped_value
 from memory.origin import LOOKED_UP, STATED, confident_answers, kind_named
@@ -550,7 +551,7 @@ class UserMemory:
             return []
         out: list[tuple[str, Extracted]] = []
         patient, how = conversation, "conversation"
-        for part in parts:
+        for at, part in enumerate(parts):
             named = [r.id for r in self.resolver.patients(part) if r.id]
             notes = [r for r in self.resolver.notes(part) if r.id]
             # a project the sentence named before goes on through a clause that seems to
@@ -560,6 +561,9 @@ class UserMemory:
             named = named or [r.id for r in notes]
             if named:
                 patient, how = named[0], "clause"
+            if (patient or "").startswith("note:"):
+                # "promoting it to lead": the compound said before in the sentence
+                part = it_as_code(part, parts[:at])
             fact = (
                 self.extractor.extract(part, patient, carried=how)
                 or _redosed(part, out)

@@ -119,6 +119,8 @@ class Resolver:
         intro_names = {name: mrn for name, mrn in find_intros(text)}
         for m in find_mrns(text):
             pid = patient_id(m.mrn)
+            if not m.strong and not self._known(pid) and self._code_of(m.mrn) is not None:
+                continue  # "311 tanks in rat pk": the compound HLX-311, no patient
             name = next((n for n, mrn in intro_names.items() if mrn == m.mrn), None)
             via = "mrn" if m.strong else ("intro" if name else "bare")
             refs.append(
@@ -274,20 +276,46 @@ class Resolver:
         kill KX-3?": the kinase project's), when no project is named; a code in the notes of
         several projects names none of them."""
         refs: list[SubjectRef] = []
-        for m in _CODE.finditer(text):
-            subjects = {
-                f.subj
-                for f in self.vault.search([m.group()], limit=20)
-                if f.subj.startswith("note:") and _CODE_WORD(m.group()).search(f.evidence or "")
-            }
+        said = [(m.group(), m.group(), m.start(), m.end()) for m in _CODE.finditer(text)]
+        for m in _BARE_NUMBER.finditer(text):
+            # a compound by its number alone ("901 ec50?" of HLX-901), when no patient has it
+            code = None if self._known(patient_id(m.group("n"))) else self._code_of(m.group("n"))
+            if code is not None:
+                said.append((code, m.group("n"), m.start(), m.end()))
+        for code, mention, start, end in said:
+            facts = [
+                f
+                for f in self.vault.search([code], limit=20)
+                if f.subj.startswith("note:") and _CODE_WORD(code).search(f.evidence or "")
+            ]
+            subjects = {f.subj for f in facts}
+            if len(subjects) > 1:
+                # a code several notes give is the one of the project it is a value of
+                subjects = {f.subj for f in facts if f.obj.lower() == code.lower()} or subjects
             if len(subjects) == 1:
                 subject = subjects.pop()
                 phrase = " ".join(w for w in subject.removeprefix("note:").split("-"))
-                refs.append(
-                    SubjectRef(subject, NOTE, m.group(), m.start(), m.end(), True, NOTE, phrase)
-                )
+                refs.append(SubjectRef(subject, NOTE, mention, start, end, True, NOTE, phrase))
                 break
         return refs
+
+    def code_of(self, number: str) -> str | None:
+        """The compound code this user wrote that ``number`` is the number of ("HLX-311" of
+        "311"), or None when it is none or a known patient's number."""
+        if self._known(patient_id(number)):
+            return None
+        return self._code_of(number)
+
+    def _code_of(self, number: str) -> str | None:
+        """The compound code this user wrote that ``number`` is the number of ("HLX-311" of
+        "311"), or None."""
+        pattern = re.compile(rf"(?<![\w-])[A-Z]{{1,6}}-{re.escape(number)}(?![\w-])")
+        for f in self.vault.search([f"-{number}"], limit=20):
+            for said in (f.obj, f.evidence or ""):
+                m = pattern.search(said)
+                if m is not None:
+                    return m.group()
+        return None
 
     def entities(self, linked: list[LinkedEntity]) -> list[SubjectRef]:
         return [
