@@ -218,7 +218,9 @@ def find_notes(text: str) -> list[NoteMention]:
     out = [n for n in out if not any(_overlap(n, t) and t.phrase[0] in "Pp" for t in named)]
     out += [t for t in named if not any(_overlap(n, t) for n in out)]
     heading = heading_note(text)
-    if heading is not None and not any(_overlap(n, heading) for n in out):
+    # a message that names its project by its own name ("new programme started - ...,
+    # codename vega") is headed by words about it, not by another name
+    if heading is not None and not named and not any(_overlap(n, heading) for n in out):
         out.append(heading)
     return sorted(out, key=lambda n: n.start)
 
