@@ -32,7 +32,7 @@ from memory.cache import AnswerCache, is_reviewed
 from memory.classes import DrugClasses
 from memory.clauses import clauses
 from memory.clock import Clock
-from memory.dosing import dose_changed_to
+from memory.dosing import dose_changed_to, kept_frequency
 from memory.extract import Extracted, Extractor
 from memory.linking import StatementLinker
 from memory.notes import it_as_code
@@ -624,6 +624,12 @@ class UserMemory:
             self._log_statement(text or " ".join(found.triple), session, ended)
             # what the chat says it noted: the value, stopped
             return replace(ended, detail="(stopped)") if ended is not None else None
+        if found.rel == "takes" and found.detail:
+            # "upping to 6mg": the frequency of the dose it changes goes on
+            held = [f for f in self.vault.history(found.subj, "takes") if f.obj == found.obj]
+            held = [f for f in held if f.t_end is None and f.detail]
+            if held:
+                found = replace(found, detail=kept_frequency(found.detail, held[-1].detail))
         subj_name, obj_name = found.subj_name, found.obj_name
         if text and self.linker is not None and (subj_name is None or obj_name is None):
             names = {e.id: e.name for e in link(self.linker, text)}
