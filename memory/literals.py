@@ -195,6 +195,16 @@ def find_measurements(text: str, known: Iterable[str] = ()) -> list[Measurement]
         key_start = _key_start(text, m.start())
         if key_start is not None:
             key = text[key_start : m.start()].strip()
+            when = _KNOWN_WHEN.search(text[:key_start])
+            if (
+                when is not None
+                and alias_key(key) not in known_keys
+                and alias_key(when.group("key")) in known_keys
+            ):
+                # "K on admission 5.9": the test is the known name, the words after it when
+                key = when.group("key")
+                found.append(Measurement(f"{key} {value}", key, when.start("key"), m.end()))
+                continue
             if not unitless or _plausible_unitless(key, m.group("num")):
                 found.append(
                     Measurement(text[key_start : m.end()].strip(), key, key_start, m.end())
@@ -256,6 +266,10 @@ def continued_value(text: str, said: Sequence[str]) -> Measurement | None:
             value = m.group("value")
             return Measurement(f"{key} {value}", key, m.start("value"), m.end("value"))
     return None
+
+
+_KNOWN_WHEN = re.compile(r"(?<![\w-])(?P<key>[A-Za-z][\w-]*)\s+(?:on|at)\s+$")
+"""A test's name, then "on" or "at" before the word of when it was taken ("K on admission")."""
 
 
 def _separated_key(
