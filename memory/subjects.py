@@ -34,6 +34,8 @@ def _CODE_WORD(code: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-]){re.escape(code)}(?![\w-])", re.IGNORECASE)
 
 
+_PARTICIPLE = re.compile(r"[a-z]{3,}ing", re.IGNORECASE)
+"""A verb's -ing form after a stem of three letters or more ("bothering", "treating")."""
 _SURNAME = re.compile(r"(?<![\w'-])[A-Za-z][a-z]{2,}(?:-[A-Za-z][a-z]+)?(?![\w-])")
 """A word as a surname is written, capitalised or, as typed on a ward, not ("okafor")."""
 
@@ -128,11 +130,13 @@ class Resolver:
                     pid, PATIENT, text[m.start : m.end], m.start, m.end, self._known(pid), via, name
                 )
             )
-        # a value is a number after a test's name; "what does 503", "did 118" name none
+        # a value is a number after a test's name; "what does 503", "did 118" name none,
+        # nor does a verb's participle ("what's bothering 318")
         short = [
             (m.start, m.end)
             for m in find_measurements(text)
             if m.key.split()[-1].lower() not in FUNCTION_WORDS
+            and not _PARTICIPLE.fullmatch(m.key.split()[-1])
         ]
         for num in _BARE_NUMBER.finditer(text):
             # a number this user gave as a patient's, written after a test's name ("latest PEF
