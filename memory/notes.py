@@ -273,7 +273,9 @@ def phrase_key(phrase: str) -> str:
 _NOUN = r"[a-z][a-z0-9-]*(?:\s+[a-z][a-z0-9-]*){0,2}"
 _SAYS = r"\s*(?:=|:|->|\bis\b)\s*"
 _VALUE = r"(?P<value>[A-Za-z0-9][^,;.=:]*?)\s*(?:[,;.]|$)"
-_NOUN_FOR = re.compile(rf"(?:^|[:;,]\s*|\s[-–—]\s)(?P<noun>{_NOUN})\s+(?:for|on|of)\s+(?:the\s+|our\s+)?$")
+_NOUN_FOR = re.compile(
+    rf"(?:^|[:;,]\s*|\s[-–—]\s)(?P<noun>{_NOUN})\s+(?:for|on|of)\s+(?:the\s+|our\s+)?$"
+)
 """What a note is about, said before its project ("primary assay for g12d", "chem lead on")."""
 _AFTER_FOR = re.compile(rf"^(?P<rest>(?:\s+[a-z][a-z0-9-]*){{0,3}}?){_SAYS}{_VALUE}")
 """After the project: a few words that narrow it ("in vivo"), then what the noun is."""

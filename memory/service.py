@@ -35,8 +35,8 @@ from memory.clock import Clock
 from memory.dosing import dose_changed_to, kept_frequency
 from memory.extract import Extracted, Extractor
 from memory.linking import StatementLinker
-from memory.notes import it_as_code
 from memory.literals import find_measurements
+from memory.notes import it_as_code
 from memory.onrecord import clipped, redosed_on_record, stopped_value
 from memory.origin import LOOKED_UP, STATED, confident_answers, kind_named
 from memory.reasons import switch_reasons
