@@ -405,6 +405,11 @@ class Extractor:
             for e in entities
             if e.kind in kinds and e.id != subject.id
         ]
+        if subject.kind == NOTE:
+            # a name the project is called by ("nlrp3" of the nlrp3 programme) is its value
+            # only when the statement names no other ("parking nek7 as a target")
+            own = set(subject.id.removeprefix("note:").split("-"))
+            values.sort(key=lambda v: alias_key(text[v.start : v.end]) in own)
         if spec.subject == NOTE and spec.phrase_patterns:
             # a project's value is where its grammar places it ("WRN-7 is the lead now, much
             # better sol"): a code written there, not a drug linked elsewhere in the sentence

@@ -105,3 +105,10 @@ def test_a_codename_introduces_a_project_and_a_lead_is_switched_to_a_code(
     _say(mem, clock, "vendor for the vega scale-up = wuxi")
     _say(mem, clock, "heron p53x update: lead is QK-104")
     assert _line(mem, "who is the vendor for p53x?").startswith("NOT ANSWERED")
+
+
+def test_a_target_set_aside_is_not_the_name_the_project_is_called_by(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    _say(mem, clock, "ephb3 programme: parking p2ry12 as a target, focusing on ephb3 binders")
+    assert "P2RY12" in _line(mem, "which target did we put on the back burner for ephb3?")
