@@ -14,6 +14,7 @@ from engine.result import Status
 from memory.asks import AskScorer
 from memory.clock import SimulatedClock
 from memory.literals import find_measurements
+from memory.patients import find_placed
 from memory.service import UserMemory
 from tests.memory.memfakes import fake_linker
 
@@ -50,3 +51,10 @@ def test_a_drug_a_patient_is_sensitive_to_is_an_allergy(
     assert "penicillin" in result.text.lower()
     result = mem.answer("remind me what 2769 reacts to", [], session="s1")
     assert result is not None and "penicillin" in result.text.lower()
+
+
+def test_a_title_first_name_and_surname_before_the_number_place_the_surname() -> None:
+    assert find_placed("mrs ana ortega, mrn 4472, in with fast af") == [
+        ("ortega", "surname", "4472")
+    ]
+    assert ("quinn", "surname", "7791") in find_placed("mr quinn bed 8 (mrn 7791), cellulitis")
