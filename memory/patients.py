@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from engine.understand.lexicon import FUNCTION_WORDS
 from memory.dosing import DOSE_UNIT
 from memory.literals import find_measurements
 
@@ -188,14 +189,19 @@ _THEN_SURNAME = re.compile(
 )
 """After a title and a first name, the surname the record number or a comma follows ("mrs ada
 moreno, mrn 4471")."""
-_NOT_SURNAMES = frozenset({"bed", "bay", "room", "cubicle", "ward", "side", "in", "on", "at", "is"})
+_NOT_SURNAMES = frozenset(
+    {"bed", "bay", "room", "cubicle", "ward", "side", "mrn", "pt", "patient", "nhs", "hospital"}
+    | {"today", "yesterday", "tonight", "now", "again", "also", "still", "admitted", "seen", "saw"}
+)
+"""Words after a title's surname that are no second name: where or when, a record's word."""
 
 
 def _full_surname(text: str, m: re.Match[str]) -> tuple[str, str, int, int]:
     """The surname of a title's mention: the word after it, or, when a first name comes
     between, the word after that one. Pure."""
     after = _THEN_SURNAME.match(text[m.end() :])
-    if after is not None and after.group("surname").lower() not in _NOT_SURNAMES:
+    word = after.group("surname").lower() if after is not None else ""
+    if after is not None and word not in _NOT_SURNAMES and word not in FUNCTION_WORDS:
         return after.group("surname"), "surname", m.start(), m.end() + after.end()
     return m.group("surname"), "surname", m.start(), m.end()
 

@@ -58,3 +58,6 @@ def test_a_title_first_name_and_surname_before_the_number_place_the_surname() ->
         ("ortega", "surname", "4472")
     ]
     assert ("quinn", "surname", "7791") in find_placed("mr quinn bed 8 (mrn 7791), cellulitis")
+    # the record's word or a day after a surname is no second name
+    assert find_placed("mr volkov mrn 43121, sepsis") == [("volkov", "surname", "43121")]
+    assert find_placed("saw mr haddad today (mrn 5503)") == [("haddad", "surname", "5503")]
