@@ -659,7 +659,11 @@ class Answerer:
         found = mentioned_keys(question, [*spec.keys, *learned], spec.synonyms)
         if found:
             return self.catalog.canonical_key(found[0])
-        headed = headed_key(question, learned)
+        # a noun a relation of its own is asked by ("lead") stands for no key it ends
+        # ("chem lead" is not what "current lead?" asks for)
+        headed = headed_key(
+            question, [k for k in learned if not self._cue_of_another(k.split()[-1], spec)]
+        )
         if headed is not None:
             return headed  # "pcr" of the "urine pcr" kept
         # a name written another way than it was stored ("parasitaemia", "potasium")
@@ -669,6 +673,12 @@ class Answerer:
             if canon(word) in known and canon(word) != alias_key(word):
                 return canon(word)
         return None
+
+    def _cue_of_another(self, word: str, spec: RelationSpec) -> bool:
+        return any(
+            s.name != spec.name and not s.verbatim and s.score(word, ask=True) > 0
+            for s in self.catalog.relations.values()
+        )
 
     def _select(self, rows: list[Fact], parsed: Parsed) -> list[Fact]:
         t = parsed.temporal

@@ -68,12 +68,13 @@ _GIVEN = r"(?:\s+(?:added|started|restarted|commenced|given|prescribed|charted))
 """A verb of giving, said of the drug before its dose ("gent added, 5mg/kg od")."""
 _LEAD = re.compile(
     rf"^(?:\s+\([^()\d]{{1,30}}\))?{_GIVEN}(?:\s*,)?\s+"
-    r"(?:(?:[a-z]+\s+){0,2}?(?:at|to|now)\s+(?=\d)|(?:stays?|remains?|continues?|kept)(?:\s+on)?\s+(?=\d))?"
+    r"(?:(?:(?:on|for)\s+\d{3,}\s+)?(?:[a-z]+\s+){0,2}?(?:at|to|now)\s+(?=\d)|(?:stays?|remains?|continues?|kept)(?:\s+on)?\s+(?=\d))?"
 )
 """What may stand between a drug and its dose: its brand in brackets ("methylphenidate
 (ritalin) 10 mg mane"), a verb of giving, spaces, one comma, or a few words of change
-ending in "at", "to" or "now" before a number ("reducing zopiclone to 3.75 mg", "levo went
-up to 88 mcg", "lamotrigine now 50 mg od": the dose it now holds), or a verb of keeping it
+ending in "at", "to" or "now" before a number, after the patient's number they may name
+("reducing zopiclone to 3.75 mg", "levo went up to 88 mcg", "bisoprolol on 66310 increased
+to 5mg od", "lamotrigine now 50 mg od": the dose it now holds), or a verb of keeping it
 ("warfarin stays 5mg daily")."""
 _TO = re.compile(r"\b(?:up |down )?to\s+(?=\d)", re.IGNORECASE)
 _BEFORE = re.compile(rf"(?P<amount>{_NUMBER}\s*{_UNIT})\s+(?:of\s+)?$", re.IGNORECASE)
@@ -145,3 +146,16 @@ def amount_spans(text: str) -> list[tuple[int, int]]:
     """Where ``text`` writes an amount of a drug ("100 mg", "0.1 units/kg/hr"), whatever
     stands before it: its unit is never the name of a thing ("mg")."""
     return [m.span() for m in _AMOUNT.finditer(text)]
+
+
+_AMOUNT_ONLY = re.compile(rf"^\s*{_NUMBER}\s*{_UNIT}\s*$", re.IGNORECASE)
+_FREQUENCY_SAID = re.compile(rf"(?<!\w)(?:{_FREQUENCY})(?!\w)", re.IGNORECASE)
+
+
+def kept_frequency(new: str, old: str | None) -> str:
+    """A dose changed by its amount alone keeps how often the dose it changes was given
+    ("upping to 6mg" of warfarin "5mg od" -> "6mg od"); ``new`` as it is otherwise. Pure."""
+    if not old or _AMOUNT_ONLY.match(new) is None:
+        return new
+    said = [m.group() for m in _FREQUENCY_SAID.finditer(old)]
+    return f"{new.strip()} {said[-1]}" if said else new

@@ -26,6 +26,7 @@ from memory.literals import (
     find_allergen,
     find_measurements,
 )
+from memory.notes import labelled_note, with_codes
 from memory.origin import STATED
 from memory.patients import person_reference
 from memory.relations import RelationCatalog, RelationSpec
@@ -83,6 +84,27 @@ class Extractor:
         self._known_keys = frozenset(catalog.measurement_keys)
 
     def extract(
+        self, text: str, conversation: str | None = None, *, carried: str | None = None
+    ) -> Extracted | None:
+        """The fact a statement states (``_extract``), else a project's note given by the
+        noun it is about (``notes.labelled_note``), kept as a result keyed by that noun."""
+        coded = with_codes(text, self._code_of)
+        found = self._extract(coded, conversation, carried=carried)
+        if found is not None or self.resolver.patients(text):
+            return found
+        for note in self.resolver.notes(text):
+            said = labelled_note(text, note.start, note.end) if note.known else None
+            if said is not None and note.start >= 0:
+                noun, value = said
+                return Extracted(note.id, "key_result", f"{noun}: {value}", note.name, value)
+        return None
+
+    def _code_of(self, number: str) -> str | None:
+        """The code of a compound this user named that ``number`` is, unless it is a
+        patient's number (``Resolver.code_of``)."""
+        return self.resolver.code_of(number)
+
+    def _extract(
         self, text: str, conversation: str | None = None, *, carried: str | None = None
     ) -> Extracted | None:
         """The fact a statement states, or None when it states none we can store.
@@ -383,6 +405,11 @@ class Extractor:
             for e in entities
             if e.kind in kinds and e.id != subject.id
         ]
+        if subject.kind == NOTE:
+            # a name the project is called by ("nlrp3" of the nlrp3 programme) is its value
+            # only when the statement names no other ("parking nek7 as a target")
+            own = set(subject.id.removeprefix("note:").split("-"))
+            values.sort(key=lambda v: alias_key(text[v.start : v.end]) in own)
         if spec.subject == NOTE and spec.phrase_patterns:
             # a project's value is where its grammar places it ("WRN-7 is the lead now, much
             # better sol"): a code written there, not a drug linked elsewhere in the sentence

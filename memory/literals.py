@@ -192,6 +192,13 @@ def find_measurements(text: str, known: Iterable[str] = ()) -> list[Measurement]
     for m in _VALUE.finditer(text):
         value = text[m.start() : m.end()].strip()
         unitless = not m.group("unit").strip()
+        when = _KNOWN_WHEN.search(text[: m.start()])
+        if when is not None and alias_key(when.group("key")) in known_keys:
+            # "K on admission 5.9", "crp this morning 182": the test is the known name, the
+            # words after it when it was taken
+            key = when.group("key")
+            found.append(Measurement(f"{key} {value}", key, when.start("key"), m.end()))
+            continue
         key_start = _key_start(text, m.start())
         if key_start is not None:
             key = text[key_start : m.start()].strip()
@@ -256,6 +263,14 @@ def continued_value(text: str, said: Sequence[str]) -> Measurement | None:
             value = m.group("value")
             return Measurement(f"{key} {value}", key, m.start("value"), m.end("value"))
     return None
+
+
+_KNOWN_WHEN = re.compile(
+    r"(?<![\w-])(?P<key>[A-Za-z][\w-]*)\s+(?:(?:on|at)\s+[a-z]+|this\s+(?:morning|am|afternoon|"
+    r"evening|pm)|today|yesterday|overnight|tonight|last\s+night|still|again)\s+$",
+    re.IGNORECASE,
+)
+"""A test's name, then when it was taken ("K on admission", "crp this morning", "hr still")."""
 
 
 def _separated_key(

@@ -8,7 +8,7 @@ Notes are stored as ``note:<slug>``: lower-case words joined by hyphens, inner h
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from engine.util.text import alias_key
@@ -78,10 +78,12 @@ class NoteMention:
 
 
 _NAMED = re.compile(
-    r"(?<![\w-])(?:[Pp]roject\s+(?P<after>[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)"
+    r"(?<![\w-])(?:(?:[Pp]roject|[Cc]ode[- ]?[Nn]amed?)\s+"
+    r"(?P<after>[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)"
     r"|(?P<before>[A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)\s+(?:project|program|programme)\b)(?![\w-])"
 )
-"""A project known by its own name ("Project Lark", "the Wren program"): ``<name>-project``
+"""A project known by its own name ("Project Lark", "the Wren program", "codename sirius"):
+``<name>-project``
 whichever of these heads it has, so the name alone finds it later ("Lark lead?")."""
 
 
@@ -137,6 +139,8 @@ _HEADING = re.compile(
 )
 """A note's heading: the few words a message opens with before a colon or a dash ("Falcon:
 lead is FN-31", "CRISPRi pilot: ...", "Heron study - target: LRRK2")."""
+_VERB_FORM = re.compile(r"^[a-z]{3,}(?:ing|ed)$")
+"""A lower-case word with a verb's ending after a stem of three letters or more."""
 _NOT_A_NAME = re.compile(r"\b(?:mrn|pt|bed|patient|ward|clinic|note|update)\b", re.IGNORECASE)
 
 
@@ -169,7 +173,9 @@ def heading_note(text: str) -> NoteMention | None:
             # typed in lower case ("osprey: parking TYK2"), a heading names a project when the
             # message gives a compound's or a gene's code
             or not (words[0][0].isupper() or _CODED.search(text[m.end() :]))
-            or any(c.isdigit() for c in words[0])
+            or words[0][0].isdigit()
+            # a verb in lower case ("reverting - HLX-204 is lead again") names nothing
+            or (len(words) == 1 and _VERB_FORM.search(words[0]) is not None)
             or amount_spans(text)
             or find_mrns(text)
             or PERSON.search(text)
@@ -212,7 +218,9 @@ def find_notes(text: str) -> list[NoteMention]:
     out = [n for n in out if not any(_overlap(n, t) and t.phrase[0] in "Pp" for t in named)]
     out += [t for t in named if not any(_overlap(n, t) for n in out)]
     heading = heading_note(text)
-    if heading is not None and not any(_overlap(n, heading) for n in out):
+    # a message that names its project by its own name ("new programme started - ...,
+    # codename vega") is headed by words about it, not by another name
+    if heading is not None and not named and not any(_overlap(n, heading) for n in out):
         out.append(heading)
     return sorted(out, key=lambda n: n.start)
 
@@ -260,3 +268,68 @@ def match_slug(slug: str, known: Iterable[str]) -> str | None:
 
 def phrase_key(phrase: str) -> str:
     return alias_key(phrase)
+
+
+_NOUN = r"[a-z][a-z0-9-]*(?:\s+[a-z][a-z0-9-]*){0,2}"
+_SAYS = r"\s*(?:=|:|->|\bis\b)\s*"
+_VALUE = r"(?P<value>[A-Za-z0-9][^,;.=:]*?)\s*(?:[,;.]|$)"
+_NOUN_FOR = re.compile(
+    rf"(?:^|[:;,]\s*|\s[-–—]\s)(?P<noun>{_NOUN})\s+(?:for|on|of)\s+(?:the\s+|our\s+)?$"
+)
+"""What a note is about, said before its project ("primary assay for g12d", "chem lead on")."""
+_AFTER_FOR = re.compile(rf"^(?P<rest>(?:\s+[a-z][a-z0-9-]*){{0,3}}?){_SAYS}{_VALUE}")
+"""After the project: a few words that narrow it ("in vivo"), then what the noun is."""
+_AFTER_NAME = re.compile(rf"^\s*:?\s+(?P<noun>{_NOUN}){_SAYS}{_VALUE}")
+"""After the project: the noun, then what it is ("g12d cro = pharmaron")."""
+_NOT_NOUNS = frozenset(
+    {"the", "a", "an", "our", "my", "this", "that", "it", "we", "they", "and", "or", "but", "so"}
+)
+
+
+def labelled_note(text: str, start: int, end: int) -> tuple[str, str] | None:
+    """(noun, value) of a project's note given by the noun it is about ("primary assay for
+    g12d = sos1 htrf" -> ("primary assay", "sos1 htrf"); "cro for the g12d in vivo =
+    pharmaron"; "chem lead on nlrp3 is priya"; "g12d cro: pharmaron"), the project written at
+    ``start``:``end``; the noun kept as the user said it, so it is asked back by it. Pure."""
+    before = _NOUN_FOR.search(text[:start])
+    if before is not None:
+        after = _AFTER_FOR.match(text[end:])
+        noun = before.group("noun")
+    else:
+        after = _AFTER_NAME.match(text[end:])
+        noun = after.group("noun") if after is not None else ""
+    if after is None or not noun or noun.split()[0] in _NOT_NOUNS:
+        return None
+    value = after.group("value").strip()
+    if not value or value.split()[0].lower() in _NOT_NOUNS:
+        return None
+    return noun.lower(), value
+
+
+def labelled_key(literal: str) -> str | None:
+    """The noun of a labelled note's literal ("cro: pharmaron" -> "cro"). Pure."""
+    m = re.match(rf"^(?P<noun>{_NOUN}): \S", literal)
+    return m.group("noun") if m else None
+
+
+_NUMBER = re.compile(r"(?<![\w#.,/\-^])(?P<n>\d{3,6})(?![\w%/^]|[.,]\d|\s*[%/])")
+"""A whole number as a compound's number is written alone ("204 becomes backup")."""
+_CODE_SAID = re.compile(r"(?<![\w-])[A-Z]{1,6}-\d+[A-Za-z]?(?![\w-])")
+_IT = re.compile(r"(?<![\w'-])it(?![\w'-])")
+
+
+def with_codes(text: str, code_of: Callable[[str], str | None]) -> str:
+    """``text`` with each number written for a compound this user named by its code, the
+    code ("204 becomes backup" -> "HLX-204 becomes backup" when HLX-204 was said). Pure
+    given ``code_of``."""
+    return _NUMBER.sub(lambda m: code_of(m.group("n")) or m.group(), text)
+
+
+def it_as_code(part: str, before: Iterable[str]) -> str:
+    """A clause's "it" as the compound code said last in the clauses ``before`` it
+    ("HLX-311 came back at 3 nM, promoting it to lead"); the clause unchanged without one.
+    Pure."""
+    codes = [m.group() for b in before for m in _CODE_SAID.finditer(b)]
+    if not codes or _CODE_SAID.search(part):
+        return part
+    return _IT.sub(codes[-1], part, count=1)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from engine.understand.lexicon import FUNCTION_WORDS
 from memory.dosing import DOSE_UNIT
 from memory.literals import find_measurements
 
@@ -183,6 +184,28 @@ def bed_key(number: str) -> str:
     return f"bed {number.lower()}"
 
 
+_THEN_SURNAME = re.compile(
+    r"^\s+(?P<surname>[A-Za-z][a-z'-]{2,})(?=\s*[,(]|\s+(?i:mrn|pt)\b|\s+#?\d)"
+)
+"""After a title and a first name, the surname the record number or a comma follows ("mrs ada
+moreno, mrn 4471")."""
+_NOT_SURNAMES = frozenset(
+    {"bed", "bay", "room", "cubicle", "ward", "side", "mrn", "pt", "patient", "nhs", "hospital"}
+    | {"today", "yesterday", "tonight", "now", "again", "also", "still", "admitted", "seen", "saw"}
+)
+"""Words after a title's surname that are no second name: where or when, a record's word."""
+
+
+def _full_surname(text: str, m: re.Match[str]) -> tuple[str, str, int, int]:
+    """The surname of a title's mention: the word after it, or, when a first name comes
+    between, the word after that one. Pure."""
+    after = _THEN_SURNAME.match(text[m.end() :])
+    word = after.group("surname").lower() if after is not None else ""
+    if after is not None and word not in _NOT_SURNAMES and word not in FUNCTION_WORDS:
+        return after.group("surname"), "surname", m.start(), m.end() + after.end()
+    return m.group("surname"), "surname", m.start(), m.end()
+
+
 def find_placed(text: str) -> list[tuple[str, str, str]]:
     """(alias, kind, MRN) for each title-and-surname ("mrs lee", kind ``surname``) and each bed
     ("bed 4", kind ``bed``) written beside a record number in ``text`` ("bed 4 is mrs lee, mrn
@@ -190,9 +213,7 @@ def find_placed(text: str) -> list[tuple[str, str, str]]:
     patient that surname or bed stands for from then on. Pure."""
     mrns = find_mrns(text)
     out: list[tuple[str, str, str]] = []
-    mentions = [
-        (m.group("surname"), "surname", m.start(), m.end()) for m in _ANY_TITLE.finditer(text)
-    ]
+    mentions = [_full_surname(text, m) for m in _ANY_TITLE.finditer(text)]
     mentions += [(bed_key(m.group("bed")), "bed", m.start(), m.end()) for m in BED.finditer(text)]
     for alias, kind, start, end in mentions:
         near = [

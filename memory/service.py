@@ -32,10 +32,11 @@ from memory.cache import AnswerCache, is_reviewed
 from memory.classes import DrugClasses
 from memory.clauses import clauses
 from memory.clock import Clock
-from memory.dosing import dose_changed_to
+from memory.dosing import dose_changed_to, kept_frequency
 from memory.extract import Extracted, Extractor
 from memory.linking import StatementLinker
 from memory.literals import find_measurements
+from memory.notes import it_as_code
 from memory.onrecord import clipped, redosed_on_record, stopped_value
 from memory.origin import LOOKED_UP, STATED, confident_answers, kind_named
 from memory.reasons import switch_reasons
@@ -550,7 +551,7 @@ class UserMemory:
             return []
         out: list[tuple[str, Extracted]] = []
         patient, how = conversation, "conversation"
-        for part in parts:
+        for at, part in enumerate(parts):
             named = [r.id for r in self.resolver.patients(part) if r.id]
             notes = [r for r in self.resolver.notes(part) if r.id]
             # a project the sentence named before goes on through a clause that seems to
@@ -560,6 +561,9 @@ class UserMemory:
             named = named or [r.id for r in notes]
             if named:
                 patient, how = named[0], "clause"
+            if (patient or "").startswith("note:"):
+                # "promoting it to lead": the compound said before in the sentence
+                part = it_as_code(part, parts[:at])
             fact = (
                 self.extractor.extract(part, patient, carried=how)
                 or _redosed(part, out)
@@ -620,6 +624,12 @@ class UserMemory:
             self._log_statement(text or " ".join(found.triple), session, ended)
             # what the chat says it noted: the value, stopped
             return replace(ended, detail="(stopped)") if ended is not None else None
+        if found.rel == "takes" and found.detail:
+            # "upping to 6mg": the frequency of the dose it changes goes on
+            held = [f for f in self.vault.history(found.subj, "takes") if f.obj == found.obj]
+            held = [f for f in held if f.t_end is None and f.detail]
+            if held:
+                found = replace(found, detail=kept_frequency(found.detail, held[-1].detail))
         subj_name, obj_name = found.subj_name, found.obj_name
         if text and self.linker is not None and (subj_name is None or obj_name is None):
             names = {e.id: e.name for e in link(self.linker, text)}

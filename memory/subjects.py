@@ -34,6 +34,8 @@ def _CODE_WORD(code: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-]){re.escape(code)}(?![\w-])", re.IGNORECASE)
 
 
+_PARTICIPLE = re.compile(r"[a-z]{3,}ing", re.IGNORECASE)
+"""A verb's -ing form after a stem of three letters or more ("bothering", "treating")."""
 _SURNAME = re.compile(r"(?<![\w'-])[A-Za-z][a-z]{2,}(?:-[A-Za-z][a-z]+)?(?![\w-])")
 """A word as a surname is written, capitalised or, as typed on a ward, not ("okafor")."""
 
@@ -119,6 +121,8 @@ class Resolver:
         intro_names = {name: mrn for name, mrn in find_intros(text)}
         for m in find_mrns(text):
             pid = patient_id(m.mrn)
+            if not m.strong and not self._known(pid) and self._code_of(m.mrn) is not None:
+                continue  # "311 tanks in rat pk": the compound HLX-311, no patient
             name = next((n for n, mrn in intro_names.items() if mrn == m.mrn), None)
             via = "mrn" if m.strong else ("intro" if name else "bare")
             refs.append(
@@ -126,11 +130,13 @@ class Resolver:
                     pid, PATIENT, text[m.start : m.end], m.start, m.end, self._known(pid), via, name
                 )
             )
-        # a value is a number after a test's name; "what does 503", "did 118" name none
+        # a value is a number after a test's name; "what does 503", "did 118" name none,
+        # nor does a verb's participle ("what's bothering 318")
         short = [
             (m.start, m.end)
             for m in find_measurements(text)
             if m.key.split()[-1].lower() not in FUNCTION_WORDS
+            and not _PARTICIPLE.fullmatch(m.key.split()[-1])
         ]
         for num in _BARE_NUMBER.finditer(text):
             # a number this user gave as a patient's, written after a test's name ("latest PEF
@@ -274,20 +280,46 @@ class Resolver:
         kill KX-3?": the kinase project's), when no project is named; a code in the notes of
         several projects names none of them."""
         refs: list[SubjectRef] = []
-        for m in _CODE.finditer(text):
-            subjects = {
-                f.subj
-                for f in self.vault.search([m.group()], limit=20)
-                if f.subj.startswith("note:") and _CODE_WORD(m.group()).search(f.evidence or "")
-            }
+        said = [(m.group(), m.group(), m.start(), m.end()) for m in _CODE.finditer(text)]
+        for m in _BARE_NUMBER.finditer(text):
+            # a compound by its number alone ("901 ec50?" of HLX-901), when no patient has it
+            code = None if self._known(patient_id(m.group("n"))) else self._code_of(m.group("n"))
+            if code is not None:
+                said.append((code, m.group("n"), m.start(), m.end()))
+        for code, mention, start, end in said:
+            facts = [
+                f
+                for f in self.vault.search([code], limit=20)
+                if f.subj.startswith("note:") and _CODE_WORD(code).search(f.evidence or "")
+            ]
+            subjects = {f.subj for f in facts}
+            if len(subjects) > 1:
+                # a code several notes give is the one of the project it is a value of
+                subjects = {f.subj for f in facts if f.obj.lower() == code.lower()} or subjects
             if len(subjects) == 1:
                 subject = subjects.pop()
                 phrase = " ".join(w for w in subject.removeprefix("note:").split("-"))
-                refs.append(
-                    SubjectRef(subject, NOTE, m.group(), m.start(), m.end(), True, NOTE, phrase)
-                )
+                refs.append(SubjectRef(subject, NOTE, mention, start, end, True, NOTE, phrase))
                 break
         return refs
+
+    def code_of(self, number: str) -> str | None:
+        """The compound code this user wrote that ``number`` is the number of ("HLX-311" of
+        "311"), or None when it is none or a known patient's number."""
+        if self._known(patient_id(number)):
+            return None
+        return self._code_of(number)
+
+    def _code_of(self, number: str) -> str | None:
+        """The compound code this user wrote that ``number`` is the number of ("HLX-311" of
+        "311"), or None."""
+        pattern = re.compile(rf"(?<![\w-])[A-Z]{{1,6}}-{re.escape(number)}(?![\w-])")
+        for f in self.vault.search([f"-{number}"], limit=20):
+            for said in (f.obj, f.evidence or ""):
+                m = pattern.search(said)
+                if m is not None:
+                    return m.group()
+        return None
 
     def entities(self, linked: list[LinkedEntity]) -> list[SubjectRef]:
         return [
@@ -326,11 +358,16 @@ class Resolver:
 
 def _as_name(phrase: str, text: str) -> bool:
     """Whether ``text`` writes ``phrase``, a part of a note's name, as a name: words of
-    several, or one capitalised ("Kestrel" of "Kestrel screen"; "repurposing" of "repurposing
-    shortlist" describes, it names no project). Pure."""
-    if " " in phrase:
+    several, one capitalised ("Kestrel" of "Kestrel screen"; "repurposing" of "repurposing
+    shortlist" describes, it names no project) or one coded ("g12d" of "kras g12d"). Pure."""
+    if " " in phrase or _CODED_WORD.fullmatch(phrase):
         return True
     return bool(re.search(rf"(?<!\w)(?-i:[A-Z])(?i:{re.escape(phrase[1:])})(?!\w)", text))
+
+
+_CODED_WORD = re.compile(r"(?=.*\d)[a-z][a-z0-9]+", re.IGNORECASE)
+"""A word of letters and digits, beginning with a letter ("g12d", "nlrp3"): a code names
+what it names in any case, as a capitalised word does."""
 
 
 def _named_by(words: list[str]) -> list[str]:

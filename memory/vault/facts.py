@@ -24,6 +24,7 @@ from engine.util.text import alias_key
 from memory.clock import Clock, from_naive_utc, naive_utc
 from memory.literals import measurement_key
 from memory.migrate import Executor
+from memory.notes import labelled_key
 from memory.relations import RelationCatalog
 from memory.vault.fact import INSERT, Fact, Source, StoreOutcome, row_of
 from memory.vault.file import VaultDB
@@ -276,7 +277,9 @@ class Vault(FactQueries):
         """The functional key of a value ("hba1c" for "HbA1c 7.5%"); '' when not keyed."""
         if self._catalog.functional(rel) != "key":
             return ""
-        return self._catalog.canonical_key(measurement_key(obj) or alias_key(obj))
+        return self._catalog.canonical_key(
+            measurement_key(obj) or labelled_key(obj) or alias_key(obj)
+        )
 
     def _to_supersede(
         self,

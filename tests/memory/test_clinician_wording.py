@@ -124,10 +124,11 @@ def test_a_clipped_name_is_the_drug_on_record_and_a_dose_change_alone_is_its_dos
     ]
     assert "10 mg" in _line(mem.answer("20455's carbimazole dose now?", []))
     assert "20 mg" in _line(mem.answer("what carbimazole dose did 20455 start on?", []))
-    # a change of dose that names no drug is the one drug on record given with a dose
+    # a change of dose that names no drug is the one drug on record given with a dose; its
+    # amount alone keeps the frequency of the dose it changes
     assert _say(mem, clock, "20455 ft4 17. cutting back to 5 mg") == [
         "lab_value ft4 17 [None]",
-        "takes Compound::DB00389 [5 mg]",
+        "takes Compound::DB00389 [5 mg od]",
     ]
 
 
@@ -136,7 +137,7 @@ def test_every_value_of_a_clause_is_kept_not_only_the_first_read(
 ) -> None:
     _say(mem, clock, "MRN 20554 fludrocortisone 100 mcg od")
     noted = _say(mem, clock, "20554 Na 136 after fludro went up to 150 mcg")
-    assert sorted(noted) == ["lab_value Na 136 [None]", "takes Compound::DB00687 [150 mcg]"]
+    assert sorted(noted) == ["lab_value Na 136 [None]", "takes Compound::DB00687 [150 mcg od]"]
     noted = _say(mem, clock, "MRN 43301 K 3.2 so added 40 mmol KCl")
     assert "lab_value K 3.2 [None]" in noted
 
