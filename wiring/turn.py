@@ -228,10 +228,7 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
     if len(named) == 1 and new.kind != old.kind:
         # "and bipolar?" after a disease: the name's sense of the last subject's kind, when it
         # has one ("bipolar" is a side effect too)
-        same = [
-            e for e in engine.link(text, {old.kind}) if (e.start, e.end) == (new.start, new.end)
-        ]
-        new = same[0] if same else new
+        new = _in_kind(engine, text, new, old.kind)
     if len(named) != 1 or new.kind != old.kind or new.id == old.id:
         return None
     if (narrowed := _narrowed(engine, text, context, new)) is not None:
@@ -402,6 +399,15 @@ def _among_answers(
     return Reading(asked, note, among=context.answers)
 
 
+def _in_kind(engine: EnginePort, text: str, named: LinkedEntity, kind: str) -> LinkedEntity:
+    """``named``'s sense of ``kind`` at the same place in ``text``, when it has one; else
+    ``named`` as it is."""
+    if named.kind == kind:
+        return named
+    same = [e for e in engine.link(text, {kind}) if (e.start, e.end) == (named.start, named.end)]
+    return same[0] if same else named
+
+
 ADDED = re.compile(r"\b(?:too|also|as well|add|plus|additionally)\b", re.IGNORECASE)
 """Words that add a name to the ones the last question set side by side ("and with psoriasis
 too?", "add intellectual disability to that")."""
@@ -415,12 +421,8 @@ def _added(
     question asked of all of them, the name read in their kind ("depression" a disease)."""
     if len(named) != 1 or ADDED.search(text) is None:
         return None
-    new, old = named[0], context.subject
-    if new.kind != old.kind:
-        same = [
-            e for e in engine.link(text, {old.kind}) if (e.start, e.end) == (new.start, new.end)
-        ]
-        new = same[0] if same else new
+    old = context.subject
+    new = _in_kind(engine, text, named[0], old.kind)
     listed = sorted(
         (e for e in (old, *context.others) if e.kind == new.kind and e.start >= 0),
         key=lambda e: e.start,

@@ -50,14 +50,13 @@ from engine.understand.cueshare import shared_relations, widen
 from engine.understand.datarel import DataVocabulary
 from engine.understand.followup import attach
 from engine.understand.form import (
-    PASTE_SENTENCES,
     YES_NO_START,
     asked_span,
     defining,
     framed_yes_no,
-    is_question,
     is_wh_question,
     is_yes_no,
+    pasted_question,
     sentence_spans,
     untagged,
 )
@@ -356,11 +355,10 @@ class Planner:
         """A pasted note whose last question names nothing ("... Sister had pancreatitis at 19.
         ... any genes worth testing for?"): asked of the disease the note names most; None for
         any other text."""
-        spans = sentence_spans(question)
-        asks = [(a, b) for a, b in spans if is_question(question[a:b])]
-        if len(spans) < PASTE_SENTENCES or not asks:
+        last = pasted_question(question, sentence_spans(question))
+        if last is None:
             return None
-        a, b = asks[-1]
+        a, b = last
         if any(a <= m.start < b for m in link.mentions):
             return None  # it names what it asks about (``form.asked_span``)
         named: Counter[str] = Counter()
@@ -372,9 +370,9 @@ class Planner:
             return None
         disease = self.store.name(named.most_common(1)[0][0])
         asked = question[a:b].strip().rstrip(" ?.!")
-        last = asked.rsplit(" ", 1)[-1].lower()
+        word = asked.rsplit(" ", 1)[-1].lower()
         asked = (
-            f"{asked} {disease}?" if last in FRAME_PREPOSITIONS else attach(f"{asked}?", disease)
+            f"{asked} {disease}?" if word in FRAME_PREPOSITIONS else attach(f"{asked}?", disease)
         )
         plan = self.plan(asked)
         plan.question, plan.qhash = question, question_hash(question)
@@ -889,14 +887,12 @@ class Planner:
                 self.store.kind(nid) == "Disease"
                 and covers(said, name)
                 and fills(said, name)
-                and any(self.store.degree(self.store.index[nid], u) for u in self._therapy_uses)
+                and any(
+                    self.store.degree(self.store.index[nid], u) for u in therapy_uses(self.store)
+                )
             ):
                 return nid
         return None
-
-    @property
-    def _therapy_uses(self) -> list[DirectedRel]:
-        return [u for u in self.store.uses() if u.rel in (TREATS, PALLIATES) and u.src == "Disease"]
 
     def _states(self, seed: LinkedEntity, path: Metapath) -> bool:
         """The graph has an edge of ``path``'s first relation at ``seed``."""
@@ -1104,6 +1100,11 @@ NAMED_BY_EXTRA = 1
 """Words a disease's name may have beyond a symptom's to be named by it ("anxiety disorder")."""
 
 
+def therapy_uses(store: KGStore) -> list[DirectedRel]:
+    """The uses from a disease to the drugs that treat or palliate it."""
+    return [u for u in store.uses() if u.rel in (TREATS, PALLIATES) and u.src == "Disease"]
+
+
 def disease_named_by(store: KGStore, said: str) -> str | None:
     """The disease whose name is ``said``'s words (in either spelling, ``wordforms``) and at
     most ``NAMED_BY_EXTRA`` more ("anxiety": anxiety disorder; "depression": endogenous
@@ -1112,7 +1113,7 @@ def disease_named_by(store: KGStore, said: str) -> str | None:
     words = [american(w) for w in alias_key(said).split()]
     if not words:
         return None
-    uses = [u for u in store.uses() if u.rel in (TREATS, PALLIATES) and u.src == "Disease"]
+    uses = therapy_uses(store)
     best: tuple[bool, int, int, str] | None = None
     for nid, name in store.names_of_kind("Disease"):
         have = [american(w) for w in alias_key(name).split()]

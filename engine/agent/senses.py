@@ -175,11 +175,10 @@ def central(store: KGStore, m: Mention, ids: list[str]) -> list[str]:
         by_kind.setdefault(store.kind(n), []).append(n)
     drop: set[str] = set()
     for kind, nodes in by_kind.items():
-        if len(nodes) > 1 and kind in SAME_NAME_KINDS and _one_name(store, nodes):
+        if len(kept := same_named(store, nodes)) < len(nodes):
             # "anticoagulant": one class named by two vocabularies (an FDA established class
             # "Anti-coagulant", MeSH's "Anticoagulants"): the one with more members
-            best = max(nodes, key=lambda n: (held(store, n), n))
-            drop |= {n for n in nodes if n != best}
+            drop |= set(nodes) - set(kept)
             continue
         if len(nodes) < 2 or kind not in CENTRAL_KINDS:
             continue

@@ -339,6 +339,16 @@ def directed_uses() -> tuple[DirectedRel, ...]:
     return tuple(uses)
 
 
+@lru_cache(maxsize=1)
+def _uses_by_key() -> dict[str, DirectedRel]:
+    return {u.key: u for u in directed_uses()}
+
+
+def use_of(key: str) -> DirectedRel:
+    """The directed relation use of a key ("PCiC^-1": a drug to the classes that include it)."""
+    return _uses_by_key()[key]
+
+
 def uses_from(kind: str) -> list[DirectedRel]:
     return [u for u in directed_uses() if u.src == kind]
 

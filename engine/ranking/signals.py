@@ -34,7 +34,7 @@ from dataclasses import replace
 
 from engine.graph.actions import ACTION_SOURCE, TYPED_REL
 from engine.graph.provenance import EdgeSource
-from engine.graph.relations import DirectedRel, directed_uses
+from engine.graph.relations import DirectedRel, use_of
 from engine.graph.store import KGStore
 from engine.graph.walk import WalkPath, reverse
 from engine.ranking.evidence import (
@@ -49,7 +49,6 @@ from engine.ranking.evidence import (
 from engine.util.text import alias_key
 from engine.util.wordforms import stem
 
-USES = {u.key: u for u in directed_uses()}
 TREATS = ("CtD", "CpD")
 """The drug-disease relations that say a drug is used for a disease."""
 
@@ -65,7 +64,7 @@ SATURATION = {"DaG": MODULE_SATURATION, "DaG^-1": MODULE_SATURATION}
 def _along(store: KGStore, i: int, *keys: str) -> set[int]:
     out: set[int] = set()
     for k in keys:
-        out.update(store.neighbors(i, USES[k]).tolist())
+        out.update(store.neighbors(i, use_of(k)).tolist())
     return out
 
 

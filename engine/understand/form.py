@@ -309,6 +309,14 @@ PASTE_SENTENCES = 5
 something is what is asked (``asked_span``)."""
 
 
+def pasted_question(text: str, spans: Sequence[tuple[int, int]]) -> tuple[int, int] | None:
+    """The last question of a pasted note: of ``spans`` (``text``'s sentences or clauses), the
+    last that is a question, when there are ``PASTE_SENTENCES`` or more; else None."""
+    if len(spans) < PASTE_SENTENCES:
+        return None
+    return next(((a, b) for a, b in reversed(spans) if is_question(text[a:b])), None)
+
+
 def asked_span(text: str, names: Sequence[tuple[int, int]] = ()) -> tuple[int, int]:
     """The part of what the user typed that asks the question, as (start, end) in ``text``.
 
@@ -332,15 +340,11 @@ def asked_span(text: str, names: Sequence[tuple[int, int]] = ()) -> tuple[int, i
             or bool(_NEXT_STEP_OPEN.match(text, a, b))
         )
 
-    asks = [(a, b) for a, b in spans if is_question(text[a:b])]
-    if (
-        len(spans) >= PASTE_SENTENCES
-        and asks
-        and any(asks[-1][0] <= s < asks[-1][1] for s, _ in names)
-    ):
+    last = pasted_question(text, spans)
+    if last is not None and any(last[0] <= s < last[1] for s, _ in names):
         # a pasted note ending in a question that names what it asks about: the question is
         # asked, the note is its background ("62M, PMH T2DM ... what does atorvastatin target?")
-        spans = [asks[-1]]
+        spans = [last]
     kept = [(a, b) for a, b in spans if keep(a, b)]
     if not kept or not any(a <= s < b for a, b in kept for s, _ in names):
         # nothing named: the other sentences are the topic ("Metered-dose inhalers. Do

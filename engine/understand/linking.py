@@ -16,7 +16,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
 from engine.config import Settings
-from engine.graph.relations import directed_uses
+from engine.graph.relations import use_of
 from engine.graph.store import KGStore
 from engine.index.vectors import VectorIndex
 from engine.ingest.nearest import BROADER, NARROWER
@@ -768,16 +768,21 @@ class Linker:
             and not any(self.vocabulary.language.whole_word(w) for w in rest)
         )
 
-    def _drugs_named(self, key: str) -> list[str]:
-        """The drugs whose names begin with the words ``key``."""
+    def _drug_names(self) -> list[tuple[str, str]]:
+        """(name key, node) of every drug, sorted by name, made once."""
         if self._drugs is None:
             self._drugs = sorted(
                 (alias_key(name), nid) for nid, name in self.store.names_of_kind("Compound")
             )
-        at = bisect_left(self._drugs, (key + " ", ""))
+        return self._drugs
+
+    def _drugs_named(self, key: str) -> list[str]:
+        """The drugs whose names begin with the words ``key``."""
+        drugs = self._drug_names()
+        at = bisect_left(drugs, (key + " ", ""))
         out = []
-        while at < len(self._drugs) and self._drugs[at][0].startswith(key + " "):
-            out.append(self._drugs[at][1])
+        while at < len(drugs) and drugs[at][0].startswith(key + " "):
+            out.append(drugs[at][1])
             at += 1
         return out
 
@@ -847,12 +852,9 @@ class Linker:
             or (self.vocabulary is not None and self.vocabulary.language.whole_word(stem))
         ):
             return None
-        if self._drugs is None:
-            self._drugs_named("")
-        assert self._drugs is not None
         drugs = {
             nid
-            for name, nid in self._drugs
+            for name, nid in self._drug_names()
             if name.endswith(stem) and " " not in name and name != stem
         }
         if len(drugs) < MIN_STEM_DRUGS:
@@ -866,7 +868,7 @@ class Linker:
     def _class_of_members(self, drugs: set[str]) -> str | None:
         """The pharmacologic class whose members are mostly ``drugs`` and ``drugs`` mostly its
         members (``STEM_CLASS_OVERLAP``), the closest; None when none is."""
-        in_class = next(u for u in directed_uses() if u.key == "PCiC^-1")
+        in_class = use_of("PCiC^-1")
         classes = {
             self.store.ids[c]
             for d in drugs
@@ -885,6 +887,7 @@ class Linker:
         acting on it ("ACE inhibitors", "SGLT2 inhibitors", "TNF blockers": the class whose
         members are the drugs that bind the gene), when such a class is in the data."""
         out: list[Mention] = []
+        binds = use_of("CbG^-1")
         for m in mentions:
             after = m.last_token + 1
             genes = [c.node_id for c in m.candidates if c.node_id.startswith("Gene::")]
@@ -896,7 +899,6 @@ class Linker:
             ):
                 out.append(m)
                 continue
-            binds = next(u for u in directed_uses() if u.key == "CbG^-1")
             drugs = {
                 self.store.ids[d]
                 for d in self.store.neighbors(self.store.index[genes[0]], binds).tolist()
@@ -932,14 +934,11 @@ class Linker:
             or (self.vocabulary is not None and self.vocabulary.language.whole_word(key))
         ):
             return None
-        if self._drugs is None:
-            self._drugs = sorted(
-                (alias_key(name), nid) for nid, name in self.store.names_of_kind("Compound")
-            )
-        at = bisect_left(self._drugs, (key, ""))
+        drugs = self._drug_names()
+        at = bisect_left(drugs, (key, ""))
         found: dict[str, str] = {}
-        while at < len(self._drugs) and self._drugs[at][0].startswith(key):
-            name, nid = self._drugs[at]
+        while at < len(drugs) and drugs[at][0].startswith(key):
+            name, nid = drugs[at]
             if len(name) >= len(key) + MIN_CUT and " " not in name[: len(key) + 1]:
                 found.setdefault(nid, self.store.name(nid))
             at += 1
