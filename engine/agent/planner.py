@@ -29,6 +29,7 @@ from engine.agent import senses
 from engine.agent.parsing import ONE_HOP, Parses, best_seed, distribution, seed_parses
 from engine.agent.plan import Plan
 from engine.agent.readings import Meaning, Wording, graph_reading, read_words
+from engine.agent.targets import own_targets
 from engine.agent.therapy import (
     PALLIATES,
     TREAT_VERB,
@@ -106,6 +107,8 @@ COMPARED = re.compile(
     re.IGNORECASE,
 )
 """Words that set two things side by side."""
+COMPARED_TARGETS = 20
+"""A drug's own targets read when two drugs are compared (all of them, in practice)."""
 BINDS = "CbG"
 """The relation a drug's mechanism of action is read as when no disease is named."""
 NOT_FOUND_TOKENS = 16
@@ -382,7 +385,8 @@ class Planner:
     def _compared(self, question: str, link: LinkResult) -> Plan | None:
         """Two drugs set side by side with no relation named ("prilosec vs nexium, any real
         difference?", "zoloft versus prozac"): compared by what they act on, the targets they
-        share first; None for any other question, or when they share none."""
+        share first; None for any other question, when they share none, or when the data types
+        each drug's own targets and those differ."""
         if COMPARED.search(question) is None or len(link.mentions) != 2:
             return None
         drugs = [m.node_ids[0] for m in link.mentions if len(m.node_ids) == 1]
@@ -393,6 +397,11 @@ class Planner:
         )
         if any(r != BINDS for c in words.features.cues for r in c.rels):
             return None  # "zoloft vs prozac side effects": the relation named is compared
+        own = [{t[2] for t, _ in own_targets(self.store, d, most=COMPARED_TARGETS)} for d in drugs]
+        if all(own) and not own[0] & own[1]:
+            # drugs acting on different targets (lisinopril, losartan) differ where they act:
+            # what else they both bind is no answer to how they compare
+            return None
         a, b = (self.store.name(d) for d in drugs)
         plan = self.plan(f"which genes do both {a} and {b} bind")
         if plan.intent not in ("one_hop", "multi_hop"):
