@@ -14,7 +14,7 @@ from engine.agent import explainer
 from engine.agent.dense import DenseBaseline
 from engine.agent.evidence import fill_from_paths, literature
 from engine.agent.llm_hooks import LLMSession
-from engine.agent.names import read_as
+from engine.agent.names import named_query, read_as
 from engine.agent.overview import overview_dist
 from engine.agent.plan import Plan
 from engine.agent.planner import Planner, joining
@@ -298,12 +298,16 @@ class AgentLoop:
         with steps.step("dense", "searching passages") as a:
             try:
                 reading = plan.reading
+                query = named_query(question, (*plan.seeds, *plan.targets))
                 qvec = (
                     reading.question_vec
-                    if reading is not None and reading.question_vec is not None
-                    else self._embed(question)
+                    if query == question
+                    and reading is not None
+                    and reading.question_vec is not None
+                    else self._embed(query)
                 )
-                hits = self.c.passages.search(question, qvec, self.c.settings.dense_top_n)
+                hits = self.c.passages.search(query, qvec, self.c.settings.dense_top_n)
+                a["query"] = query
             except Exception as exc:
                 log.error("dense retrieval failed: %s", exc)
                 result.degraded.append(f"dense:{type(exc).__name__}")

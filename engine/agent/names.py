@@ -5,11 +5,15 @@ it is a disease's initials (``mentions.initialisms``) or a clinical short form
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from engine.agent.plan import Plan
 from engine.ingest.nearest import BROADER, NARROWER
+from engine.result import LinkedEntity
 from engine.understand.linking import SHORTENED, STEM_CLASS
 from engine.understand.mentions import INITIALISM
 from engine.understand.shortforms import SHORT_FORM
+from engine.util.text import alias_key
 
 SAYS = {
     NARROWER: "the disease the graph holds under that name in the Disease Ontology",
@@ -34,3 +38,19 @@ def read_as(plan: Plan) -> list[str]:
                 notes.append(f"Reading '{m.text}' as {e.name}, {how}.")
             break
     return list(dict.fromkeys(notes))
+
+
+def named_query(question: str, entities: Iterable[LinkedEntity]) -> str:
+    """``question`` with the graph's name of each entity said otherwise put after what was
+    said ("first line for T2DM (type 2 diabetes mellitus)"): passages are searched with the
+    names abstracts use, not only with initials, brands or misspellings; ``question`` itself
+    when every entity is named as the graph names it."""
+    out = question
+    for e in entities:
+        said = e.mention.strip()
+        at = out.lower().find(said.lower()) if said else -1
+        if at < 0 or alias_key(e.name) in alias_key(said) or e.name.lower() in out.lower():
+            continue
+        end = at + len(said)
+        out = f"{out[:end]} ({e.name}){out[end:]}"
+    return out
