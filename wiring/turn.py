@@ -39,7 +39,9 @@ from engine.understand.followup import (
     KIND_PLURALS,
     ONES,
     PLURAL,
+    PRONOUN,
     anaphor,
+    asks_something,
     attach,
     bare_request,
     described,
@@ -173,7 +175,7 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
     """``text`` read against ``context`` when it leans on it; None when it stands alone."""
     if context is None:
         return None
-    if (setting := _in_setting(text, context)) is not None:
+    if (setting := _in_setting(engine, text, context)) is not None:
         return setting
     named = engine.link(text) or _said_short(engine, text, context)
     placed = ordinal(text) if not named else None
@@ -194,11 +196,13 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
             return group
         if (top := _top_answer(engine, text, context)) is not None:
             return top
-        found = anaphor(text, context.subject.kind)
+        found = anaphor(_without_people(text), context.subject.kind)
         if found is None:
+            if anaphor(text) is not None:
+                # only the patient is referred to ("any side effects I should warn her
+                # about"): the graph subject is left unsaid
+                return _unsaid(engine, text, context)
             return _bare_relation(engine, text, context)
-        if text[found[0] : found[1]].lower() in PEOPLE:
-            return None
         start, end, possessive = found
         if (first := _first_answer(engine, text, found, context)) is not None:
             return first
@@ -239,24 +243,64 @@ def read_follow_up(engine: EnginePort, text: str, context: SessionContext | None
     return Reading(asked, f"Reading this as: {asked}")
 
 
+def _without_people(text: str) -> str:
+    """``text`` with the pronouns that stand for a person blanked out (same length)."""
+    return PRONOUN.sub(
+        lambda m: " " * len(m.group()) if m.group().lower() in PEOPLE else m.group(), text
+    )
+
+
+UNSAID_MAX_WORDS = 10
+"""Words of a follow-up that names nothing and refers only to the patient, read of the last
+subject or its first answer; a longer one is a question of its own."""
+
+
+def _unsaid(engine: EnginePort, text: str, context: SessionContext) -> Reading | None:
+    """A follow-up that names nothing and whose pronouns stand for the patient ("any side
+    effects I should warn her about" after the first-line drug for a disease): asked of
+    the last answers' first when the question fits the graph far better of it than of the
+    last subject (a disease has no side effects), else of the last subject when it fits
+    the graph so at all; None when it asks for nothing the graph holds."""
+    if len(_words(text)) > UNSAID_MAX_WORDS or not asks_something(text):
+        return None
+    of_subject = attach(text, context.subject.name)
+    if context.answers and engine.node_kind(context.answers[0]) != context.subject.kind:
+        of_first = attach(text, context.answer_names[0])
+        if _reads_better(engine, of_first, of_subject):
+            note = (
+                f"Reading this as about {context.answer_names[0]}, the first of the last answers."
+            )
+            return Reading(of_first, note, (context.answers[0],))
+    if engine.fit(of_subject) is None:
+        return None
+    return Reading(
+        of_subject, f"Reading this as about {context.subject.name}.", (context.subject.id,)
+    )
+
+
 SETTING = re.compile(
-    r"^\W*(?:(?:and|so|ok|what about|how about)\s+)?(?:in|during|among|while)\s+"
+    r"^\W*(?:(?:and|so|ok|what about|how about)\s+)?(?P<prep>in|during|among|while|for)\s+"
     r"(?P<setting>[a-z][\w' -]{0,40}?)\s*[?.!]*\s*$",
     re.IGNORECASE,
 )
 """A follow-up that only adds a setting to the last question ("what about in kids", "and in
-pregnancy?", "in CKD pts?")."""
+pregnancy?", "in CKD pts?", "and for long term prevention")."""
 
 
-def _in_setting(text: str, context: SessionContext) -> Reading | None:
+def _in_setting(engine: EnginePort, text: str, context: SessionContext) -> Reading | None:
     """The last question asked again for a follow-up that only adds a setting: the sources
     record no answer by patient group or circumstance, and say so, rather than answering
     about the setting's own name ("what about in CKD pts" after a dose question is no
-    question about the drugs for kidney disease)."""
+    question about the drugs for kidney disease). After "for", a setting names nothing the
+    graph holds ("and for prevention"; "and for asthma?" asks the last question of asthma)."""
     m = SETTING.match(text)
     if m is None:
         return None
     setting = m.group("setting").strip()
+    if m.group("prep").lower() == "for" and (
+        engine.link(setting) or _said_short(engine, text, context)
+    ):
+        return None
     note = (
         f"The sources record no answers for '{setting}' apart, so this is the last question "
         f"again: {context.question}"

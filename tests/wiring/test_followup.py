@@ -400,6 +400,45 @@ def test_a_setting_added_to_the_last_question_asks_it_again_and_says_so(helix: o
     assert treats.asked == "what does Metformin treat?"
 
 
+def test_a_purpose_that_names_nothing_is_a_setting_a_name_after_for_is_not(
+    helix: object,
+) -> None:
+    from engine.api import Helix
+
+    assert isinstance(helix, Helix)
+    drugs = take_turn(helix, None, "drugs for psoriasis")
+    assert drugs.context is not None and drugs.result is not None
+    later = take_turn(helix, None, "and for long term control", context=drugs.context)
+    assert later.asked == "drugs for psoriasis"
+    assert later.result is not None
+    assert later.result.text.startswith("The sources record no answers for 'long term control'")
+    epilepsy = take_turn(helix, None, "and for epilepsy?", context=drugs.context)
+    assert epilepsy.asked is not None and "epilepsy" in epilepsy.asked.lower()
+    assert "psoriasis" not in epilepsy.asked.lower()
+
+
+def test_a_follow_up_about_the_patient_asks_of_the_unsaid_subject(helix: object) -> None:
+    from engine.api import Helix
+
+    assert isinstance(helix, Helix)
+    drugs = take_turn(helix, None, "which drugs treat epilepsy?")
+    assert drugs.context is not None and drugs.result is not None and drugs.result.answers
+    first = drugs.result.answers[0]
+    # a disease has no side effects: the patient's drug is the first answer
+    warn = take_turn(
+        helix, None, "any side effects I should warn her about", context=drugs.context
+    )
+    assert warn.asked is not None and first.name in warn.asked
+    assert warn.result is not None and warn.result.understood[0].startswith(
+        f"Reading this as about {first.name}"
+    )
+    assert [e.id for e in warn.result.linked] == [first.id]
+    assert all(a.kind == "Side Effect" for a in warn.result.answers)
+    # of the last subject when the question fits it
+    disease = take_turn(helix, None, "what genes should I test him for", context=drugs.context)
+    assert disease.asked is not None and "epilepsy" in disease.asked.lower()
+
+
 def test_a_modifier_of_the_last_subjects_head_names_the_thing_with_that_head(
     helix: object,
 ) -> None:
