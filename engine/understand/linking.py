@@ -786,6 +786,34 @@ class Linker:
             at += 1
         return out
 
+    def _named_part(self, tokens: list[Token], lo: int, hi: int) -> Mention | None:
+        """The longest part of an unlinked phrase that is a disease's or a drug's name on its
+        own when every other word of the phrase is a word of everyday language ("bipolar
+        maintenance": bipolar disorder, said with the care it asks about); None when no part
+        is, or another word could be part of a name ("lupus nephritis" is no lupus)."""
+        if self.vocabulary is None or hi <= lo:
+            return None
+        language = self.vocabulary.language
+        for width in range(hi - lo, 0, -1):
+            for i in range(lo, hi - width + 2):
+                j = i + width - 1
+                rest = [t for k, t in enumerate(tokens[lo : hi + 1], lo) if not i <= k <= j]
+                if not all(is_structural(t.norm) or language.whole_word(t.norm) for t in rest):
+                    continue
+                part = self._text(tokens, i, j)
+                found = self.link(part, whole_names=True)
+                if len(found.mentions) != 1 or found.unlinked:
+                    continue
+                m = found.mentions[0]
+                if (m.first_token, m.last_token) != (0, len(found.tokens) - 1) or not any(
+                    self.store.kind(c.node_id) in QUALIFIED_KINDS for c in m.candidates
+                ):
+                    continue
+                return Mention(
+                    m.text, tokens[i].start, tokens[j].end, i, j, m.candidates, m.method, m.score
+                )
+        return None
+
     def _fuzzy_mention(self, phrase: str, a: int, b: int, tokens: list[Token]) -> Mention | None:
         key = alias_key(phrase)
         fz = self._fuzzy(key) if any(c.isalpha() for c in key) else []
@@ -1017,6 +1045,8 @@ class Linker:
                 pending.append((phrase, lo, hi, wording, weak))
             elif weak:
                 mentions.extend(weak)
+            elif part := self._named_part(tokens, lo, hi):
+                mentions.append(part)
             elif not wording:
                 unlinked.append(phrase)
         for (phrase, lo, hi, wording, weak), hits in zip(
@@ -1043,6 +1073,8 @@ class Linker:
                 )
             elif weak:
                 mentions.extend(weak)
+            elif part := self._named_part(tokens, lo, hi):
+                mentions.append(part)
             elif not wording:
                 unlinked.append(phrase)
         for m in self._listed_initials(tokens, initials, mentions):

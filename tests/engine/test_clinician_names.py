@@ -235,3 +235,15 @@ def test_a_class_for_a_side_effect_asks_for_a_remedy_never_what_causes_it(helix:
     r = helix.ask("cytochrome p450 3a4 inducers for nausea")
     # what causes nausea is no answer to what to give for it
     assert not any(t[1] == "CcSE" for p in r.paths for t in p)
+
+
+def test_a_disease_said_with_an_everyday_word_of_care_is_that_disease(helix: Any) -> None:
+    # "bipolar maintenance" is no name; its part "bipolar" is (bipolar disorder), and
+    # "maintenance" is a word of everyday language
+    r = helix.ask("bipolar maintenance meds")
+    assert r.status is Status.ANSWERED
+    assert [e.id for e in r.linked] == ["Disease::DOID:3312"]
+    assert r.answers and all(a.kind == "Compound" for a in r.answers)
+    # a word that could be part of a name the graph lacks keeps the phrase unlinked
+    odd = helix.ask("bipolar zorblaxia meds")
+    assert odd.status is Status.NOT_ANSWERED
