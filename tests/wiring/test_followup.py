@@ -425,9 +425,7 @@ def test_a_follow_up_about_the_patient_asks_of_the_unsaid_subject(helix: object)
     assert drugs.context is not None and drugs.result is not None and drugs.result.answers
     first = drugs.result.answers[0]
     # a disease has no side effects: the patient's drug is the first answer
-    warn = take_turn(
-        helix, None, "any side effects I should warn her about", context=drugs.context
-    )
+    warn = take_turn(helix, None, "any side effects I should warn her about", context=drugs.context)
     assert warn.asked is not None and first.name in warn.asked
     assert warn.result is not None and warn.result.understood[0].startswith(
         f"Reading this as about {first.name}"
