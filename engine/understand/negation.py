@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from engine.understand.form import NEGATED_AUXILIARIES
+from engine.understand.form import NEGATED_AUXILIARIES, YES_NO_START
 from engine.understand.mentions import Token
 
 REACH = 4
@@ -119,8 +119,25 @@ def opens_negation(word: str) -> bool:
 
 def denies_between(text: str, first: tuple[int, int], second: tuple[int, int]) -> bool:
     """A statement about two names denies what joins them: a negation stands between them
-    ("X doesn't treat Y", "X is not linked to Y"). A negated auxiliary before both asks for
-    a confirmation ("Doesn't X treat Y?") and denies nothing."""
+    ("X doesn't treat Y", "X is not linked to Y"), opens the statement ("no link between X
+    and Y, right?", "not true that X causes Y") or follows both in their clause ("X and Y
+    aren't related, are they"). A negated auxiliary opening a question asks for a
+    confirmation ("Doesn't X treat Y?", "Isn't there a link between X and Y?") and denies
+    nothing, nor does "or not" ("does X cause Y or not")."""
     earlier, later = sorted((first, second))
-    words = [w.lower() for w in re.findall(r"[^\W_]+", text[earlier[1] : later[0]])]
-    return any(w in _NEGATORS or w in _CONTRACTED_ALONE or w in NEGATED_AUXILIARIES for w in words)
+    if any(_denying(w) for w in _words(text[earlier[1] : later[0]])):
+        return True
+    before = _words(text[: earlier[0]])
+    opened = bool(before) and before[0] not in YES_NO_START and before[0] not in _UNMARKED
+    if opened and any(w in _NEGATORS for w in before):
+        return True
+    after = _words(_CLAUSE_END.split(text[later[1] :], maxsplit=1)[0].split("?")[0])
+    return any(_denying(w) and (i == 0 or after[i - 1] != "or") for i, w in enumerate(after))
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower() for w in re.findall(r"[^\W_]+", text)]
+
+
+def _denying(word: str) -> bool:
+    return word in _NEGATORS or word in _CONTRACTED_ALONE or word in NEGATED_AUXILIARIES
