@@ -101,6 +101,10 @@ STEM_CLASS_OVERLAP = 0.5
 """The share of the stem's drugs and a class's members in common (of either's union) for the
 stem to name that class."""
 
+MAX_BROADER_WORDS = 2
+"""Words a phrase may add to a disease's name and still be read as that disease (``_broader``)."""
+NEGATING_WORDS = frozenset({"non", "not", "no", "without", "anti"})
+"""Words that make a phrase the opposite of the disease it names."""
 NAME_WORDS = 12
 """Words before the last one a name in the other number is looked for among."""
 MIN_PLURAL_WORD = 6
@@ -786,6 +790,37 @@ class Linker:
             at += 1
         return out
 
+    def _broader(
+        self, tokens: list[Token], lo: int, hi: int, touching: list[Mention]
+    ) -> Mention | None:
+        """A longer phrase the graph has no name for around a disease's name, read as that
+        disease, the nearest broader one the graph holds ("familial als": amyotrophic lateral
+        sclerosis; "retinoblastoma tumour"), said so in the answer; None when no disease's
+        name is part of it, when more than ``MAX_BROADER_WORDS`` words are added, or when a
+        word added negates ("non-familial")."""
+        diseases = [
+            m
+            for m in touching
+            if any(self.store.kind(c.node_id) == "Disease" for c in m.candidates)
+        ]
+        if len(diseases) != 1:
+            return None
+        m = diseases[0]
+        added = [
+            t
+            for k, t in enumerate(tokens[lo : hi + 1], lo)
+            if not m.first_token <= k <= m.last_token
+        ]
+        if len(added) > MAX_BROADER_WORDS or any(t.norm in NEGATING_WORDS for t in added):
+            return None
+        cands = [
+            Candidate(c.node_id, c.alias, BROADER, False)
+            for c in m.candidates
+            if self.store.kind(c.node_id) == "Disease"
+        ]
+        text = self._text(tokens, lo, hi)
+        return Mention(text, tokens[lo].start, tokens[hi].end, lo, hi, cands, "broader", m.score)
+
     def _named_part(self, tokens: list[Token], lo: int, hi: int) -> Mention | None:
         """The longest part of an unlinked phrase that is a disease's or a drug's name on its
         own when every other word of the phrase is a word of everyday language ("bipolar
@@ -1047,6 +1082,8 @@ class Linker:
                 mentions.extend(weak)
             elif part := self._named_part(tokens, lo, hi):
                 mentions.append(part)
+            elif broader := self._broader(tokens, lo, hi, touching):
+                mentions.append(broader)
             elif not wording:
                 unlinked.append(phrase)
         for (phrase, lo, hi, wording, weak), hits in zip(
@@ -1075,6 +1112,8 @@ class Linker:
                 mentions.extend(weak)
             elif part := self._named_part(tokens, lo, hi):
                 mentions.append(part)
+            elif broader := self._broader(tokens, lo, hi, touching):
+                mentions.append(broader)
             elif not wording:
                 unlinked.append(phrase)
         for m in self._listed_initials(tokens, initials, mentions):
