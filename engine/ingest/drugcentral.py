@@ -240,6 +240,8 @@ HOW = {
     "lead": "DrugCentral indication: no DOID, by the disease its first words name",
 }
 """How an indication without a DOID was read, as the layer report counts it."""
+RENAMED = "DrugCentral indication: DOID of another term than its name, by its Disease Ontology name"
+"""An indication whose DOID is not the term its name is, filed under the named term."""
 QUALIFIER_DISEASES = 3
 """Diseases a word must follow at the start of indication names to be read as saying what
 about the disease ("prevention", "adjunct", "in"), not as part of another condition's name."""
@@ -318,6 +320,13 @@ def indications(
     triples: list[TripleRow] = []
     for r in rows:
         doid = (r.get("DOID") or "").strip()
+        own_name = (named or {}).get(class_key(r.get("INDICATION_FDB") or ""))
+        if doid.startswith("DOID:") and own_name is not None and own_name != doid:
+            # the indication's own name is a Disease Ontology term's, and DrugCentral's DOID
+            # is another's ("Osteoarthritis" filed under arthropathy, "Idiopathic Pulmonary
+            # Fibrosis" under idiopathic interstitial pneumonia): the name is the fact stated
+            doid = own_name
+            report.remapped[RENAMED] += 1
         if not doid.startswith("DOID:"):
             doid, how = head_doid(r.get("INDICATION_FDB") or "", named or {}, heads, qualifiers)
             if not doid:

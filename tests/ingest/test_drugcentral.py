@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.ingest.drugcentral import (
+    RENAMED,
     DrugMap,
     Inactive,
     class_key,
@@ -277,3 +278,31 @@ def test_a_qualified_indication_is_its_diseases_and_a_broad_last_word_is_not(
         "DrugCentral indication: no DOID, by the disease its name ends with": 1
     }
     assert report.skipped["DrugCentral indication: no DOID"] == 1
+
+
+def test_an_indication_named_as_a_disease_ontology_term_is_that_term_whatever_its_doid(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "drug_indication.tsv"
+    rows = [
+        ("DRUG_ID", "DRUG_NAME", "INDICATION_FDB", "UMLS_CUI", "SNOMEDCT_CUI", "DOID"),
+        # filed under the broader arthropathy; the name is osteoarthritis's own
+        ("50", "famotidine", "Osteoarthritis", "C0029408", "", "DOID:381"),
+        # a name no term has keeps DrugCentral's DOID
+        ("74", "acetylsalicylic acid", "Heart Failure Exacerbation", "", "", "DOID:6000"),
+    ]
+    path.write_text("".join("\t".join(r) + "\n" for r in rows))
+    drugs = DrugMap(
+        node={"50": "Compound::DB00927", "74": "Compound::DB00945"},
+        names={"Compound::DB00927": "Famotidine", "Compound::DB00945": "Aspirin"},
+        merged={},
+    )
+    report = LayerReport("disease-pack")
+    inactive = Inactive(frozenset({"50", "74"}), {}, {}, {}, 3)
+    named = {class_key("Osteoarthritis"): "DOID:8398", class_key("Arthropathy"): "DOID:381"}
+    _, triples = indications(path, drugs, inactive, report, named)
+    assert {(s, o) for s, _, o, *_ in triples} == {
+        ("Compound::DB00927", "Disease::DOID:8398"),
+        ("Compound::DB00945", "Disease::DOID:6000"),
+    }
+    assert report.remapped == {RENAMED: 1}
