@@ -69,13 +69,32 @@ def test_a_statement_that_denies_a_recorded_edge_is_contradicted(helix: Any) -> 
     assert asked.text.startswith("Yes — the knowledge graph records")
 
 
-def test_denies_between_reads_only_the_words_joining_the_two_names() -> None:
+def test_a_statement_denies_between_its_names_when_it_opens_so_or_after_both() -> None:
     from engine.understand.negation import denies_between
 
-    text = "X doesn't treat Y, right?"
-    assert denies_between(text, (0, 1), (16, 17))
-    assert not denies_between("Doesn't X treat Y?", (8, 9), (16, 17))
-    assert denies_between("X is not linked to Y", (0, 1), (19, 20))
+    def denies(text: str, a: str, b: str) -> bool:
+        i, j = text.index(a), text.index(b)
+        return denies_between(text, (i, i + len(a)), (j, j + len(b)))
+
+    assert denies("X doesn't treat Y, right?", "X", "Y")
+    assert denies("X is not linked to Y", "X", "Y")
+    assert denies("no link between X and Y, right?", "X", "Y")
+    assert denies("not true that X causes Y?", "X", "Y")
+    assert denies("X and Y aren't related, are they", "X", "Y")
+    # a negated auxiliary asks for a confirmation; "or not" and a tag deny nothing
+    assert not denies("Doesn't X treat Y?", "X", "Y")
+    assert not denies("Isn't there a link between X and Y?", "X", "Y")
+    assert not denies("does X cause Y or not", "X", "Y")
+    assert not denies("X causes Y, no?", "X", "Y")
+
+
+def test_a_claim_denied_before_its_names_is_answered_no(helix: Any) -> None:
+    genes = helix.ask("genes associated with Alzheimer's disease")
+    gene = genes.answers[0].name
+    said = helix.ask(f"is {gene} associated with Alzheimer's disease")
+    assert said.intent == "claim" and said.text.startswith("Yes")
+    denied = helix.ask(f"no link between {gene} and Alzheimer's disease, right?")
+    assert denied.intent == "claim" and denied.text.startswith("No")
 
 
 def test_eponyms_and_shorthand_as_typed(helix: Any) -> None:
@@ -247,3 +266,22 @@ def test_a_disease_said_with_an_everyday_word_of_care_is_that_disease(helix: Any
     # a word that could be part of a name the graph lacks keeps the phrase unlinked
     odd = helix.ask("bipolar zorblaxia meds")
     assert odd.status is Status.NOT_ANSWERED
+
+
+def test_a_disease_said_with_words_the_graph_has_no_name_for_is_read_as_that_disease(
+    helix: Any,
+) -> None:
+    from engine.ingest.nearest import BROADER
+    from engine.understand.linking import Linker
+
+    # without a vocabulary every word may be part of a name: the whole phrase is a longer
+    # name, which the graph lacks
+    linker = Linker(helix.c.store, helix.c.planner.linker.aliases, helix.settings)
+    found = linker.link("genes in familial epilepsy", whole_names=True)
+    assert not found.unlinked
+    [m] = found.mentions
+    assert m.text == "familial epilepsy"
+    assert {helix.c.store.kind(n) for n in m.node_ids} == {"Disease"}
+    assert {c.source for c in m.candidates} == {BROADER}
+    # a word that negates the disease keeps the phrase apart
+    assert linker.link("genes in non epilepsy", whole_names=True).unlinked
