@@ -1131,14 +1131,23 @@ def disease_named_by(store: KGStore, said: str) -> str | None:
         # the head noun phrase of a longer name ("community acquired pneumonia": pneumonia),
         # taken only when no name of the words closer to them has drugs
         headed = len(have) < len(words) and words[-len(have) :] == have
-        if not have or not (wider or narrower or headed):
+        # or the longer name without a word inside it, its head kept ("pulmonary arterial
+        # hypertension": pulmonary hypertension, before hypertension)
+        inside = 1 < len(have) < len(words) and have[-1] == words[-1] and _in_order(words, have)
+        if not have or not (wider or narrower or headed or inside):
             continue
         i = store.index[nid]
         drugs = sum(store.degree(i, u) for u in uses)
-        key = (wider or narrower, len(have) if headed else 0, drugs, nid)
+        key = (wider or narrower, len(have) if headed or inside else 0, drugs, nid)
         if drugs and (best is None or key > best):
             best = key
     return best[-1] if best else None
+
+
+def _in_order(words: list[str], part: list[str]) -> bool:
+    """``part``'s words all occur in ``words``, in the same order (others may stand between)."""
+    rest = iter(words)
+    return all(w in rest for w in part)
 
 
 def _contains_run(words: list[str], run: list[str]) -> bool:

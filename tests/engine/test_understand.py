@@ -250,8 +250,10 @@ def test_the_disease_a_symptoms_word_names_is_the_treated_one() -> None:
         "D::3": "anxiety neurosis",  # named by it, but nothing treats it
         "D::4": "panic disorder",
         "D::5": "gout",
+        "D::6": "hypertension",
+        "D::7": "pulmonary hypertension",
     }
-    drugs = {"D::1": 3, "D::2": 9, "D::3": 0, "D::4": 7, "D::5": 4}
+    drugs = {"D::1": 3, "D::2": 9, "D::3": 0, "D::4": 7, "D::5": 4, "D::6": 90, "D::7": 6}
 
     class Store:
         index: ClassVar[dict[str, int]] = {n: i for i, n in enumerate(names)}
@@ -269,6 +271,9 @@ def test_the_disease_a_symptoms_word_names_is_the_treated_one() -> None:
     # a flare of gout is gout
     assert disease_named_by(Store(), "gout flare") == "D::5"  # type: ignore[arg-type]
     assert disease_named_by(Store(), "insomnia") is None  # type: ignore[arg-type]
+    # a name without a word inside it, its head kept, before the head alone
+    said = "pulmonary arterial hypertension"
+    assert disease_named_by(Store(), said) == "D::7"  # type: ignore[arg-type]
 
 
 def test_meds_for_a_symptom_no_disease_is_named_by_says_what_the_graph_records(helix) -> None:
