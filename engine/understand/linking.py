@@ -24,6 +24,7 @@ from engine.providers.embedder.base import Embedder
 from engine.understand.bank import is_relation_word
 from engine.understand.lexicon import (
     COMPILED_CUES,
+    FORM_WORDS,
     KIND_WORDS,
     is_cue_word,
     is_structural,
@@ -1125,4 +1126,15 @@ class Linker:
         mentions = self._acting_on(tokens, mentions) if fallback else mentions
         if whole_names:
             mentions = relation_wording(mentions, self.relation_words, tokens)
+        mentions = [m for m in mentions if not self._route(tokens, m)]
         return LinkResult(tokens, mentions, unlinked)
+
+    def _route(self, tokens: list[Token], m: Mention) -> bool:
+        """A body part said right before a drug's form is the route of the form ("eye drops",
+        "skin cream"), not a thing asked about."""
+        after = m.last_token + 1
+        return (
+            after < len(tokens)
+            and tokens[after].norm in FORM_WORDS
+            and all(self.store.kind(c.node_id) == "Anatomy" for c in m.candidates)
+        )

@@ -285,3 +285,20 @@ def test_a_disease_said_with_words_the_graph_has_no_name_for_is_read_as_that_dis
     assert {c.source for c in m.candidates} == {BROADER}
     # a word that negates the disease keeps the phrase apart
     assert linker.link("genes in non epilepsy", whole_names=True).unlinked
+
+
+def test_a_body_part_before_a_drug_form_is_its_route_not_a_subject(helix: Any) -> None:
+    store, linker = helix.c.store, helix.c.planner.linker
+    part = next(
+        name
+        for _, name in sorted(store.names_of_kind("Anatomy"))
+        if name.isalpha()
+        and [
+            store.kind(n)
+            for m in linker.link(f"what does the {name} express").mentions
+            for n in m.node_ids
+        ]
+        == ["Anatomy"]
+    )
+    drops = linker.link(f"{part} drops for Alzheimer's disease", whole_names=True).mentions
+    assert [store.kind(n) for m in drops for n in m.node_ids] == ["Disease"]
