@@ -102,6 +102,9 @@ STEM_CLASS_OVERLAP = 0.5
 """The share of the stem's drugs and a class's members in common (of either's union) for the
 stem to name that class."""
 
+MIN_PART = 4
+"""Letters a part of a phrase needs to be read as a name on its own (``_named_part``): two
+capitals beside everyday words are too often an abbreviation of something else ("IV to PO")."""
 MAX_BROADER_WORDS = 2
 """Words a phrase may add to a disease's name and still be read as that disease (``_broader``)."""
 NEGATING_WORDS = frozenset({"non", "not", "no", "without", "anti"})
@@ -826,7 +829,8 @@ class Linker:
         """The longest part of an unlinked phrase that is a disease's or a drug's name on its
         own when every other word of the phrase is a word of everyday language ("bipolar
         maintenance": bipolar disorder, said with the care it asks about); None when no part
-        is, or another word could be part of a name ("lupus nephritis" is no lupus)."""
+        is, or another word could be part of a name ("lupus nephritis" is no lupus). A part
+        read only as a misspelling ("neuro") or shorter than ``MIN_PART`` is none."""
         if self.vocabulary is None or hi <= lo:
             return None
         language = self.vocabulary.language
@@ -841,8 +845,11 @@ class Linker:
                 if len(found.mentions) != 1 or found.unlinked:
                     continue
                 m = found.mentions[0]
-                if (m.first_token, m.last_token) != (0, len(found.tokens) - 1) or not any(
-                    self.store.kind(c.node_id) in QUALIFIED_KINDS for c in m.candidates
+                if (
+                    (m.first_token, m.last_token) != (0, len(found.tokens) - 1)
+                    or m.method == "fuzzy"
+                    or len(part) < MIN_PART
+                    or not any(self.store.kind(c.node_id) in QUALIFIED_KINDS for c in m.candidates)
                 ):
                     continue
                 return Mention(

@@ -131,8 +131,22 @@ def denies_between(text: str, first: tuple[int, int], second: tuple[int, int]) -
     opened = bool(before) and before[0] not in YES_NO_START and before[0] not in _UNMARKED
     if opened and any(w in _NEGATORS for w in before):
         return True
-    after = _words(_CLAUSE_END.split(text[later[1] :], maxsplit=1)[0].split("?")[0])
+    after = _untagged(_words(_CLAUSE_END.split(text[later[1] :], maxsplit=1)[0].split("?")[0]))
     return any(_denying(w) and (i == 0 or after[i - 1] != "or") for i, w in enumerate(after))
+
+
+_TAG_PRONOUNS = frozenset({"it", "they", "he", "she", "this", "that", "there"})
+
+
+def _untagged(words: list[str]) -> list[str]:
+    """``words`` without a closing question tag ("... isn't it", "... doesnt it", "... is
+    it"): a tag asks for a confirmation and denies nothing."""
+    if len(words) >= 2 and words[-1] in _TAG_PRONOUNS:
+        if words[-2] == "t" and len(words) >= 3:
+            return words[:-3]
+        if words[-2] in _UNMARKED or words[-2] in YES_NO_START:
+            return words[:-2]
+    return words
 
 
 def _words(text: str) -> list[str]:

@@ -86,6 +86,9 @@ def test_a_statement_denies_between_its_names_when_it_opens_so_or_after_both() -
     assert not denies("Isn't there a link between X and Y?", "X", "Y")
     assert not denies("does X cause Y or not", "X", "Y")
     assert not denies("X causes Y, no?", "X", "Y")
+    assert not denies("X is autoimmune isn't it", "X", "autoimmune")
+    assert not denies("X causes Y doesnt it", "X", "Y")
+    assert denies("X isn't for Y is it", "X", "Y")
 
 
 def test_a_claim_denied_before_its_names_is_answered_no(helix: Any) -> None:
