@@ -36,6 +36,9 @@ def read_as(plan: Plan) -> list[str]:
             if sources and sources <= SAYS.keys():
                 how = SAYS[min(sources, key=list(SAYS).index)]
                 notes.append(f"Reading '{m.text}' as {e.name}, {how}.")
+            elif not sources and e.kind == "Disease":
+                # a symptom's name read as the disease it names ("bulimia": bulimia nervosa)
+                notes.append(f"Reading '{m.text}' as {e.name}, the disease its name says.")
             break
     return list(dict.fromkeys(notes))
 

@@ -596,6 +596,7 @@ class Planner:
         drug and a disease that is not sure to be a claim keeps them as seed and target and
         goes on."""
         f = words.features
+        ents = self._condition_treated(f, ents)
         kinds = {e.kind for e in ents}
         # several drugs named and no word of a mechanism: a question of which of them holds
         # ("which of metformin, sitagliptin and atenolol are for type 2 diabetes")
@@ -641,6 +642,21 @@ class Planner:
             plan.intent = "claim"
             return plan
         return None
+
+    def _condition_treated(self, f: Features, ents: list[LinkedEntity]) -> list[LinkedEntity]:
+        """A yes/no question whether a drug treats a condition named as a symptom or side
+        effect ("fluoxetine treats bulimia?") is about the disease the name says
+        (``disease_named_by``: bulimia nervosa), when the graph holds one that drugs treat."""
+        rels = {r for c in f.cues for r in c.rels}
+        if not f.yes_no or len(ents) != 2 or not rels & {TREATS, PALLIATES}:
+            return ents
+        if not any(e.kind == "Compound" for e in ents):
+            return ents
+        out = list(ents)
+        for i, e in enumerate(ents):
+            if e.kind in CONDITION_KINDS and (disease := self._disease_named_by(e)) is not None:
+                out[i] = disease
+        return out
 
     def _joins(self, f: Features, ents: list[LinkedEntity]) -> bool:
         """A relation the question's words name joins the two things' kinds (a pathway read

@@ -305,3 +305,29 @@ def test_a_body_part_before_a_drug_form_is_its_route_not_a_subject(helix: Any) -
     )
     drops = linker.link(f"{part} drops for Alzheimer's disease", whole_names=True).mentions
     assert [store.kind(n) for m in drops for n in m.node_ids] == ["Disease"]
+
+
+def test_a_claim_that_a_drug_treats_a_symptom_is_read_of_the_disease_it_names(
+    helix: Any,
+) -> None:
+    from engine.agent.planner import disease_named_by
+
+    store = helix.c.store
+    found = None
+    for kind in ("Symptom", "Side Effect"):
+        for nid, name in sorted(store.names_of_kind(kind)):
+            disease = disease_named_by(store, name)
+            if disease is None or store.name(disease).lower() == name.lower():
+                continue
+            drug = next((t[0] for t in helix.triples(disease, "CtD", 5)), None)
+            if drug is not None and helix.link(name) and helix.link(store.name(drug)):
+                found = (name, disease, drug)
+                break
+        if found:
+            break
+    assert found is not None
+    name, disease, drug = found
+    r = helix.ask(f"{store.name(drug)} treats {name.lower()}?")
+    assert r.intent == "claim" and r.text.startswith("Yes")
+    assert [a.id for a in r.answers] == [disease]
+    assert any(" as " in u and "the disease its name says" in u for u in r.understood), r.understood
