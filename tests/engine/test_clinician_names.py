@@ -315,7 +315,7 @@ def test_a_claim_that_a_drug_treats_a_symptom_is_read_of_the_disease_it_names(
     store = helix.c.store
     found = None
     for kind in ("Symptom", "Side Effect"):
-        for nid, name in sorted(store.names_of_kind(kind)):
+        for _nid, name in sorted(store.names_of_kind(kind)):
             disease = disease_named_by(store, name)
             if disease is None or store.name(disease).lower() == name.lower():
                 continue
