@@ -301,6 +301,9 @@ def _in_setting(engine: EnginePort, text: str, context: SessionContext) -> Readi
         engine.link(setting) or _said_short(engine, text, context)
     ):
         return None
+    if _with_head(engine, f"and {setting}", context.subject, None) is not None:
+        # "and in type 1?" after type 2 diabetes: the thing with the last subject's head
+        return None
     note = (
         f"The sources record no answers for '{setting}' apart, so this is the last question "
         f"again: {context.question}"
@@ -325,7 +328,7 @@ def _with_head(
     opening = ANOTHER.match(text)
     if opening is None:
         return None
-    said = new.mention if new is not None else text[opening.end() :].strip(" ?.!")
+    said = new.mention if new is not None else _unset(text[opening.end() :].strip(" ?.!"))
     start = new.start if new is not None else text.index(said, opening.end()) if said else -1
     words = old.name.split()
     if not said or len(said.split()) > HEAD_MODIFIER_WORDS or said.lower() in old.name.lower():
@@ -340,6 +343,12 @@ def _with_head(
                 update={"mention": said, "start": start, "end": start + len(said)}
             )
     return None
+
+
+def _unset(said: str) -> str:
+    """``said`` without a leading preposition ("in type 1": type 1)."""
+    first, _, rest = said.partition(" ")
+    return rest if rest and first.lower() in ("in", "for", "with", "of") else said
 
 
 HEAD_MODIFIER_WORDS = 2
@@ -490,7 +499,10 @@ def _narrowed(
     after the genes of ALS): the last question asked of both names, or of the old but not
     the new one when the follow-up denies it ("which of them are not used in X")."""
     kind = engine.node_kind(context.answers[0]) if context.answers else None
-    if kind is None or kind == new.kind or group_word(text, kind) is None:
+    if kind is None or kind == new.kind:
+        return None
+    if group_word(text, kind) is None and not asks_common(text):
+        # "any shared with schizophrenia?" after the genes of autism narrows them as well
         return None
     old = context.subject
     both = (

@@ -100,7 +100,9 @@ def says(op: SetOp, names: Sequence[str]) -> str:
     return f"both {head} and {names[-1]}" if len(names) == 2 else f"each of {head} and {names[-1]}"
 
 
-COMMON = re.compile(r"\b(?:in common|share[sd]?|sharing|both|all|each)\b", re.IGNORECASE)
+COMMON = re.compile(
+    r"\b(?:in common|share[sd]?|sharing|both|all|each|overlap(?:s|ping)?)\b", re.IGNORECASE
+)
 """Words that ask what several things have in common (an answer that holds for each)."""
 
 

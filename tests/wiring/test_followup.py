@@ -483,3 +483,32 @@ def test_the_first_answers_counted_out_are_asked_about_by_name(helix: object) ->
     assert targets.result.understood == [f"Reading 'the first three' as {a}, {b} and {c}."]
     both = take_turn(helix, None, "which genes do both of the top two bind", context=drugs.context)
     assert both.asked == f"which genes do both {a} and {b} bind"
+
+
+def test_a_follow_up_asking_what_is_shared_with_a_new_name_narrows_the_last_answers(
+    helix: object,
+) -> None:
+    from engine.api import Helix
+
+    assert isinstance(helix, Helix)
+    genes = take_turn(helix, None, "genes associated with Alzheimer's disease")
+    assert genes.context is not None
+    shared = take_turn(helix, None, "any overlap with Parkinson's disease?", context=genes.context)
+    assert shared.asked is not None and "both Alzheimer's disease and Parkinson's disease" in (
+        shared.asked
+    )
+    assert shared.result is not None
+    both = {t[2] for t in helix.triples("Disease::DOID:10652", "DaG", 500)} & {
+        t[2] for t in helix.triples("Disease::DOID:14330", "DaG", 500)
+    }
+    assert {a.id for a in shared.result.answers} <= both
+
+
+def test_in_and_a_modifier_of_the_last_subjects_head_is_no_setting(helix: object) -> None:
+    from engine.api import Helix
+
+    assert isinstance(helix, Helix)
+    first = take_turn(helix, None, "genes associated with type 2 diabetes mellitus")
+    assert first.context is not None
+    other = take_turn(helix, None, "and in type 1?", context=first.context)
+    assert other.asked == "genes associated with type 1 diabetes mellitus"
