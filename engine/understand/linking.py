@@ -44,7 +44,7 @@ from engine.understand.mentions import (
     phrase_cue_tokens,
     tokenize,
 )
-from engine.understand.negation import in_negative_contraction
+from engine.understand.negation import in_negative_contraction, unmarked_negation
 from engine.understand.shortforms import (
     SHORT_FORM,
     ShortForm,
@@ -706,6 +706,7 @@ class Linker:
                 and not (verb_like(t.norm) and not t.joined)
                 and not (i == 0 and t.norm in {"does", "is", "can", "are", "do"})
                 and not in_negative_contraction(tokens, i)
+                and not unmarked_negation(t.norm)
             )
             if content and start is None:
                 start = i

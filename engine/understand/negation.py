@@ -92,6 +92,11 @@ def in_negative_contraction(tokens: Sequence[Token], i: int) -> bool:
     return False
 
 
+def unmarked_negation(word: str) -> bool:
+    """``word`` is a negated auxiliary typed without its apostrophe ("arent", "isnt")."""
+    return word in _UNMARKED
+
+
 def is_negated(spans: Sequence[tuple[int, int]], start: int) -> bool:
     return any(s <= start < e for s, e in spans)
 

@@ -39,6 +39,21 @@ _LINKING = frozenset(
 )
 """Words that may stand between two names besides the negation in an exclusion ("X but not
 for Y", "X and not used in Y", "X drugs that are not for Y": a kind's noun too)."""
+_SAME_USE = frozenset(
+    {
+        "treat",
+        "treats",
+        "treated",
+        "given",
+        "prescribed",
+        "indicated",
+        "work",
+        "works",
+        "help",
+        "helps",
+    }
+)
+"""Words saying the second name is used the way the first is ("X drugs that also treat Y")."""
 _WORD = re.compile(r"[^\W_]+")
 
 
@@ -55,6 +70,11 @@ def set_operation(text: str, first: tuple[int, int], second: tuple[int, int]) ->
         return BUT_NOT if all(w in _LINKING or w in KIND_WORDS for w in rest) else None
     if words in (["or"], ["and", "or"]):
         return ANY
+    if "also" in words and all(
+        w in _JOINING or w in _LINKING or w in KIND_WORDS or w in _SAME_USE for w in words
+    ):
+        # "psoriasis drugs also used for psoriatic arthritis", "drugs for X that also treat Y"
+        return BOTH
     if "and" not in words and "plus" not in words and "well" not in words:
         return None
     return BOTH if all(w in _JOINING for w in words) else None

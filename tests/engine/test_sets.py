@@ -41,7 +41,10 @@ def op(question: str, a: str, b: str) -> str | None:
         ("gout drugs but not psoriasis ones", "gout", "psoriasis", BUT_NOT),
         ("gout meds that are not for psoriasis", "gout", "psoriasis", BUT_NOT),
         ("drugs for gout in patients with psoriasis", "gout", "psoriasis", None),
-        ("drugs for gout that also help psoriasis", "gout", "psoriasis", None),
+        ("drugs for gout that also help psoriasis", "gout", "psoriasis", BOTH),
+        ("gout drugs also used for psoriasis", "gout", "psoriasis", BOTH),
+        ("gout meds that are also given in psoriasis", "gout", "psoriasis", BOTH),
+        ("drugs for gout, also ones for psoriasis that cause rash", "gout", "psoriasis", None),
     ],
 )
 def test_the_joining_words_say_the_operation(question: str, a: str, b: str, expected: str) -> None:
@@ -252,3 +255,14 @@ def test_the_drugs_of_a_class_for_a_disease_are_the_class_s_drugs_that_treat_it(
 def test_two_letters_set_against_a_disease_are_a_disease_s_initials(helix: Any) -> None:
     r = helix.ask("meds used in epilepsy but not in pd")
     assert r.status is Status.ANSWERED and "but not Parkinson's disease" in r.text
+
+
+def test_a_negated_auxiliary_typed_without_its_apostrophe_is_no_part_of_a_name(
+    helix: Any,
+) -> None:
+    from engine.understand.mentions import tokenize
+
+    linker = helix.c.planner.linker
+    tokens = tokenize("migraine drugs that arent triptans")
+    chunks = [" ".join(t.text for t in tokens[a : b + 1]) for a, b in linker._chunks(tokens, [])]
+    assert "triptans" in chunks and not any("arent" in c for c in chunks)
