@@ -41,6 +41,7 @@ from engine.graph.relations import DirectedRel, directed_uses, verb_phrase
 from engine.graph.store import KGStore
 from engine.graph.walk import Walker, WalkPath, WalkResult
 from engine.index.dense import PassageHit, PassageRetriever
+from engine.ingest.nearest import BROADER
 from engine.ports import MemoryPort
 from engine.providers.embedder.base import Embedder, Vectors
 from engine.providers.llm import LanguageModel, LocalModel
@@ -731,6 +732,16 @@ class AgentLoop:
             result.paths = [[found]]
             say_found = explainer.claim_contradicted if denied else explainer.claim_yes
             result.text = say_found(store, found)
+            wider = [(e.mention, e.name) for e in (a_ent, b_ent) if _read_broader(plan, e)]
+            if wider and not denied:
+                # a claim about a kind of disease the graph lacks is not confirmed by one
+                # about the broader disease ("allopurinol treats acute gout attacks")
+                said, name = wider[0]
+                result.text = (
+                    f"I can't confirm that for '{said}' itself: the knowledge graph has no "
+                    f"node for it. It records this for {name}, the broader disease:\n\n"
+                    f"{result.text}"
+                )
         return result
 
     # --- helpers -------------------------------------------------------------------------
@@ -859,3 +870,11 @@ def _named(plan: Plan) -> list[LinkedEntity]:
     ends = plan.seeds + plan.targets
     ids = {e.id for e in ends}
     return ends + [m for m in plan.members if m.id not in ids and m.start >= 0]
+
+
+def _read_broader(plan: Plan, e: LinkedEntity) -> bool:
+    """``e`` was read as the broader disease of a longer phrase the graph has no name for."""
+    return any(
+        m.text == e.mention and m.candidates and all(c.source == BROADER for c in m.candidates)
+        for m in plan.link.mentions
+    )

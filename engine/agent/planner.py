@@ -654,7 +654,8 @@ class Planner:
             return ents
         out = list(ents)
         for i, e in enumerate(ents):
-            if e.kind in CONDITION_KINDS and (disease := self._disease_named_by(e)) is not None:
+            disease = self._disease_named_by(e) if e.kind in CONDITION_KINDS else None
+            if disease is not None and says_more(disease.name, e.mention):
                 out[i] = disease
         return out
 
@@ -1158,6 +1159,13 @@ def disease_named_by(store: KGStore, said: str) -> str | None:
         if drugs and (best is None or key > best):
             best = key
     return best[-1] if best else None
+
+
+def says_more(name: str, said: str) -> bool:
+    """``name`` holds every word of ``said`` ("bulimia nervosa" of "bulimia"), so a claim
+    about it is one about what was said; a name with fewer ("gout" of "acute gout attack")
+    is another claim."""
+    return set(alias_key(said).split()) <= set(alias_key(name).split())
 
 
 def _in_order(words: list[str], part: list[str]) -> bool:

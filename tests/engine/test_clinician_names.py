@@ -307,27 +307,56 @@ def test_a_body_part_before_a_drug_form_is_its_route_not_a_subject(helix: Any) -
     assert [store.kind(n) for m in drops for n in m.node_ids] == ["Disease"]
 
 
-def test_a_claim_that_a_drug_treats_a_symptom_is_read_of_the_disease_it_names(
-    helix: Any,
+def test_a_claim_that_a_drug_treats_a_symptom_is_read_of_a_disease_saying_more() -> None:
+    from engine.agent.planner import says_more
+
+    assert says_more("bulimia nervosa", "bulimia")
+    assert says_more("anxiety disorder", "Anxiety")
+    # a name saying less is another claim: allopurinol treats gout, not acute gout attacks
+    assert not says_more("gout", "gout attack")
+    assert not says_more("obesity", "Obesity, Abdominal")
+
+
+def test_a_claim_that_a_drug_treats_a_symptom_the_graph_names_a_disease_by(
+    helix: Any, monkeypatch: Any
 ) -> None:
-    from engine.agent.planner import disease_named_by
+    import engine.agent.planner as planner
 
     store = helix.c.store
-    found = None
-    for kind in ("Symptom", "Side Effect"):
-        for _nid, name in sorted(store.names_of_kind(kind)):
-            disease = disease_named_by(store, name)
-            if disease is None or store.name(disease).lower() == name.lower():
-                continue
-            drug = next((t[0] for t in helix.triples(disease, "CtD", 5)), None)
-            if drug is not None and helix.link(name) and helix.link(store.name(drug)):
-                found = (name, disease, drug)
-                break
-        if found:
-            break
-    assert found is not None
-    name, disease, drug = found
-    r = helix.ask(f"{store.name(drug)} treats {name.lower()}?")
+    disease = "Disease::DOID:10652"
+    drug = next(t[0] for t in helix.triples(disease, "CtD", 5))
+    symptom = next(
+        name
+        for _, name in sorted(store.names_of_kind("Symptom"))
+        if name.isalpha() and [store.kind(e.id) for e in helix.link(name)] == ["Symptom"]
+    )
+    # the graph's disease for the symptom, named by more words than the symptom's
+    monkeypatch.setattr(planner, "disease_named_by", lambda _s, _said: disease)
+    monkeypatch.setattr(planner, "says_more", lambda _name, _said: True)
+    r = helix.ask(f"{store.name(drug)} treats {symptom.lower()}?")
     assert r.intent == "claim" and r.text.startswith("Yes")
     assert [a.id for a in r.answers] == [disease]
-    assert any(" as " in u and "the disease its name says" in u for u in r.understood), r.understood
+    assert any("the disease its name says" in u for u in r.understood), r.understood
+
+
+def test_a_claim_about_a_name_read_as_its_broader_disease_is_not_confirmed_as_said(
+    helix: Any,
+) -> None:
+    from engine.ingest.nearest import BROADER
+
+    store, aliases = helix.c.store, helix.c.planner.linker.aliases
+    found = None
+    for key, cands in sorted(aliases.by_key.items()):
+        if len(cands) != 1 or cands[0].source != BROADER or not key.isascii():
+            continue
+        disease = cands[0].node_id
+        drug = next((t[0] for t in helix.triples(disease, "CtD", 5)), None)
+        if drug is not None and " " in key:
+            found = (cands[0].alias, disease, drug)
+            break
+    assert found is not None
+    said, disease, drug = found
+    r = helix.ask(f"does {store.name(drug)} treat {said}?")
+    assert r.intent == "claim"
+    assert r.text.startswith(f"I can't confirm that for '{said}' itself")
+    assert store.name(disease) in r.text
