@@ -596,7 +596,7 @@ class Planner:
         drug and a disease that is not sure to be a claim keeps them as seed and target and
         goes on."""
         f = words.features
-        ents = self._condition_treated(f, ents)
+        ents = self._condition_treated(f, ents, asks_mechanism(words, meaning))
         kinds = {e.kind for e in ents}
         # several drugs named and no word of a mechanism: a question of which of them holds
         # ("which of metformin, sitagliptin and atenolol are for type 2 diabetes")
@@ -643,19 +643,23 @@ class Planner:
             return plan
         return None
 
-    def _condition_treated(self, f: Features, ents: list[LinkedEntity]) -> list[LinkedEntity]:
+    def _condition_treated(
+        self, f: Features, ents: list[LinkedEntity], mechanism: bool = False
+    ) -> list[LinkedEntity]:
         """A yes/no question whether a drug treats a condition named as a symptom or side
-        effect ("fluoxetine treats bulimia?") is about the disease the name says
-        (``disease_named_by``: bulimia nervosa), when the graph holds one that drugs treat."""
+        effect ("fluoxetine treats bulimia?"), or how it works in it ("how does fluoxetine
+        work for depression"), is about the disease the name says (``disease_named_by``:
+        bulimia nervosa), when the graph holds one that drugs treat."""
         rels = {r for c in f.cues for r in c.rels}
-        if not f.yes_no or len(ents) != 2 or not rels & {TREATS, PALLIATES}:
+        asks = mechanism or (f.yes_no and bool(rels & {TREATS, PALLIATES}))
+        if not asks or len(ents) != 2:
             return ents
         if not any(e.kind == "Compound" for e in ents):
             return ents
         out = list(ents)
         for i, e in enumerate(ents):
             disease = self._disease_named_by(e) if e.kind in CONDITION_KINDS else None
-            if disease is not None and says_more(disease.name, e.mention):
+            if disease is not None and says_more(disease.name, e.name):
                 out[i] = disease
         return out
 

@@ -360,3 +360,23 @@ def test_a_claim_about_a_name_read_as_its_broader_disease_is_not_confirmed_as_sa
     assert r.intent == "claim"
     assert r.text.startswith(f"I can't confirm that for '{said}' itself")
     assert store.name(disease) in r.text
+
+
+def test_how_a_drug_works_in_a_symptom_the_graph_names_a_disease_by(
+    helix: Any, monkeypatch: Any
+) -> None:
+    import engine.agent.planner as planner
+
+    store = helix.c.store
+    disease = "Disease::DOID:10652"
+    drug = next(t[0] for t in helix.triples(disease, "CtD", 5))
+    symptom = next(
+        name
+        for _, name in sorted(store.names_of_kind("Symptom"))
+        if name.isalpha() and [store.kind(e.id) for e in helix.link(name)] == ["Symptom"]
+    )
+    monkeypatch.setattr(planner, "disease_named_by", lambda _s, _said: disease)
+    monkeypatch.setattr(planner, "says_more", lambda _name, _said: True)
+    r = helix.ask(f"how does {store.name(drug)} work in {symptom.lower()}")
+    assert r.intent == "mechanism"
+    assert [e.id for e in r.linked][-1] == disease
