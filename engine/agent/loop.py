@@ -299,7 +299,11 @@ class AgentLoop:
         with steps.step("dense", "searching passages") as a:
             try:
                 reading = plan.reading
-                query = named_query(question, (*plan.seeds, *plan.targets))
+                query = named_query(
+                    question,
+                    # a broader disease's name would find passages about another disease
+                    [e for e in (*plan.seeds, *plan.targets) if not _read_broader(plan, e)],
+                )
                 qvec = (
                     reading.question_vec
                     if query == question
