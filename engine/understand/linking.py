@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
@@ -102,6 +103,10 @@ STEM_CLASS_OVERLAP = 0.5
 """The share of the stem's drugs and a class's members in common (of either's union) for the
 stem to name that class."""
 
+NUMBERED_KINDS = frozenset({"Symptom", "Side Effect"})
+"""Kinds whose vocabularies name one concept in either number (MeSH plural, MedDRA singular)."""
+MIN_PLURAL_FORM = 5
+"""Letters a word needs to be read as the singular of a plural short form ("opioid")."""
 MIN_PART = 4
 """Letters a part of a phrase needs to be read as a name on its own (``_named_part``): two
 capitals beside everyday words are too often an abbreviation of something else ("IV to PO")."""
@@ -488,7 +493,14 @@ class Linker:
                 words = tokens[i : j + 1]
                 if all(is_structural(t.norm) for t in words):
                     continue
-                for form in forms.get(form_key(" ".join(t.text for t in words)), ()):
+                key = form_key(" ".join(t.text for t in words))
+                # a lay or class word said in the singular ("an opioid", "a statin")
+                said = forms.get(key) or (
+                    tuple(f for f in forms.get(f"{key}s", ()) if f.how == "word")
+                    if len(key) >= MIN_PLURAL_FORM
+                    else ()
+                )
+                for form in said:
                     if form.how == "after":
                         self._completed(tokens, i, form.expansions, read)
                     elif form.reads([t.text for t in words]) or self._lower_case_form(
@@ -801,8 +813,8 @@ class Linker:
         """A longer phrase the graph has no name for around a disease's name, read as that
         disease, the nearest broader one the graph holds ("familial als": amyotrophic lateral
         sclerosis; "retinoblastoma tumour"), said so in the answer; None when no disease's
-        name is part of it, when more than ``MAX_BROADER_WORDS`` words are added, or when a
-        word added negates ("non-familial")."""
+        name is part of it, when more than ``MAX_BROADER_WORDS`` words are added, when a
+        word added negates ("non-familial") or is a word nothing knows ("Zorblaxian")."""
         diseases = [
             m
             for m in touching
@@ -818,6 +830,10 @@ class Linker:
         ]
         if len(added) > MAX_BROADER_WORDS or any(t.norm in NEGATING_WORDS for t in added):
             return None
+        if self.vocabulary is not None and not all(self._known(t.norm) for t in added):
+            # a word no name and no language knows ("Zorblaxian psoriasis") may name a
+            # disease the graph lacks: that is said, not read as the broader one
+            return None
         cands = [
             Candidate(c.node_id, c.alias, BROADER, False)
             for c in m.candidates
@@ -825,6 +841,13 @@ class Linker:
         ]
         text = self._text(tokens, lo, hi)
         return Mention(text, tokens[lo].start, tokens[hi].end, lo, hi, cands, "broader", m.score)
+
+    def _known(self, word: str) -> bool:
+        """A word of disease names or of the language (corpus and everyday words)."""
+        assert self.vocabulary is not None
+        return word in self.vocabulary.names.get("Disease", ()) or self.vocabulary.language.knows(
+            word
+        )
 
     def _named_part(self, tokens: list[Token], lo: int, hi: int) -> Mention | None:
         """The longest part of an unlinked phrase that is a disease's or a drug's name on its
@@ -1134,8 +1157,29 @@ class Linker:
         mentions = self._acting_on(tokens, mentions) if fallback else mentions
         if whole_names:
             mentions = relation_wording(mentions, self.relation_words, tokens)
-        mentions = [m for m in mentions if not self._route(tokens, m)]
+        mentions = [self._number_kin(m) for m in mentions if not self._route(tokens, m)]
         return LinkResult(tokens, mentions, unlinked)
+
+    def _number_kin(self, m: Mention) -> Mention:
+        """A symptom's or side effect's name read with the same concept the other vocabulary
+        holds in the other number ("hallucinations" is a symptom, "hallucination" the side
+        effect): both are senses of what was said, the question's relation chooses."""
+        if m.method != "exact" or not m.candidates or len(m.text.split()) != 1:
+            return m
+        kinds = {self.store.kind(c.node_id) for c in m.candidates}
+        if not kinds <= NUMBERED_KINDS:
+            return m
+        key = alias_key(m.text)
+        other = singular(key) or plural_of(key)
+        if other is None:
+            return m
+        have = {c.node_id for c in m.candidates}
+        more = [
+            c
+            for c in self.aliases.get(other)
+            if self.store.kind(c.node_id) in NUMBERED_KINDS - kinds and c.node_id not in have
+        ]
+        return replace(m, candidates=[*m.candidates, *more]) if more else m
 
     def _route(self, tokens: list[Token], m: Mention) -> bool:
         """A body part said right before a drug's form is the route of the form ("eye drops",

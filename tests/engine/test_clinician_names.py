@@ -380,3 +380,56 @@ def test_how_a_drug_works_in_a_symptom_the_graph_names_a_disease_by(
     r = helix.ask(f"how does {store.name(drug)} work in {symptom.lower()}")
     assert r.intent == "mechanism"
     assert [e.id for e in r.linked][-1] == disease
+
+
+def test_a_class_word_said_in_the_singular_reads_as_its_plural_short_form(helix: Any) -> None:
+    from engine.understand.shortforms import short_forms
+
+    store, linker = helix.c.store, helix.c.planner.linker
+
+    def read(text: str) -> list[str]:
+        return [n for m in linker.link(text).mentions for n in m.node_ids]
+
+    plural = next(
+        key
+        for key, forms in sorted(short_forms().items())
+        if key.endswith("s")
+        and " " not in key
+        and len(key) > 5
+        and any(f.how == "word" for f in forms)
+        and key[:-1] not in short_forms()
+        and {store.kind(n) for n in read(f"which drugs are {key}")} == {"Pharmacologic Class"}
+    )
+    assert read(f"is it a {plural[:-1]}") == read(f"which drugs are {plural}")
+
+
+def test_a_symptom_named_in_one_number_is_also_the_side_effect_named_in_the_other() -> None:
+    from engine.understand.linking import Linker
+    from engine.understand.mentions import Candidate, Mention
+
+    kinds = {"S::1": "Symptom", "E::1": "Side Effect", "D::1": "Disease"}
+    index = {
+        "hallucination": [Candidate("E::1", "Hallucination", "sider", True)],
+        "hallucinations": [Candidate("S::1", "Hallucinations", "mesh", True)],
+        "migraines": [Candidate("D::1", "migraine", "do", False)],
+    }
+
+    class Store:
+        def kind(self, node_id: str) -> str:
+            return kinds[node_id]
+
+    class Aliases:
+        def get(self, key: str) -> list[Candidate]:
+            return index.get(key, [])
+
+    linker = Linker.__new__(Linker)
+    linker.store, linker.aliases = Store(), Aliases()  # type: ignore[assignment]
+
+    def said(text: str, key: str) -> list[str]:
+        m = Mention(text, 0, len(text), 0, 0, list(index[key]))
+        return linker._number_kin(m).node_ids
+
+    assert said("hallucinations", "hallucinations") == ["S::1", "E::1"]
+    assert said("hallucination", "hallucination") == ["E::1", "S::1"]
+    # a disease is no such concept
+    assert said("migraines", "migraines") == ["D::1"]
