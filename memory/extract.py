@@ -16,7 +16,7 @@ from engine.result import LinkedEntity, Triple
 from engine.understand.lexicon import FUNCTION_WORDS
 from engine.util.text import alias_key
 from memory.conditions import as_conditions
-from memory.dosing import Dose, amount_spans, dose_after, dose_of
+from memory.dosing import DOSE_UNIT, Dose, amount_spans, dose_after, dose_of
 from memory.druglevels import Drug, named_levels
 from memory.literals import (
     Measurement,
@@ -570,7 +570,10 @@ _NAME_END = re.compile(r"[\s\d.,]+$")
 _DOSED_WORD = re.compile(
     r"(?<![\w-])(?P<w>[A-Za-z][A-Za-z-]{3,})"
     r"(?=\s*(?:(?:up |down )?to\s+|(?:[a-z]+\s+){1,2}?(?:to|now|at)\s+)?\d)"
+    rf"|(?<![\w-])(?P<short>[A-Za-z]{{3}})(?=\s+(?:to\s+)?\d+(?:\.\d+)?\s*{DOSE_UNIT}(?!\w))"
 )
+"""A word before a dose's amount: four letters or more, or three right before an amount with
+its unit ("tac 3mg bd", "tac to 2mg bd": a drug's clipped name)."""
 _NOT_A_DRUG = frozenset(
     {
         "dose",
@@ -624,6 +627,26 @@ _NOT_A_DRUG = frozenset(
         "stays",
         "remain",
         "remains",
+        # three letters before an amount that are no drug's clipped name
+        "got",
+        "gave",
+        "took",
+        "put",
+        "add",
+        "max",
+        "min",
+        "tot",
+        "inc",
+        "dec",
+        "rpt",
+        "due",
+        "amp",
+        "new",
+        "old",
+        "bed",
+        "day",
+        "aim",
+        "aged",
     }
 )
 
@@ -643,8 +666,9 @@ def _dosed_words(
     "transfusing 1 unit") is no drug."""
     out = []
     for m in _DOSED_WORD.finditer(text):
-        start, end = m.span("w")
-        word = m.group("w").lower()
+        group = "w" if m.group("w") else "short"
+        start, end = m.span(group)
+        word = m.group(group).lower()
         # a word of change before the amount ("levo went up to 88 mcg") is no drug
         if (
             word in _NOT_A_DRUG

@@ -20,7 +20,16 @@ from engine.util.ids import kind_of as graph_kind
 from engine.util.text import alias_key
 from memory.literals import find_measurements
 from memory.notes import HEADS, find_notes, match_slug, phrase_key
-from memory.patients import BED, bed_key, find_intros, find_mrns, find_names, find_placed, surname
+from memory.patients import (
+    BED,
+    bed_key,
+    find_intros,
+    find_mrns,
+    find_names,
+    find_placed,
+    said_as_year,
+    surname,
+)
 from memory.vault import Vault
 
 _BARE_NUMBER = re.compile(r"(?<![\w#.,/\-^])(?P<n>\d{3,10})(?![\w%/^]|[.,]\d|\s*[%/])")
@@ -123,6 +132,8 @@ class Resolver:
             pid = patient_id(m.mrn)
             if not m.strong and not self._known(pid) and self._code_of(m.mrn) is not None:
                 continue  # "311 tanks in rat pk": the compound HLX-311, no patient
+            if not self._known(pid) and said_as_year(text, m):
+                continue  # "renal tx 2019": a year
             name = next((n for n, mrn in intro_names.items() if mrn == m.mrn), None)
             via = "mrn" if m.strong else ("intro" if name else "bare")
             refs.append(
