@@ -26,6 +26,7 @@ from engine.util.text import alias_key
 from memory import choose, timeline
 from memory.asks import AskReading, AskScorer, mask
 from memory.classes import DrugClasses, NamedClass
+from memory.circumstance import drug_as_circumstance
 from memory.clauses import clauses
 from memory.dates import date_spans
 from memory.druglevels import asked_level
@@ -567,12 +568,20 @@ class Answerer:
         # asked, so its words are no cue (the meaning still reads the whole question)
         purpose = _PURPOSE.search(question)
         cued = question[: purpose.start("tail")] if purpose else question
+        # "what's she getting with the tamoxifen?": what the drug did, unless a test is named
+        circumstance = (
+            reading is not None
+            and drug_as_circumstance(reading.masked)
+            and not any(s.functional == "key" and self._key(cued, s) is not None for s in specs)
+        )
         for spec in specs:
             cue = spec.score(cued, ask=True)
             if spec.functional == "key" and not dosing and self._key(cued, spec) is not None:
                 cue += _KEY_NAMED
             if classed and "Compound" in spec.objects and not spec.literal_object:
                 cue += 1.0
+            if circumstance and "Side Effect" in spec.objects and not spec.literal_object:
+                cue += _CIRCUMSTANCE_CUE
             sense = choose.meaning(reading, spec.name, offsets.get(spec.name, 0.0))
             moves = choose.direction(way, signs[spec.name])
             shared = self._shared_support(spec, question)
@@ -734,6 +743,9 @@ _ANY_RESULT = frozenset(
     }
 )
 """Words before "result" that name no kind of result."""
+_CIRCUMSTANCE_CUE = 2.0
+"""Cue units for a side effect when the question ends on a drug as its circumstance
+(``memory.circumstance``)."""
 _KEY_NAMED = 5.0
 """Cue units for a keyed relation whose measurement the question names: "the kestrel lead's
 IC50" asks for the IC50, the lead only says whose."""

@@ -30,7 +30,7 @@ from memory.notes import labelled_note, with_codes
 from memory.origin import STATED
 from memory.patients import person_reference
 from memory.relations import RelationCatalog, RelationSpec
-from memory.saidnames import names_of, said_drugs
+from memory.saidnames import drug_it, names_of, said_drugs
 from memory.subjects import NOTE, PATIENT, Linker, Resolver, SubjectRef, link
 
 _SOURCE = re.compile(
@@ -235,9 +235,10 @@ class Extractor:
         taken = [(e.start, e.end) for e in linked if e.start >= 0]
         taken += [(r.start, r.end) for r in patients if r.start >= 0]
         specs = self.catalog.relations.values()
-        return said_drugs(
+        said = said_drugs(
             text, drugs, taken, lambda w: any(s.score(w, ask=True) > 0 for s in specs)
         )
+        return said + drug_it(text, drugs)
 
     def _levels(
         self,
@@ -788,7 +789,8 @@ _SITE = {"Anatomy"}
 _HARM_KINDS = frozenset({"Side Effect", "Symptom"})
 _CAUSED_BY = re.compile(
     r"^[\s,]+(?:\w+\s+){0,3}?(?:on|with|from|after|since(?: starting)?|due to|caused by|"
-    r"attributed to|secondary to)\s+(?:the\s+|his\s+|her\s+|their\s+)?$",
+    r"attributed to|secondary to|(?:probably|likely|possibly|prob|\?)(?:\s+(?:from|due to))?)"
+    r"\s*(?:the\s+|his\s+|her\s+|their\s+)?$",
     re.IGNORECASE,
 )
 """What stands between a harm and the drug that caused it ("irritability on keppra",
@@ -806,6 +808,8 @@ _GAVE = re.compile(
 
 
 _DETERMINERS = frozenset({"the", "his", "her", "their", "a", "an"})
+_LIKELY = frozenset({"probably", "likely", "possibly", "prob", "?"})
+"""Words that put a harm down to a drug without a preposition ("tremor, probably the tac")."""
 
 
 def _harms(text: str, entities: list[LinkedEntity]) -> list[tuple[LinkedEntity, LinkedEntity]]:
@@ -832,7 +836,18 @@ def _harm_bonus(spec: RelationSpec, text: str, entities: list[LinkedEntity]) -> 
     that side effect, not that they take the drug."""
     if "Side Effect" not in spec.object_kinds or spec.subject != PATIENT:
         return 0.0
-    return 2.0 if _harms(text, entities) else 0.0
+    return 2.0 if _harms(text, entities) or _phrased_harm(spec, text, entities) else 0.0
+
+
+def _phrased_harm(spec: RelationSpec, text: str, entities: list[LinkedEntity]) -> bool:
+    """A harm the relation's grammar places, which the linker does not know, said with the drug
+    it came with ("getting awful hot flushes with it"): a drug named right after it."""
+    for value in _phrase_values(spec, text, entities):
+        for e in entities:
+            if e.kind == "Compound" and e.start >= value.end:
+                if _CAUSED_BY.match(text[value.end : e.start]):
+                    return True
+    return False
 
 
 def _harm_cause(
@@ -847,6 +862,8 @@ def _harm_cause(
                 return f"from {drug.name}"  # "lisinopril gave her a cough"
             words = text[harm.end : drug.start].strip(" ,").split()
             link = next((w for w in reversed(words) if w.lower() not in _DETERMINERS), words[-1])
+            if link.lower() in _LIKELY:
+                link = "from"  # "nausea, probably the sertraline"
             return f"{link} {drug.name}"
     return None
 
@@ -908,4 +925,6 @@ def _is_old(text: str, value: _Value, before: re.Pattern[str], after: re.Pattern
     return bool(before.search(head) or after.search(tail))
 
 
-_TO_DOSE = re.compile(r"\s+(?:up |down )?to\s+\d", re.IGNORECASE)
+_TO_DOSE = re.compile(r"\s+(?:(?:up|down|back)(?: down| up)? )?to\s+\d", re.IGNORECASE)
+"""A change of the value's amount said right after it ("... to 16 units", "... back to 26
+units", "... back down to 5mg"): the drug goes on at a new dose."""

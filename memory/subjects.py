@@ -273,7 +273,8 @@ class Resolver:
                 (
                     p
                     for p in _named_by(words)
-                    if key.find(f" {p} ") >= 0 and (p == " ".join(words) or _as_name(p, text))
+                    if key.find(f" {p} ") >= 0
+                    and (p == " ".join(words) or _as_name(p, text) or _lead_word(p, words, text))
                 ),
                 "",
             )
@@ -376,6 +377,17 @@ def _as_name(phrase: str, text: str) -> bool:
     return bool(re.search(rf"(?<!\w)(?-i:[A-Z])(?i:{re.escape(phrase[1:])})(?!\w)", text))
 
 
+def _lead_word(phrase: str, words: list[str], text: str) -> bool:
+    """Whether ``text`` names a note by ``phrase``, the first word of its name of several
+    ("tau" of "tau degrader"), where a name stands: opening the text ("tau lead?", "tau: ..."),
+    or after "the", "for", "on" or "of" ("the tau lead", "primary assay for tau?"). A word
+    said anywhere else describes ("any repurposing news?"). Pure."""
+    if len(words) < 2 or phrase != words[0] or len(phrase) < 3:
+        return False
+    at = rf"(?<!\w){re.escape(phrase)}(?!\w)"
+    return bool(re.search(rf"^\W*{at}|\b(?:the|for|on|of)\s+{at}", text, re.IGNORECASE))
+
+
 _CODED_WORD = re.compile(r"(?=.*\d)[a-z][a-z0-9]+", re.IGNORECASE)
 """A word of letters and digits, beginning with a letter ("g12d", "nlrp3"): a code names
 what it names in any case, as a capitalised word does."""
@@ -392,5 +404,9 @@ def _named_by(words: list[str]) -> list[str]:
             run = words[at : at + size]
             own = [w for w in run if w not in HEADS]
             if size == len(words) or (own and (size >= 2 or len(own[0]) >= 4)):
+                out.append(" ".join(run))
+            elif size == 1 and at == 0 and own and len(own[0]) >= 3:
+                # the first word of a name of several ("tau" of "tau degrader"), read as the
+                # name only where a name stands (``_lead_word``)
                 out.append(" ".join(run))
     return out
