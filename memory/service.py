@@ -39,7 +39,7 @@ from memory.literals import find_measurements
 from memory.notes import it_as_code
 from memory.onrecord import clipped, redosed_on_record, stopped_value
 from memory.origin import LOOKED_UP, STATED, confident_answers, kind_named
-from memory.reasons import switch_reasons
+from memory.reasons import switch_reasons, switched_from
 from memory.relations import RelationCatalog, load_catalog
 from memory.results import NameOf
 from memory.router import Route, Router
@@ -431,6 +431,7 @@ class UserMemory:
                 harms,
                 lambda node: _graph_name(self.name_of, node) if self.name_of else None,
             )
+            pieces = switched_from(pieces)
             pieces = [(part, self._as_own(self._stopped(part, fact))) for part, fact in pieces]
             said = self._stated_instant(text)
             stored = [
