@@ -18,7 +18,7 @@ import re
 
 _CUT = re.compile(
     r"[;,](?=\s)|\s[—–-]+\s|\s\+\s|\s/\s"
-    r"|\s(?=(?:and|also|plus|then|but|while|so)\s)",
+    r"|\s(?=(?:and|also|plus|then(?!\s+\d)|but|while|so)\s)",
     re.IGNORECASE,
 )
 """Where a clause may end: the separator itself is left out of both sides (a connective word

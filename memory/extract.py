@@ -648,6 +648,9 @@ _NOT_A_DRUG = frozenset(
         "day",
         "aim",
         "aged",
+        "him",
+        "six",
+        "ten",
     }
 )
 
