@@ -25,8 +25,8 @@ from engine.understand.polarity import Directions
 from engine.util.text import alias_key
 from memory import choose, timeline
 from memory.asks import AskReading, AskScorer, mask
-from memory.classes import DrugClasses, NamedClass
 from memory.circumstance import drug_as_circumstance
+from memory.classes import DrugClasses, NamedClass
 from memory.clauses import clauses
 from memory.dates import date_spans
 from memory.druglevels import asked_level
@@ -568,6 +568,10 @@ class Answerer:
         # asked, so its words are no cue (the meaning still reads the whole question)
         purpose = _PURPOSE.search(question)
         cued = question[: purpose.start("tail")] if purpose else question
+        # "tox finding on the tau lead?": the role after the noun asked only says whose it is
+        owner = _OWNER.search(cued)
+        if owner is not None and _ASKED_WORD.search(cued[: owner.start()]):
+            cued = cued[: owner.start()]
         # "what's she getting with the tamoxifen?": what the drug did, unless a test is named
         circumstance = (
             reading is not None
@@ -791,6 +795,19 @@ def _only_names(masked: str) -> bool:
     return not re.search(r"[A-Za-z]{3,}", re.sub(r"\[[A-Za-z]+\]", " ", masked))
 
 
+_OWNER = re.compile(
+    r"\s(?:of|on|with|for|from|in)\s+(?:the\s+|our\s+)?(?:[\w-]+(?:'s|’s)?\s+){0,2}?"
+    r"(?:lead|backup)(?:\s+(?:compound|candidate))?\s*\??\s*$",
+    re.IGNORECASE,
+)
+"""A project's role said last, after a preposition ("... on the tau lead?", "... with orion's
+lead"): whose the thing asked before it is."""
+_ASKED_WORD = re.compile(
+    r"\b(?!(?:what|whats|which|who|whose|is|was|are|were|the|a|an|any|our|current|now|"
+    r"currently|s)\b)[a-z][a-z0-9-]+",
+    re.IGNORECASE,
+)
+"""A word that names what is asked, not a question's frame ("what's the", "any")."""
 _PURPOSE = re.compile(
     r"\b(?:on|taking|take|takes|given|getting|using|prescribed|started)\b[^?]*?"
     r"(?P<tail>\bfor\b[^?]*)\??\s*$",

@@ -30,7 +30,5 @@ amount, what is given beside it, what came before it."""
 def drug_as_circumstance(masked: str) -> bool:
     """Whether ``masked`` asks what happened to a patient on a drug it ends with."""
     return bool(
-        _ASKS_WHAT.search(masked)
-        and _CIRCUMSTANCE.search(masked)
-        and not _OTHER_ASK.search(masked)
+        _ASKS_WHAT.search(masked) and _CIRCUMSTANCE.search(masked) and not _OTHER_ASK.search(masked)
     )

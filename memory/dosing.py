@@ -104,7 +104,9 @@ def dose_after(text: str, end: int) -> Dose | None:
     if m is None or not (m.group("amount") or m.group("freq")):
         return None
     phrase = m.group(0)
-    later = _then_dose(text, start + len(phrase)) if _STAT.fullmatch(m.group("freq") or "") else None
+    later = (
+        _then_dose(text, start + len(phrase)) if _STAT.fullmatch(m.group("freq") or "") else None
+    )
     if later is not None:
         return later  # "doxy 200mg stat then 100mg od": the dose it goes on at
     return Dose(phrase, start, start + len(phrase), m.group("amount"))

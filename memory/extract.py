@@ -847,9 +847,12 @@ def _phrased_harm(spec: RelationSpec, text: str, entities: list[LinkedEntity]) -
     it came with ("getting awful hot flushes with it"): a drug named right after it."""
     for value in _phrase_values(spec, text, entities):
         for e in entities:
-            if e.kind == "Compound" and e.start >= value.end:
-                if _CAUSED_BY.match(text[value.end : e.start]):
-                    return True
+            if (
+                e.kind == "Compound"
+                and e.start >= value.end
+                and _CAUSED_BY.match(text[value.end : e.start])
+            ):
+                return True
     return False
 
 

@@ -156,7 +156,9 @@ def find_mrns(text: str) -> list[MrnMention]:
 
 _YEAR = re.compile(r"(?:19[5-9]\d|20[0-3]\d)")
 _WORD_BEFORE = re.compile(r"([A-Za-z]+)\W{0,2}$")
-_TIME_WORDS = frozenset({"in", "since", "from", "until", "till", "by", "during", "circa", "early", "late"})
+_TIME_WORDS = frozenset(
+    {"in", "since", "from", "until", "till", "by", "during", "circa", "early", "late"}
+)
 
 
 def said_as_year(text: str, mention: MrnMention) -> bool:

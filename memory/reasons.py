@@ -91,3 +91,24 @@ def switched_from(pieces: Sequence[tuple[str, Extracted]]) -> list[tuple[str, Ex
         (part, replace(f, supersedes=old, supersede_current=False) if f is new else f)
         for part, f in pieces
     ]
+
+
+_CULTURE = re.compile(
+    r"\b(?:cultures?|grew|grows|growing|isolates?|organisms?|swabs?|mc&s|mcs)\b", re.IGNORECASE
+)
+_SUSCEPTIBLE = re.compile(r"\b(?:sensitiv(?:e|ity)|susceptib\w*|resistan\w*)\b", re.IGNORECASE)
+
+
+def without_susceptibilities(
+    sentence: str, pieces: Sequence[tuple[str, Extracted]]
+) -> list[tuple[str, Extracted]]:
+    """``pieces`` without an allergy read from what a culture's organism is sensitive or
+    resistant to ("urine culture back: e. coli, sensitive to nitro"): a susceptibility of the
+    organism, not the patient's allergy."""
+    if not _CULTURE.search(sentence):
+        return list(pieces)
+    return [
+        (part, f)
+        for part, f in pieces
+        if not (f.rel == "allergic_to" and _SUSCEPTIBLE.search(part))
+    ]

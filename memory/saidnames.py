@@ -99,8 +99,8 @@ since starting it")."""
 
 
 def drug_it(text: str, drugs: Sequence[Fact]) -> list[LinkedEntity]:
-    """"it" said as what a harm came with, read as the medication of ``drugs`` said last (the
-    latest stated still current): the drug the conversation was about."""
+    """The word "it" said as what a harm came with, read as the medication of ``drugs`` said
+    last (the latest stated still current): the drug the conversation was about."""
     current = [f for f in drugs if f.t_end is None]
     if not current:
         return []

@@ -39,7 +39,7 @@ from memory.literals import find_measurements
 from memory.notes import it_as_code
 from memory.onrecord import clipped, redosed_on_record, stopped_value
 from memory.origin import LOOKED_UP, STATED, confident_answers, kind_named
-from memory.reasons import switch_reasons, switched_from
+from memory.reasons import switch_reasons, switched_from, without_susceptibilities
 from memory.relations import RelationCatalog, load_catalog
 from memory.results import NameOf
 from memory.router import Route, Router
@@ -431,7 +431,7 @@ class UserMemory:
                 harms,
                 lambda node: _graph_name(self.name_of, node) if self.name_of else None,
             )
-            pieces = switched_from(pieces)
+            pieces = without_susceptibilities(text, switched_from(pieces))
             pieces = [(part, self._as_own(self._stopped(part, fact))) for part, fact in pieces]
             said = self._stated_instant(text)
             stored = [
@@ -552,6 +552,11 @@ class UserMemory:
             return []
         out: list[tuple[str, Extracted]] = []
         patient, how = conversation, "conversation"
+        headed = [r.id for r in self.resolver.notes(sentence) if r.id and r.start >= 0]
+        if headed and not self.resolver.patients(sentence):
+            # "fox degrader: vhl-based, lead FX-120": the project the sentence opens with, when
+            # its first clause alone reads as naming none
+            patient, how = headed[0], "clause"
         for at, part in enumerate(parts):
             named = [r.id for r in self.resolver.patients(part) if r.id]
             notes = [r for r in self.resolver.notes(part) if r.id]
@@ -814,12 +819,20 @@ class UserMemory:
 _ENDS_WITH_INITIAL = re.compile(r"(?:^|[\s(.])[A-Z]\.$")
 
 
+_ENDS_WITH_GENUS = re.compile(r"(?<![\w.])[a-z]\.$")
+"""A genus cut to its letter ("e. coli", "c. auris"): the lower-case word after it goes on."""
+
+
 def _rejoined(parts: list[str]) -> list[str]:
     """Sentences with a split after a patient's initials undone ("J.M. (MRN 9043) on ..." is
-    one sentence, not "J.M." and the rest)."""
+    one sentence, not "J.M." and the rest), and after a genus cut to its letter ("mic vs e.
+    coli 0.5 ug/mL")."""
     out: list[str] = []
     for part in parts:
-        if out and _ENDS_WITH_INITIAL.search(out[-1].rstrip()):
+        if out and (
+            _ENDS_WITH_INITIAL.search(out[-1].rstrip())
+            or (_ENDS_WITH_GENUS.search(out[-1].rstrip()) and part.lstrip()[:1].islower())
+        ):
             out[-1] = f"{out[-1].rstrip()} {part.lstrip()}"
         else:
             out.append(part)

@@ -1,0 +1,155 @@
+"""Issue 36, fifth pass: mechanisms read from users the earlier passes had not seen. Pure
+readings and the real stores (files and SQLite, the fake linker); the wordings are our own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from engine.config import Settings
+from memory.asks import AskScorer
+from memory.circumstance import drug_as_circumstance
+from memory.clauses import clauses
+from memory.clock import SimulatedClock
+from memory.dosing import dose_after, regimen
+from memory.extract import Extracted
+from memory.patients import find_mrns, said_as_year
+from memory.reasons import switched_from, without_susceptibilities
+from memory.service import UserMemory
+from memory.subjects import _lead_word, _named_by
+from tests.memory.memfakes import fake_linker
+
+
+def _years(text: str) -> list[str]:
+    return [m.mrn for m in find_mrns(text) if said_as_year(text, m)]
+
+
+def test_a_year_said_after_a_word_of_its_own_is_no_patient() -> None:
+    assert _years("3310 liver tx 2018, on tacrolimus") == ["2018"]
+    assert _years("latex allergy - urticaria 2021") == ["2021"]
+    assert _years("on insulin since 2009") == ["2009"]
+    # a patient's number after a word of grammar, or opening the sentence, stays a patient
+    assert _years("inr for 2031 yesterday?") == []
+    assert _years("2031 inr 2.4") == []
+    assert _years("mrn 2031 on warfarin") == []
+
+
+def test_a_question_ending_on_a_drug_as_its_circumstance_asks_what_it_did() -> None:
+    assert drug_as_circumstance("what is [Patient] getting with the [Compound]?")
+    assert drug_as_circumstance("what's [Patient] struggling with on the [Compound]?")
+    assert drug_as_circumstance("any trouble since starting the [PharmacologicClass]?")
+    assert not drug_as_circumstance("what dose is [Patient] on with the [Compound]?")
+    assert not drug_as_circumstance("what was [Patient] on before the [Compound]?")
+    assert not drug_as_circumstance("what else is [Patient] taking with the [Compound]?")
+    assert not drug_as_circumstance("is [Patient] still on [Compound]?")
+
+
+def test_a_dose_shows_how_much_and_how_often_apart_from_what_is_said_besides() -> None:
+    assert regimen("30mg od x7d") == ("30mg od", "x7d")
+    assert regimen("1.6g tds with meals") == ("1.6g tds", "with meals")
+    assert regimen("5mg 2 hrly prn") == ("5mg 2 hrly prn", None)
+    assert regimen("2 sachets od") == ("2 sachets od", None)
+    assert regimen("as directed") == ("as directed", None)
+
+
+def test_doses_as_a_ward_writes_them() -> None:
+    text = "oxycodone mr 5mg bd"
+    dose = dose_after(text, len("oxycodone"))
+    assert dose is not None and dose.text == "5mg bd"
+    text = "clarithro 1g stat then 500mg bd"
+    dose = dose_after(text, len("clarithro"))
+    assert dose is not None and dose.text == "500mg bd"
+    text = "ipratropium 500mcg nebs 6 hrly"
+    dose = dose_after(text, len("ipratropium"))
+    assert dose is not None and dose.text == "500mcg nebs 6 hrly"
+    # "then" before an amount goes on with the dose; "so" begins a clause
+    assert clauses("amox 1g stat then 500mg tds") == ["amox 1g stat then 500mg tds"]
+    assert clauses("hives with cefalexin so moved to clinda") == [
+        "hives with cefalexin",
+        "moved to clinda",
+    ]
+
+
+def test_the_first_word_of_a_projects_name_names_it_where_a_name_stands() -> None:
+    words = ["fox", "degrader", "project"]
+    assert "fox" in _named_by(["fox", "degrader"])
+    assert _lead_word("fox", words, "fox lead?")
+    assert _lead_word("fox", words, "primary assay for fox?")
+    assert _lead_word("fox", words, "what's the fox backup")
+    assert not _lead_word("fox", words, "any fox news?")
+    assert not _lead_word("degrader", words, "degrader lead?")
+
+
+def test_a_switch_that_names_no_old_drug_replaces_the_one_its_sentence_named() -> None:
+    allergy = Extracted("patient:7001", "allergic_to", "Compound::DB01053", None, "Penicillin")
+    new = Extracted("patient:7001", "takes", "clinda", None, "clinda", supersede_current=True)
+    pieces = switched_from([("hives with penicillin", allergy), ("moved to clinda", new)])
+    moved = pieces[1][1]
+    assert moved.supersedes == ("patient:7001", "takes", "Compound::DB01053")
+    assert not moved.supersede_current
+    # with no other drug named, the switch is left as it was read
+    assert switched_from([("moved to clinda", new)])[0][1].supersede_current
+
+
+def test_what_a_cultures_organism_is_sensitive_to_is_no_allergy() -> None:
+    said = Extracted("patient:7001", "allergic_to", "Compound::DB01053", None, "Penicillin")
+    sentence = "wound swab grew staph, sensitive to penicillin"
+    kept = without_susceptibilities(sentence, [("sensitive to penicillin", said)])
+    assert kept == []
+    kept = without_susceptibilities("she's sensitive to penicillin", [("x", said)])
+    assert len(kept) == 1
+
+
+@pytest.fixture
+def mem(settings: Settings, clock: SimulatedClock, asks: AskScorer) -> Iterator[UserMemory]:
+    with UserMemory(settings, "u36e", clock=clock, linker=fake_linker(), asks=asks) as memory:
+        yield memory
+
+
+def _ask(mem: UserMemory, question: str) -> str:
+    result = mem.answer(question, [], session="s1")
+    assert result is not None
+    return result.text or ""
+
+
+def test_lab_short_forms_and_a_clipped_drug_are_kept(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    clock.advance(minutes=5)
+    mem.state_each("7105 renal tx 2017, tac 5mg bd, alb 29 ur 11.2", "s1")
+    assert "tac 5mg bd" in _ask(mem, "tac dose for 7105?")
+    assert "alb 29" in _ask(mem, "albumin for 7105?")
+    assert "ur 11.2" in _ask(mem, "7105 urea")
+    assert not [f for f in mem.facts() if f.subj == "patient:2017"]
+
+
+def test_a_drug_dropped_back_to_a_dose_goes_on(mem: UserMemory, clock: SimulatedClock) -> None:
+    clock.advance(minutes=5)
+    mem.state_each("8120 on detemir 18 units at night", "s1")
+    clock.advance(minutes=5)
+    mem.state_each("dropped detemir back to 14 units", "s1")
+    text = _ask(mem, "detemir dose for 8120 now?")
+    assert "14 units at night" in text and "current" in text
+
+
+def test_a_harm_with_it_is_the_drug_said_last(mem: UserMemory, clock: SimulatedClock) -> None:
+    clock.advance(minutes=5)
+    mem.state_each("6120 on warfarin 3mg od", "s1")
+    clock.advance(minutes=5)
+    mem.state_each("she's getting bad nosebleeds with it", "s1")
+    text = _ask(mem, "what is 6120 getting with the warfarin?")
+    assert "side effect" in text and "nosebleeds" in text
+
+
+def test_a_role_said_after_the_noun_asked_only_says_whose(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    clock.advance(minutes=5)
+    mem.state_each("fox degrader: vhl-based, lead FX-12, backup FX-30", "s1")
+    assert "FX-12" in _ask(mem, "fox lead?")
+    assert "FX-30" in _ask(mem, "what's the backup for the fox lead?")
+    # the lead only says whose the issue is: no lead compound stands in for it
+    result = mem.answer("solubility issue with the fox lead?", [], session="s1")
+    assert result is None or "lead compound" not in (result.text or "")
