@@ -48,6 +48,7 @@ from memory.sqlite import compact_sqlite
 from memory.stated import says_now, stated_instant, unresolved_time
 from memory.store.backend import TurnLog, delete_user, open_stores
 from memory.subjects import Linker, Resolver, link
+from memory.tables import as_statements
 from memory.vault import VAULT_FILE, Fact, StoreOutcome, Vault
 
 DEFAULT_SESSION = "default"
@@ -349,6 +350,8 @@ class UserMemory:
         check_text(text, session)
         if is_question(text):
             return Noted((), ())
+        # a grid of several patients' results: a sentence per patient
+        text = as_statements(text, self.catalog.measurement_keys)
         parts = _rejoined([p for p in sentences(text) if p.strip()])
         with self.vault.hold():
             if len(parts) > 1:

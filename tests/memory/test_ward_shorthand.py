@@ -19,6 +19,7 @@ from memory.patients import find_mrns, said_as_year
 from memory.reasons import switched_from, without_susceptibilities
 from memory.service import UserMemory
 from memory.subjects import _lead_word, _named_by
+from memory.tables import as_statements
 from tests.memory.memfakes import fake_linker
 
 
@@ -153,3 +154,22 @@ def test_a_role_said_after_the_noun_asked_only_says_whose(
     # the lead only says whose the issue is: no lead compound stands in for it
     result = mem.answer("solubility issue with the fox lead?", [], session="s1")
     assert result is None or "lead compound" not in (result.text or "")
+
+
+def test_a_grid_of_results_is_a_sentence_per_patient() -> None:
+    keys = {"k": "potassium", "cr": "creatinine", "hb": "Hb", "sats": "sats"}
+    grid = "labs 3/12\npt  hb  k\n4410  96  3.9\n5521  121  5.2\nthanks"
+    assert as_statements(grid, keys) == "labs 3/12\n4410 hb 96 k 3.9.\n5521 hb 121 k 5.2.\nthanks"
+    listed = "hbs: bed 2 (4410) 96, bed 6 (5521) 121"
+    assert as_statements(listed, keys) == "bed 2 (4410) hb 96. bed 6 (5521) hb 121."
+    assert as_statements("sats: 4410 94, 5521 97", keys) == "4410 sats 94. 5521 sats 97."
+    # a heading that is no test, or a row that is no patient's values, is left alone
+    assert as_statements("kite: lead KT-2, backup KT-9", keys) == "kite: lead KT-2, backup KT-9"
+    assert as_statements("pt hb k\nmr lee 96 3.9", keys) == "pt hb k\nmr lee 96 3.9"
+
+
+def test_a_grid_stores_each_patients_values(mem: UserMemory, clock: SimulatedClock) -> None:
+    clock.advance(minutes=5)
+    mem.state_each("renal round\nmrn  k  cr\n4410  5.6  240\n5521  4.1  98", "s1")
+    assert "k 5.6" in _ask(mem, "k for 4410?")
+    assert "cr 98" in _ask(mem, "5521 creatinine?")
