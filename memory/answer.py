@@ -571,7 +571,16 @@ class Answerer:
         # "tox finding on the tau lead?": the role after the noun asked only says whose it is
         owner = _OWNER.search(cued)
         if owner is not None and _ASKED_WORD.search(cued[: owner.start()]):
+            whose = cued[owner.start() :]
             cued = cued[: owner.start()]
+            # a project's role is not what is asked ("dc50 of the tau lead?"), unless the words
+            # before it name one ("the backup for the tau lead")
+            specs = [
+                s
+                for s in specs
+                if s.score(cued, ask=True) > 0
+                or not any(s.score(role, ask=True) > 0 for role in (whose, *_ROLES))
+            ]
         # "what's she getting with the tamoxifen?": what the drug did, unless a test is named
         circumstance = (
             reading is not None
@@ -802,6 +811,8 @@ _OWNER = re.compile(
 )
 """A project's role said last, after a preposition ("... on the tau lead?", "... with orion's
 lead"): whose the thing asked before it is."""
+_ROLES = ("lead", "backup")
+"""The roles a project's compounds hold, said in ``_OWNER``."""
 _ASKED_WORD = re.compile(
     r"\b(?!(?:what|whats|which|who|whose|is|was|are|were|the|a|an|any|our|current|now|"
     r"currently|s)\b)[a-z][a-z0-9-]+",

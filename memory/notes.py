@@ -333,3 +333,17 @@ def it_as_code(part: str, before: Iterable[str]) -> str:
     if not codes or _CODE_SAID.search(part):
         return part
     return _IT.sub(codes[-1], part, count=1)
+
+
+_REVIVED = re.compile(
+    r"\b(?:bringing|brought|bring|putting|put)\s+(?:the\s+)?(?P<a>[a-z][a-z0-9-]{1,15})\s+back\b"
+    r"|\b(?P<b>[a-z][a-z0-9-]{1,15})\s+(?:is\s+|are\s+)?back on the table\b"
+    r"|\b(?:reviv\w*|un-?park\w*|un-?shelv\w*|reinstat\w*)\s+(?:the\s+)?(?P<c>[a-z][a-z0-9-]{1,15})",
+    re.IGNORECASE,
+)
+
+
+def revived(text: str) -> list[str]:
+    """The words of what ``text`` takes up again after it was set aside ("bringing lpxc back",
+    "nek7 back on the table", "unparking mura"), as alias keys. Pure."""
+    return [alias_key(next(g for g in m.groups() if g)) for m in _REVIVED.finditer(text)]

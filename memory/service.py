@@ -36,7 +36,7 @@ from memory.dosing import dose_changed_to, kept_frequency
 from memory.extract import Extracted, Extractor
 from memory.linking import StatementLinker
 from memory.literals import find_measurements
-from memory.notes import it_as_code
+from memory.notes import it_as_code, revived
 from memory.onrecord import clipped, redosed_on_record, stopped_value
 from memory.origin import LOOKED_UP, STATED, confident_answers, kind_named
 from memory.reasons import switch_reasons, switched_from, without_susceptibilities
@@ -435,6 +435,7 @@ class UserMemory:
                 lambda node: _graph_name(self.name_of, node) if self.name_of else None,
             )
             pieces = without_susceptibilities(text, switched_from(pieces))
+            pieces += self._revived(text, pieces)
             pieces = [(part, self._as_own(self._stopped(part, fact))) for part, fact in pieces]
             said = self._stated_instant(text)
             stored = [
@@ -446,6 +447,21 @@ class UserMemory:
             kept = tuple(f for f in stored if f is not None)
             self._project_asides(text, kept, session)
             return kept
+
+    def _revived(
+        self, sentence: str, pieces: list[tuple[str, Extracted]]
+    ) -> list[tuple[str, Extracted]]:
+        """A target of the sentence's project set aside before and taken up again by it
+        ("bringing lpxc back"), no longer set aside (``notes.revived``)."""
+        words = revived(sentence)
+        notes = {f.subj for _, f in pieces if f.subj.startswith("note:")}
+        out: list[tuple[str, Extracted]] = []
+        for note in notes if words else ():
+            for f in self.vault.history(note, "dropped_target"):
+                names = {alias_key(n) for n in (f.obj, f.obj_name) if n}
+                if f.t_end is None and names & set(words):
+                    out.append((sentence, Extracted(note, f.rel, f.obj, ends=True)))
+        return out
 
     def _project_asides(self, sentence: str, stored: tuple[Fact, ...], session: str | None) -> None:
         """Keep a project's sentence as a remark of that project, as written, when one of its

@@ -15,6 +15,7 @@ from memory.clauses import clauses
 from memory.clock import SimulatedClock
 from memory.dosing import dose_after, regimen
 from memory.extract import Extracted
+from memory.notes import revived
 from memory.patients import find_mrns, said_as_year
 from memory.reasons import switched_from, without_susceptibilities
 from memory.service import UserMemory
@@ -173,3 +174,25 @@ def test_a_grid_stores_each_patients_values(mem: UserMemory, clock: SimulatedClo
     mem.state_each("renal round\nmrn  k  cr\n4410  5.6  240\n5521  4.1  98", "s1")
     assert "k 5.6" in _ask(mem, "k for 4410?")
     assert "cr 98" in _ask(mem, "5521 creatinine?")
+
+
+def test_a_target_taken_up_again_is_read_by_its_verb() -> None:
+    assert revived("kite: bringing gyrb back, parc shelved instead") == ["gyrb"]
+    assert revived("mura back on the table after the new data") == ["mura"]
+    assert revived("unparking the dhfr series") == ["dhfr"]
+    assert revived("bringing the meeting forward") == []
+
+
+def test_a_target_the_graph_lacks_is_set_aside_as_written(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    clock.advance(minutes=5)
+    mem.state_each("kite: lead KT-2, backup KT-9", "s1")
+    clock.advance(minutes=5)
+    mem.state_each("we've shelved gyrb on kite, going after parc", "s1")
+    assert "gyrb" in _ask(mem, "target we shelved on kite?")
+    clock.advance(minutes=5)
+    mem.state_each("kite: bringing gyrb back, parc shelved instead", "s1")
+    text = _ask(mem, "what target is shelved on kite now")
+    assert "parc" in text and "gyrb" not in text
+    assert "KT-2" in _ask(mem, "kite lead?")
