@@ -196,3 +196,14 @@ def test_a_target_the_graph_lacks_is_set_aside_as_written(
     text = _ask(mem, "what target is shelved on kite now")
     assert "parc" in text and "gyrb" not in text
     assert "KT-2" in _ask(mem, "kite lead?")
+
+
+def test_a_day_of_the_month_said_by_its_ordinal() -> None:
+    from datetime import UTC, date, datetime
+
+    from memory.dates import find_dates
+
+    now = datetime(2026, 3, 9, 10, 0, tzinfo=UTC)
+    assert [d.day for d in find_dates("psa was 7.2 (thurs 5th)", now)] == [date(2026, 3, 5)]
+    assert [d.day for d in find_dates("inr on the 20th?", now)] == [date(2026, 2, 20)]
+    assert [d.day for d in find_dates("no date here, 5 mg", now)] == []
