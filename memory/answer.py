@@ -20,7 +20,7 @@ from dataclasses import replace
 from engine.result import LinkedEntity, Result
 from engine.understand.followup import PRONOUN
 from engine.understand.form import asked_noun, is_yes_no, without_frame
-from engine.understand.lexicon import KIND_WORDS
+from engine.understand.lexicon import FUNCTION_WORDS, KIND_WORDS
 from engine.understand.polarity import Directions
 from engine.util.text import alias_key
 from memory import choose, timeline
@@ -31,6 +31,7 @@ from memory.clauses import clauses
 from memory.dates import date_spans
 from memory.druglevels import asked_level
 from memory.literals import Measurement, find_measurements, headed_key, mentioned_keys
+from memory.notes import asked_label
 from memory.origin import STATED
 from memory.patients import PERSON
 from memory.relations import RelationCatalog, RelationSpec
@@ -193,6 +194,13 @@ class Answerer:
                 noted = self._remark(text, subject, history, route)
                 if noted is not None:
                     return noted  # "which column did we drop?": what the user said of it
+            label = self._unheld_label(text, subject) if subject.kind == NOTE else None
+            if spec is None and not reverse and label is not None:
+                # "finch cro?": a noun no relation is asked by and no result is keyed by
+                said = [f.evidence for f in history]
+                return not_answered(
+                    question, f"I have no {label} recorded for {who(subject, said)}."
+                )
             if spec is None and not reverse and history and self._summary_ok(text, subject, route):
                 return summary(
                     question,
@@ -223,6 +231,14 @@ class Answerer:
                     said = [f.evidence for f in history]
                     return not_answered(
                         question, f"I have no {kind.group(0)} recorded for {who(subject, said)}."
+                    )
+                label = self._unheld_label(text, subject)
+                if label is not None:
+                    # "who's the cro on finch?": a noun of the project's no key is, and no
+                    # relation is asked by
+                    said = [f.evidence for f in history]
+                    return not_answered(
+                        question, f"I have no {label} recorded for {who(subject, said)}."
                     )
             if named_classes and not reverse and "Compound" in spec.objects:
                 # "any blood thinners for 50312?": of the values, those of the class named
@@ -695,6 +711,22 @@ class Answerer:
             if canon(word) in known and canon(word) != alias_key(word):
                 return canon(word)
         return None
+
+    def _unheld_label(self, question: str, subject: SubjectRef) -> str | None:
+        """The noun a question about a project asks by ("the cro on finch", "finch cro?"),
+        when none of its words is a word of grammar or of when, or names a relation
+        (``notes.asked_label``)."""
+        label = asked_label(question, subject.mention or subject.name or "")
+        if label is None:
+            return None
+        words = label.split()
+        if any(
+            w in FUNCTION_WORDS
+            or any(s.score(w, ask=True) > 0 for s in self.catalog.relations.values())
+            for w in words
+        ):
+            return None
+        return label
 
     def _cue_of_another(self, word: str, spec: RelationSpec) -> bool:
         return any(

@@ -347,3 +347,27 @@ def revived(text: str) -> list[str]:
     """The words of what ``text`` takes up again after it was set aside ("bringing lpxc back",
     "nek7 back on the table", "unparking mura"), as alias keys. Pure."""
     return [alias_key(next(g for g in m.groups() if g)) for m in _REVIVED.finditer(text)]
+
+
+_WHEN_WORDS = frozenset({"now", "current", "currently", "latest", "today", "again", "so", "far"})
+
+
+def asked_label(question: str, name: str) -> str | None:
+    """The noun of one or two words a question asks of the project called ``name``, in the
+    two shapes a label is asked in: "who's the cro on finch?" and "finch cro?". None for any
+    other shape, or when a word of it is one of when ("finch lead now?"). Pure."""
+    if not name:
+        return None
+    at = rf"(?:the\s+)?{re.escape(name)}(?:\s+(?:project|programme|program))?"
+    noun = r"(?P<n>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+    shapes = (
+        rf"^\W*(?:who|what|which)(?:'s|’s|s|\s+is|\s+was)?\s+(?:the|our)\s+{noun}\s+"
+        rf"(?:on|for|of|in)\s+{at}\W*$",
+        rf"^\W*{at}(?:'s|’s)?\s+{noun}\W*$",
+    )
+    for shape in shapes:
+        m = re.match(shape, question.strip(), re.IGNORECASE)
+        if m is not None:
+            words = m.group("n").lower().split()
+            return None if set(words) & _WHEN_WORDS else " ".join(words)
+    return None

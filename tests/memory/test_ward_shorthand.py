@@ -15,7 +15,7 @@ from memory.clauses import clauses
 from memory.clock import SimulatedClock
 from memory.dosing import dose_after, regimen
 from memory.extract import Extracted
-from memory.notes import revived
+from memory.notes import asked_label, revived
 from memory.patients import find_mrns, said_as_year
 from memory.reasons import switched_from, without_susceptibilities
 from memory.service import UserMemory
@@ -207,3 +207,27 @@ def test_a_day_of_the_month_said_by_its_ordinal() -> None:
     assert [d.day for d in find_dates("psa was 7.2 (thurs 5th)", now)] == [date(2026, 3, 5)]
     assert [d.day for d in find_dates("inr on the 20th?", now)] == [date(2026, 2, 20)]
     assert [d.day for d in find_dates("no date here, 5 mg", now)] == []
+
+
+def test_the_noun_a_project_is_asked_by() -> None:
+    assert asked_label("who's the cro on finch?", "finch") == "cro"
+    assert asked_label("finch cro?", "finch") == "cro"
+    assert asked_label("what is the primary assay for the finch project?", "finch") == (
+        "primary assay"
+    )
+    assert asked_label("finch lead now?", "finch") is None
+    assert asked_label("what did finch give in the rat study?", "finch") is None
+
+
+def test_a_project_asked_by_a_noun_it_holds_nothing_under_is_refused(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    clock.advance(minutes=5)
+    mem.state_each("finch: lead FN-8, backup FN-3, ic50 22 nM", "s1")
+    for question in ("who's the cro on finch?", "finch cro?"):
+        result = mem.answer(question, [], session="s1")
+        assert result is not None and "cro" in (result.text or "")
+        assert not result.answers
+    clock.advance(minutes=5)
+    mem.state_each("finch cro: medchemlab", "s1")
+    assert "medchemlab" in _ask(mem, "who's the cro on finch?")
