@@ -152,6 +152,7 @@ class Extractor:
             for m in _past_names(find_measurements(text, known), named)
             if not _is_dose(text, m, doses, self._known_keys)
             and not any(m.start < b and a < m.end for a, b in named)
+            and not _dated_heading(m, known)
         ]
         measurements = self._levels(text, measurements, linked, patients)
         if not measurements and patients and not doses:
@@ -536,6 +537,18 @@ def _covers(e: LinkedEntity, start: int, end: int, phrase: str) -> bool:
         return False
     inside = start <= e.start and e.end <= end and e.end - e.start < end - start
     return not (inside and _CODE.fullmatch(phrase))
+
+
+_DAY_MONTH = re.compile(r"(?P<d>\d{1,2})/(?P<m>\d{1,2})(?:/\d{2,4})?")
+
+
+def _dated_heading(m: Measurement, known: frozenset[str] | set[str]) -> bool:
+    """A word no test is named by, with a day and month after it ("bloods 18/11", "results
+    17/11"): when the results were taken, no value of a test (a known test's "120/80" is)."""
+    if alias_key(m.key) in known:
+        return False
+    value = _DAY_MONTH.fullmatch(m.literal[len(m.key) :].strip())
+    return value is not None and 1 <= int(value["d"]) <= 31 and 1 <= int(value["m"]) <= 12
 
 
 def _value_bonus(spec: RelationSpec, measurements: list[Measurement]) -> float:

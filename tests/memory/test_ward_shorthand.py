@@ -231,3 +231,13 @@ def test_a_project_asked_by_a_noun_it_holds_nothing_under_is_refused(
     clock.advance(minutes=5)
     mem.state_each("finch cro: medchemlab", "s1")
     assert "medchemlab" in _ask(mem, "who's the cro on finch?")
+
+
+def test_a_day_and_month_after_a_word_no_test_is_named_by_is_no_value() -> None:
+    from memory.extract import _dated_heading
+    from memory.literals import find_measurements
+
+    [said] = find_measurements("renal bloods 04/12", frozenset())
+    assert _dated_heading(said, frozenset())
+    [bp] = find_measurements("bp 124/11", frozenset({"bp"}))
+    assert not _dated_heading(bp, frozenset({"bp"}))
