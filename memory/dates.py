@@ -158,7 +158,7 @@ def find_dates(text: str, now: datetime) -> list[DateMention]:
 
 
 _ORDINAL = re.compile(
-    rf"(?:\bthe\s+|\b(?:{_SHORT_DAYS})\w*\s+)(?P<d>(?:(?:{_SHORT_DAYS})\w*\s+)?"
+    rf"(?:\bthe\s+|\bon\s+|\b(?:{_SHORT_DAYS})\w*\s+)(?P<d>(?:(?:{_SHORT_DAYS})\w*\s+)?"
     r"(?P<n>\d{1,2})(?:st|nd|rd|th))\b",
     re.IGNORECASE,
 )

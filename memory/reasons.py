@@ -66,16 +66,18 @@ def switch_reasons(
 _DRUG_RELATIONS = frozenset({"takes", "allergic_to", SIDE_EFFECT})
 
 
-def switched_from(pieces: Sequence[tuple[str, Extracted]]) -> list[tuple[str, Extracted]]:
+def switched_from(
+    pieces: Sequence[tuple[str, Extracted]], named: Sequence[str] = ()
+) -> list[tuple[str, Extracted]]:
     """``pieces`` with a switch that names no drug it replaces ("so switched to oxycodone")
     replacing the one drug another clause of its sentence named ("came out in a rash with
-    morphine on the ward, so switched to oxycodone 2.5mg prn"), instead of every current
-    medication of the patient."""
+    morphine on the ward, so switched to oxycodone 2.5mg prn"; ``named``: the drugs the
+    sentence names, as linked), instead of every current medication of the patient."""
     switches = [f for _, f in pieces if f.rel == "takes" and f.supersede_current]
     if len(switches) != 1:
         return list(pieces)
     new = switches[0]
-    named = {
+    others = {
         f.obj
         for _, f in pieces
         if f.rel in _DRUG_RELATIONS
@@ -84,9 +86,10 @@ def switched_from(pieces: Sequence[tuple[str, Extracted]]) -> list[tuple[str, Ex
         and f.obj.startswith("Compound::")
         and not (f.rel == "takes" and f.detail)
     }
-    if len(named) != 1:
+    drugs = {d for d in named if d != new.obj} | others
+    if len(drugs) != 1:
         return list(pieces)
-    old = (new.subj, "takes", named.pop())
+    old = (new.subj, "takes", drugs.pop())
     return [
         (part, replace(f, supersedes=old, supersede_current=False) if f is new else f)
         for part, f in pieces

@@ -434,7 +434,8 @@ class UserMemory:
                 harms,
                 lambda node: _graph_name(self.name_of, node) if self.name_of else None,
             )
-            pieces = without_susceptibilities(text, switched_from(pieces))
+            named = [e.id for e in link(self.linker, text) if e.kind == "Compound"]
+            pieces = without_susceptibilities(text, switched_from(pieces, named))
             pieces += self._revived(text, pieces)
             pieces = [(part, self._as_own(self._stopped(part, fact))) for part, fact in pieces]
             said = self._stated_instant(text)

@@ -91,6 +91,10 @@ def test_a_switch_that_names_no_old_drug_replaces_the_one_its_sentence_named() -
     moved = pieces[1][1]
     assert moved.supersedes == ("patient:7001", "takes", "Compound::DB01053")
     assert not moved.supersede_current
+    # a drug the sentence names only as a harm's cause ("palpitations with salbutamol")
+    salbutamol = "Compound::DB01001"
+    [(_, moved)] = switched_from([("moved to clinda", new)], [salbutamol, "clinda"])
+    assert moved.supersedes == ("patient:7001", "takes", salbutamol)
     # with no other drug named, the switch is left as it was read
     assert switched_from([("moved to clinda", new)])[0][1].supersede_current
 
