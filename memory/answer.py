@@ -322,6 +322,19 @@ class Answerer:
                 else choose.temporal(rule, reading, spec.name, anchored=anchored)
             )
             named = _anchor_test(anchors, when)
+            dosed = [e for e in anchors if e.kind == "Compound" and "Compound" in spec.objects]
+            if (
+                spec.asks_detail(text)
+                and not reverse
+                and dosed
+                and not any(f.obj == e.id for e in dosed for f in rows)
+            ):
+                # "what dose of metformin is 8842 on?" of a patient never on it: not another
+                # drug's dose
+                said = [f.evidence for f in history]
+                return not_answered(
+                    question, f"I have no {dosed[0].mention} recorded for {who(subject, said)}."
+                )
             if (spec.asks_detail(text) or about_named) and anchors and any(named(f) for f in rows):
                 # "What dose of [Compound] is she on?" asks about the value it names
                 rows = [f for f in rows if named(f)]

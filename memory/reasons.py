@@ -23,6 +23,14 @@ _REASON = re.compile(
 """What comes before the reason of a change: "because of the", " - ", "due to"."""
 
 
+_CHANGED = re.compile(
+    r"\b(?:cut|reduc\w*|lower\w*|decreas\w*|halv\w*|dropp?\w*|increas\w*|upp\w*|rais\w*|"
+    r"doubl\w*|titrat\w*|wean\w*|tapered)\b",
+    re.IGNORECASE,
+)
+"""A verb that changes a drug's dose ("cut to 40mg bd", "halved")."""
+
+
 def _after_reason(sentence: str, start: int) -> bool:
     return start > 0 and _REASON.search(sentence[:start]) is not None
 
@@ -37,6 +45,11 @@ def switch_reasons(
     switch or stop of a drug made that drug's side effect; a harm of ``harms`` (linked in the
     sentence) said so and read as no fact is added as one."""
     stopped = [f for _, f in pieces if f.rel == "takes" and (f.supersedes or f.ends)]
+    if not stopped:
+        # "gliclazide cut to 40mg bd - hypos": the drug whose dose its clause changes
+        stopped = [
+            f for part, f in pieces if f.rel == "takes" and f.detail and _CHANGED.search(part)
+        ]
     old = {f.supersedes[2] if f.supersedes else f.obj for f in stopped}
     if len(old) != 1:
         return list(pieces)
@@ -58,6 +71,12 @@ def switch_reasons(
             if any(f.obj == h.id for _, f in out):
                 continue
             fact = Extracted(subject, SIDE_EFFECT, h.id, None, h.name, detail=cause, said=h.mention)
+            # the same words read as a condition of its own are this side effect
+            out = [
+                (p, f)
+                for p, f in out
+                if not (f.rel in _FELT and (f.said or "").lower() == h.mention.lower())
+            ]
             out.append((sentence, fact))
             done.add(h.id)
     return out

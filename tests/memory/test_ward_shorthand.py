@@ -245,3 +245,24 @@ def test_a_day_and_month_after_a_word_no_test_is_named_by_is_no_value() -> None:
     assert _dated_heading(said, frozenset())
     [bp] = find_measurements("bp 124/11", frozenset({"bp"}))
     assert not _dated_heading(bp, frozenset({"bp"}))
+
+
+def test_a_dose_asked_of_a_drug_the_patient_was_never_on_is_refused(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    clock.advance(minutes=5)
+    mem.state_each("9120 af, on warfarin 3mg od", "s1")
+    result = mem.answer("what dose of metformin is 9120 on?", [], session="s1")
+    assert result is not None and not result.answers
+    assert "metformin" in (result.text or "")
+
+
+def test_a_harm_given_as_the_reason_of_a_dose_change_is_that_drugs(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    clock.advance(minutes=5)
+    mem.state_each("9130 on warfarin 5mg od", "s1")
+    clock.advance(minutes=5)
+    mem.state_each("9130 warfarin cut to 3mg od - dizziness", "s1")
+    text = _ask(mem, "what side effect has 9130 had?")
+    assert "Dizziness" in text and "Warfarin" in text
