@@ -195,6 +195,13 @@ class Answerer:
                 if noted is not None:
                     return noted  # "which column did we drop?": what the user said of it
             label = self._unheld_label(text, subject) if subject.kind == NOTE else None
+            if (
+                label is not None
+                and spec is not None
+                and spec.score(text, ask=True) <= 0
+                and self._key(text, spec) is None
+            ):
+                spec = None  # "who's the chemist on heron?": read by meaning alone, no role
             if spec is None and not reverse and label is not None:
                 # "finch cro?": a noun no relation is asked by and no result is keyed by
                 said = [f.evidence for f in history]
@@ -732,11 +739,10 @@ class Answerer:
         label = asked_label(question, subject.mention or subject.name or "")
         if label is None:
             return None
-        words = label.split()
+        specs = self.catalog.relations.values()
         if any(
-            w in FUNCTION_WORDS
-            or any(s.score(w, ask=True) > 0 for s in self.catalog.relations.values())
-            for w in words
+            w in FUNCTION_WORDS or any(s.score(w, ask=True) > 0 for s in specs)
+            for w in [*label.split(), label]
         ):
             return None
         return label

@@ -266,3 +266,16 @@ def test_a_harm_given_as_the_reason_of_a_dose_change_is_that_drugs(
     mem.state_each("9130 warfarin cut to 3mg od - dizziness", "s1")
     text = _ask(mem, "what side effect has 9130 had?")
     assert "Dizziness" in text and "Warfarin" in text
+
+
+def test_a_role_no_relation_is_asked_by_is_refused_and_a_verb_of_setting_aside_asks_for_one(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    clock.advance(minutes=5)
+    mem.state_each("heron: lead HR-7, backup HR-2", "s1")
+    result = mem.answer("who's the chemist on heron?", [], session="s1")
+    assert result is not None and not result.answers
+    assert "HR-7" in _ask(mem, "who's the front runner on heron?")
+    clock.advance(minutes=5)
+    mem.state_each("heron: parking the nsp14 series", "s1")
+    assert "nsp14" in _ask(mem, "what did heron park?")
