@@ -135,10 +135,13 @@ _CODED = re.compile(r"(?<![\w-])(?:[A-Z][A-Z0-9]*\d[A-Z0-9]*|[A-Z]{1,6}-\d+[A-Za
 
 _HEADING = re.compile(
     r"^\s*(?P<name>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,3}?)"
-    r"(?:\s+(?:update|notes?|news))?\s*(?::(?!\S)|\s[-–—]+\s)"
+    r"(?:\s+\([^()]{1,30}\))?"
+    r"(?:\s+(?:update|notes?|news|kicked off|kick-?off|started|launched|begun|underway))?"
+    r"\s*(?::(?!\S)|\s[-–—]+\s)"
 )
 """A note's heading: the few words a message opens with before a colon or a dash ("Falcon:
-lead is FN-31", "CRISPRi pilot: ...", "Heron study - target: LRRK2")."""
+lead is FN-31", "CRISPRi pilot: ...", "Heron study - target: LRRK2"), an aside in brackets
+and words that say it began left out ("heron (antiviral) kicked off: ...")."""
 _VERB_FORM = re.compile(r"^[a-z]{3,}(?:ing|ed)$")
 """A lower-case word with a verb's ending after a stem of three letters or more."""
 _NOT_A_NAME = re.compile(r"\b(?:mrn|pt|bed|patient|ward|clinic|note|update)\b", re.IGNORECASE)

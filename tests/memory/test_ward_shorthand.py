@@ -279,3 +279,11 @@ def test_a_role_no_relation_is_asked_by_is_refused_and_a_verb_of_setting_aside_a
     clock.advance(minutes=5)
     mem.state_each("heron: parking the nsp14 series", "s1")
     assert "nsp14" in _ask(mem, "what did heron park?")
+
+
+def test_a_heading_may_hold_an_aside_and_say_the_project_began() -> None:
+    from memory.notes import heading_note
+
+    said = heading_note("kestrel (antifungal) kicked off: lead KS-4, target erg11")
+    assert said is not None and said.slug == "kestrel-project"
+    assert heading_note("mr ames (bed 2) update: on pred 30mg od") is None
