@@ -328,6 +328,19 @@ class Answerer:
                 if reading is None or _few_words(reading.masked)
                 else choose.temporal(rule, reading, spec.name, anchored=anchored)
             )
+            if (
+                when.kind == Temporal.PREVIOUS
+                and spec.name == "takes"
+                and not anchors
+                and _ASKS_STOPPED.search(text)
+            ):
+                # "what did we stop on 7310?": a medication that ended, never one still given
+                rows = [f for f in rows if f.t_end is not None]
+                if not rows:
+                    said = [f.evidence for f in history]
+                    return not_answered(
+                        question, f"I have no medication stopped for {who(subject, said)}."
+                    )
             named = _anchor_test(anchors, when)
             dosed = [e for e in anchors if e.kind == "Compound" and "Compound" in spec.objects]
             if (
@@ -862,6 +875,11 @@ _OWNER = re.compile(
 )
 """A project's role said last, after a preposition ("... on the tau lead?", "... with orion's
 lead"): whose the thing asked before it is."""
+_ASKS_STOPPED = re.compile(
+    r"\b(?:stop(?:ped)?|held|hold|discontinued|came off|taken off|withdrawn|ceased)\b",
+    re.IGNORECASE,
+)
+"""A question about a medication that was stopped ("what did we stop on 7310?")."""
 _ROLES = ("lead", "backup")
 """The roles a project's compounds hold, said in ``_OWNER``."""
 _ASKED_WORD = re.compile(

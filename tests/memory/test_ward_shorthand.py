@@ -287,3 +287,15 @@ def test_a_heading_may_hold_an_aside_and_say_the_project_began() -> None:
     said = heading_note("kestrel (antifungal) kicked off: lead KS-4, target erg11")
     assert said is not None and said.slug == "kestrel-project"
     assert heading_note("mr ames (bed 2) update: on pred 30mg od") is None
+
+
+def test_a_stopped_medication_asked_for_is_one_that_ended(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    clock.advance(minutes=5)
+    mem.state_each("7310 hf, on bisoprolol 5mg od, furosemide 40mg om", "s1")
+    result = mem.answer("what did we stop on 7310?", [], session="s1")
+    assert result is not None and not result.answers
+    clock.advance(minutes=5)
+    mem.state_each("7310 holding furosemide, aki", "s1")
+    assert "Furosemide" in _ask(mem, "what did we stop on 7310?")
