@@ -18,7 +18,15 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from engine.util.yamltext import safe_load
-from memory.dates import at_part, days_ago, find_dates, part_of_day, start_of_day, this_part
+from memory.dates import (
+    at_part,
+    days_ago,
+    end_of_day,
+    find_dates,
+    part_of_day,
+    start_of_day,
+    this_part,
+)
 
 DEFAULT_RULES = Path(__file__).with_name("rules.yaml")
 STORES = frozenset({"episodic", "vault", "kg", "dense"})
@@ -229,9 +237,11 @@ class Router:
             return TemporalIntent(fallback, None, fallback, None, True)
         days = _as_of_days(question, t)
         if days is not None:
-            return TemporalIntent(
-                Temporal.AS_OF, None, Temporal.CURRENT, now - timedelta(days=days), True
-            )
+            instant = now - timedelta(days=days)
+            if days == int(days) and 1 <= days < 7:
+                # "yesterday", "2 days ago": that day, to its end
+                instant = end_of_day(instant.date(), now)
+            return TemporalIntent(Temporal.AS_OF, None, Temporal.CURRENT, instant, True)
         if any(p.search(question) for p in pats["current"]):
             return TemporalIntent(Temporal.CURRENT, None, Temporal.CURRENT, None, True)
         soft = any(p.search(question) for p in pats["current_soft"])

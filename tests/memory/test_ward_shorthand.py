@@ -299,3 +299,13 @@ def test_a_stopped_medication_asked_for_is_one_that_ended(
     clock.advance(minutes=5)
     mem.state_each("7310 holding furosemide, aki", "s1")
     assert "Furosemide" in _ask(mem, "what did we stop on 7310?")
+
+
+def test_yesterday_is_the_whole_of_that_day(mem: UserMemory, clock: SimulatedClock) -> None:
+    from datetime import UTC, datetime
+
+    clock.set(datetime(2026, 3, 9, 17, 0, tzinfo=UTC))
+    mem.state_each("5120 neuts 0.6", "s1")
+    clock.set(datetime(2026, 3, 10, 9, 0, tzinfo=UTC))
+    mem.state_each("5120 neuts up to 1.1 today", "s1")
+    assert "neuts 0.6" in _ask(mem, "neutrophils for 5120 yesterday?")
