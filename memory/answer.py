@@ -194,19 +194,19 @@ class Answerer:
                 noted = self._remark(text, subject, history, route)
                 if noted is not None:
                     return noted  # "which column did we drop?": what the user said of it
-            label = self._unheld_label(text, subject) if subject.kind == NOTE else None
+            unheld = self._unheld_label(text, subject) if subject.kind == NOTE else None
             if (
-                label is not None
+                unheld is not None
                 and spec is not None
                 and spec.score(text, ask=True) <= 0
                 and self._key(text, spec) is None
             ):
                 spec = None  # "who's the chemist on heron?": read by meaning alone, no role
-            if spec is None and not reverse and label is not None:
+            if spec is None and not reverse and unheld is not None:
                 # "finch cro?": a noun no relation is asked by and no result is keyed by
                 said = [f.evidence for f in history]
                 return not_answered(
-                    question, f"I have no {label} recorded for {who(subject, said)}."
+                    question, f"I have no {unheld} recorded for {who(subject, said)}."
                 )
             if spec is None and not reverse and history and self._summary_ok(text, subject, route):
                 return summary(
@@ -239,13 +239,13 @@ class Answerer:
                     return not_answered(
                         question, f"I have no {kind.group(0)} recorded for {who(subject, said)}."
                     )
-                label = self._unheld_label(text, subject)
-                if label is not None:
+                unheld = self._unheld_label(text, subject)
+                if unheld is not None:
                     # "who's the cro on finch?": a noun of the project's no key is, and no
                     # relation is asked by
                     said = [f.evidence for f in history]
                     return not_answered(
-                        question, f"I have no {label} recorded for {who(subject, said)}."
+                        question, f"I have no {unheld} recorded for {who(subject, said)}."
                     )
             if named_classes and not reverse and "Compound" in spec.objects:
                 # "any blood thinners for 50312?": of the values, those of the class named
