@@ -238,8 +238,8 @@ class Router:
         days = _as_of_days(question, t)
         if days is not None:
             instant = now - timedelta(days=days)
-            if days == int(days) and 1 <= days < 7:
-                # "yesterday", "2 days ago": that day, to its end
+            if days == 1 and _YESTERDAY.search(question):
+                # "yesterday": the day before, to its end
                 instant = end_of_day(instant.date(), now)
             return TemporalIntent(Temporal.AS_OF, None, Temporal.CURRENT, instant, True)
         if any(p.search(question) for p in pats["current"]):
@@ -282,6 +282,9 @@ def _only_date(text: str, now: datetime) -> date | None:
     if len(dates) == 1 and not (text[: dates[0].start] + text[dates[0].end :]).strip():
         return dates[0].day
     return None
+
+
+_YESTERDAY = re.compile(r"\byesterday\b", re.IGNORECASE)
 
 
 def _as_of_days(question: str, rules: TemporalRules) -> float | None:
