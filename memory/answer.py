@@ -20,16 +20,18 @@ from dataclasses import replace
 from engine.result import LinkedEntity, Result
 from engine.understand.followup import PRONOUN
 from engine.understand.form import asked_noun, is_yes_no, without_frame
-from engine.understand.lexicon import KIND_WORDS
+from engine.understand.lexicon import FUNCTION_WORDS, KIND_WORDS
 from engine.understand.polarity import Directions
 from engine.util.text import alias_key
 from memory import choose, timeline
 from memory.asks import AskReading, AskScorer, mask
+from memory.circumstance import drug_as_circumstance
 from memory.classes import DrugClasses, NamedClass
 from memory.clauses import clauses
 from memory.dates import date_spans
 from memory.druglevels import asked_level
 from memory.literals import Measurement, find_measurements, headed_key, mentioned_keys
+from memory.notes import asked_label
 from memory.origin import STATED
 from memory.patients import PERSON
 from memory.relations import RelationCatalog, RelationSpec
@@ -192,6 +194,20 @@ class Answerer:
                 noted = self._remark(text, subject, history, route)
                 if noted is not None:
                     return noted  # "which column did we drop?": what the user said of it
+            unheld = self._unheld_label(text, subject) if subject.kind == NOTE else None
+            if (
+                unheld is not None
+                and spec is not None
+                and spec.score(text, ask=True) <= 0
+                and self._key(text, spec) is None
+            ):
+                spec = None  # "who's the chemist on heron?": read by meaning alone, no role
+            if spec is None and not reverse and unheld is not None:
+                # "finch cro?": a noun no relation is asked by and no result is keyed by
+                said = [f.evidence for f in history]
+                return not_answered(
+                    question, f"I have no {unheld} recorded for {who(subject, said)}."
+                )
             if spec is None and not reverse and history and self._summary_ok(text, subject, route):
                 return summary(
                     question,
@@ -222,6 +238,14 @@ class Answerer:
                     said = [f.evidence for f in history]
                     return not_answered(
                         question, f"I have no {kind.group(0)} recorded for {who(subject, said)}."
+                    )
+                unheld = self._unheld_label(text, subject)
+                if unheld is not None:
+                    # "who's the cro on finch?": a noun of the project's no key is, and no
+                    # relation is asked by
+                    said = [f.evidence for f in history]
+                    return not_answered(
+                        question, f"I have no {unheld} recorded for {who(subject, said)}."
                     )
             if named_classes and not reverse and "Compound" in spec.objects:
                 # "any blood thinners for 50312?": of the values, those of the class named
@@ -304,7 +328,33 @@ class Answerer:
                 if reading is None or _few_words(reading.masked)
                 else choose.temporal(rule, reading, spec.name, anchored=anchored)
             )
+            if (
+                when.kind == Temporal.PREVIOUS
+                and spec.name == "takes"
+                and not anchors
+                and _ASKS_STOPPED.search(text)
+            ):
+                # "what did we stop on 7310?": a medication that ended, never one still given
+                rows = [f for f in rows if f.t_end is not None]
+                if not rows:
+                    said = [f.evidence for f in history]
+                    return not_answered(
+                        question, f"I have no medication stopped for {who(subject, said)}."
+                    )
             named = _anchor_test(anchors, when)
+            dosed = [e for e in anchors if e.kind == "Compound" and "Compound" in spec.objects]
+            if (
+                spec.asks_detail(text)
+                and not reverse
+                and dosed
+                and not any(f.obj == e.id for e in dosed for f in rows)
+            ):
+                # "what dose of metformin is 8842 on?" of a patient never on it: not another
+                # drug's dose
+                said = [f.evidence for f in history]
+                return not_answered(
+                    question, f"I have no {dosed[0].mention} recorded for {who(subject, said)}."
+                )
             if (spec.asks_detail(text) or about_named) and anchors and any(named(f) for f in rows):
                 # "What dose of [Compound] is she on?" asks about the value it names
                 rows = [f for f in rows if named(f)]
@@ -567,12 +617,33 @@ class Answerer:
         # asked, so its words are no cue (the meaning still reads the whole question)
         purpose = _PURPOSE.search(question)
         cued = question[: purpose.start("tail")] if purpose else question
+        # "tox finding on the tau lead?": the role after the noun asked only says whose it is
+        owner = _OWNER.search(cued)
+        if owner is not None and _ASKED_WORD.search(cued[: owner.start()]):
+            whose = cued[owner.start() :]
+            cued = cued[: owner.start()]
+            # a project's role is not what is asked ("dc50 of the tau lead?"), unless the words
+            # before it name one ("the backup for the tau lead")
+            specs = [
+                s
+                for s in specs
+                if s.score(cued, ask=True) > 0
+                or not any(s.score(role, ask=True) > 0 for role in (whose, *_ROLES))
+            ]
+        # "what's she getting with the tamoxifen?": what the drug did, unless a test is named
+        circumstance = (
+            reading is not None
+            and drug_as_circumstance(reading.masked)
+            and not any(s.functional == "key" and self._key(cued, s) is not None for s in specs)
+        )
         for spec in specs:
             cue = spec.score(cued, ask=True)
             if spec.functional == "key" and not dosing and self._key(cued, spec) is not None:
                 cue += _KEY_NAMED
             if classed and "Compound" in spec.objects and not spec.literal_object:
                 cue += 1.0
+            if circumstance and "Side Effect" in spec.objects and not spec.literal_object:
+                cue += _CIRCUMSTANCE_CUE
             sense = choose.meaning(reading, spec.name, offsets.get(spec.name, 0.0))
             moves = choose.direction(way, signs[spec.name])
             shared = self._shared_support(spec, question)
@@ -674,6 +745,21 @@ class Answerer:
                 return canon(word)
         return None
 
+    def _unheld_label(self, question: str, subject: SubjectRef) -> str | None:
+        """The noun a question about a project asks by ("the cro on finch", "finch cro?"),
+        when none of its words is a word of grammar or of when, or names a relation
+        (``notes.asked_label``)."""
+        label = asked_label(question, subject.mention or subject.name or "")
+        if label is None:
+            return None
+        specs = self.catalog.relations.values()
+        if any(
+            w in FUNCTION_WORDS or any(s.score(w, ask=True) > 0 for s in specs)
+            for w in [*label.split(), label]
+        ):
+            return None
+        return label
+
     def _cue_of_another(self, word: str, spec: RelationSpec) -> bool:
         return any(
             s.name != spec.name and not s.verbatim and s.score(word, ask=True) > 0
@@ -734,6 +820,9 @@ _ANY_RESULT = frozenset(
     }
 )
 """Words before "result" that name no kind of result."""
+_CIRCUMSTANCE_CUE = 2.0
+"""Cue units for a side effect when the question ends on a drug as its circumstance
+(``memory.circumstance``)."""
 _KEY_NAMED = 5.0
 """Cue units for a keyed relation whose measurement the question names: "the kestrel lead's
 IC50" asks for the IC50, the lead only says whose."""
@@ -779,6 +868,26 @@ def _only_names(masked: str) -> bool:
     return not re.search(r"[A-Za-z]{3,}", re.sub(r"\[[A-Za-z]+\]", " ", masked))
 
 
+_OWNER = re.compile(
+    r"\s(?:of|on|with|for|from|in)\s+(?:the\s+|our\s+)?(?:[\w-]+(?:'s|’s)?\s+){0,2}?"
+    r"(?:lead|backup)(?:\s+(?:compound|candidate))?\s*\??\s*$",
+    re.IGNORECASE,
+)
+"""A project's role said last, after a preposition ("... on the tau lead?", "... with orion's
+lead"): whose the thing asked before it is."""
+_ASKS_STOPPED = re.compile(
+    r"\b(?:stop(?:ped)?|held|hold|discontinued|came off|taken off|withdrawn|ceased)\b",
+    re.IGNORECASE,
+)
+"""A question about a medication that was stopped ("what did we stop on 7310?")."""
+_ROLES = ("lead", "backup")
+"""The roles a project's compounds hold, said in ``_OWNER``."""
+_ASKED_WORD = re.compile(
+    r"\b(?!(?:what|whats|which|who|whose|is|was|are|were|the|a|an|any|our|current|now|"
+    r"currently|s)\b)[a-z][a-z0-9-]+",
+    re.IGNORECASE,
+)
+"""A word that names what is asked, not a question's frame ("what's the", "any")."""
 _PURPOSE = re.compile(
     r"\b(?:on|taking|take|takes|given|getting|using|prescribed|started)\b[^?]*?"
     r"(?P<tail>\bfor\b[^?]*)\??\s*$",

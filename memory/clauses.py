@@ -18,12 +18,12 @@ import re
 
 _CUT = re.compile(
     r"[;,](?=\s)|\s[—–-]+\s|\s\+\s|\s/\s"
-    r"|\s(?=(?:and|also|plus|then|but|while)\s)",
+    r"|\s(?=(?:and|also|plus|then(?!\s+\d)|but|while|so)\s)",
     re.IGNORECASE,
 )
 """Where a clause may end: the separator itself is left out of both sides (a connective word
 stays at the head of the next clause, where the extractor's cues may read it)."""
-_CONNECTIVE = re.compile(r"^(?:and|plus|then|but|while)\s+", re.IGNORECASE)
+_CONNECTIVE = re.compile(r"^(?:and|plus|then|but|while|so)\s+", re.IGNORECASE)
 
 
 def clauses(sentence: str) -> list[str]:

@@ -140,6 +140,12 @@ def find_dates(text: str, now: datetime) -> list[DateMention]:
         month = read_date(f"1 {m.group('d')}", now)
         if month is not None:
             found.append(DateMention(start, end, m.group("d"), month))
+    for m in _ORDINAL.finditer(text):
+        start, end = m.span("d")
+        if not any(d.start < end and start < d.end for d in found):
+            day = _latest_day_of_month(int(m.group("n")), now.date())
+            if day is not None:
+                found.append(DateMention(start, end, m.group("d"), day))
     for m in _WEEKDAY.finditer(text):
         group = "d" if m.group("d") else "e"
         start, end = m.span(group)
@@ -149,6 +155,28 @@ def find_dates(text: str, now: datetime) -> list[DateMention]:
             back = (now.weekday() - index) % 7
             found.append(DateMention(start, end, said, now.date() - timedelta(days=back)))
     return sorted(found, key=lambda d: d.start)
+
+
+_ORDINAL = re.compile(
+    rf"(?:\bthe\s+|\bon\s+|\b(?:{_SHORT_DAYS})\w*\s+)(?P<d>(?:(?:{_SHORT_DAYS})\w*\s+)?"
+    r"(?P<n>\d{1,2})(?:st|nd|rd|th))\b",
+    re.IGNORECASE,
+)
+"""A day of the month said alone, by its ordinal ("on the 10th", "tues 10th")."""
+
+
+def _latest_day_of_month(n: int, today: date) -> date | None:
+    """The latest day numbered ``n`` up to ``today``: this month's, else last month's."""
+    year, month = today.year, today.month
+    for _ in range(2):
+        try:
+            day = date(year, month, n)
+        except ValueError:
+            day = None
+        if day is not None and day <= today:
+            return day
+        year, month = (year, month - 1) if month > 1 else (year - 1, 12)
+    return None
 
 
 def read_date(span: str, now: datetime) -> date | None:

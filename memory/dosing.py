@@ -17,7 +17,8 @@ from dataclasses import dataclass
 _NUMBER = r"\d+(?:[.,]\d+)?(?:\s*(?:-|–|to)\s*\d+(?:[.,]\d+)?)?"
 _UNIT = (
     r"(?:mg|mcg|µg|μg|ug|g|grams?|milligrams?|micrograms?|mL|ml|millilit(?:er|re)s?|"
-    r"units?|IU|U|mmol|mEq|puffs?|tablets?|tabs?|capsules?|caps?|drops?|sprays?|patch(?:es)?)"
+    r"units?|IU|U|mmol|mEq|puffs?|tablets?|tabs?|capsules?|caps?|drops?|sprays?|patch(?:es)?|"
+    r"sachets?|vials?|ampoules?|amps?)"
     r"(?:\s*/\s*(?:kg|h|hr|hour|min|minute|day|d|dose|m2))*"
 )
 DOSE_UNIT = _UNIT
@@ -26,7 +27,7 @@ _ROUTE = (
     r"(?:orally|by mouth|p\.?o\.?|iv|i\.v\.|intravenously|intravenous|sc|sq|s\.c\.|subcut|"
     r"subcutaneously|subcutaneous|im|intramuscularly|intramuscular|inhaled|by inhaler|"
     r"topically|topical|sublingually|sublingual|sl|pr|rectally|transdermally|transdermal|"
-    r"nasally|intranasally|via (?:ng|peg) tube)"
+    r"nasally|intranasally|via (?:ng|peg) tube|nebs?|nebulised|nebulized|via nebuli[sz]er)"
 )
 _TIMES = r"(?:once|twice|thrice|three times|four times|[2-6] times|[2-6]x)"
 _FREQUENCY = (
@@ -35,7 +36,7 @@ _FREQUENCY = (
     r"morning|evening|night|day|week|month)"
     r"|q\s?\d+\s?[hdw]|q\.?d\.?|b\.?i\.?d\.?|t\.?i\.?d\.?|q\.?i\.?d\.?|q\.?h\.?s\.?|o\.?d\.?|b\.?d\.?"
     r"|t\.?d\.?s\.?|q\.?d\.?s\.?|nocte|mane|o\.?m\.?|stat"
-    r"|every\s+\d+\s+months?|\d+(?:\s*-\s*\d+)?[- ]hourly"
+    r"|every\s+\d+\s+months?|\d+(?:\s*-\s*\d+)?[- ]?(?:hourly|hrly)"
     r"|daily|nightly|weekly|monthly|hourly|at bedtime|at night|in the (?:morning|evening)"
     r"|with (?:meals|breakfast|dinner)|as needed|prn|p\.r\.n\.)"
 )
@@ -67,7 +68,7 @@ _PHRASE = re.compile(
 _GIVEN = r"(?:\s+(?:added|started|restarted|commenced|given|prescribed|charted))?"
 """A verb of giving, said of the drug before its dose ("gent added, 5mg/kg od")."""
 _LEAD = re.compile(
-    rf"^(?:\s+\([^()\d]{{1,30}}\))?{_GIVEN}(?:\s*,)?\s+"
+    rf"^(?:\s+\([^()\d]{{1,30}}\))?(?:\s+(?i:{_RELEASE})(?=\s+\d))?{_GIVEN}(?:\s*,)?\s+"
     r"(?:(?:(?:on|for)\s+\d{3,}\s+)?(?:[a-z]+\s+){0,2}?(?:at|to|now)\s+(?=\d)|(?:stays?|remains?|continues?|kept)(?:\s+on)?\s+(?=\d))?"
 )
 """What may stand between a drug and its dose: its brand in brackets ("methylphenidate
@@ -103,7 +104,25 @@ def dose_after(text: str, end: int) -> Dose | None:
     if m is None or not (m.group("amount") or m.group("freq")):
         return None
     phrase = m.group(0)
+    later = (
+        _then_dose(text, start + len(phrase)) if _STAT.fullmatch(m.group("freq") or "") else None
+    )
+    if later is not None:
+        return later  # "doxy 200mg stat then 100mg od": the dose it goes on at
     return Dose(phrase, start, start + len(phrase), m.group("amount"))
+
+
+_STAT = re.compile(r"\s*stat", re.IGNORECASE)
+_THEN = re.compile(r"\s*,?\s*(?:and\s+)?then\s+", re.IGNORECASE)
+
+
+def _then_dose(text: str, end: int) -> Dose | None:
+    """The dose said after "then" at ``end``, with its amount: a course after a first dose."""
+    then = _THEN.match(text, end)
+    m = _PHRASE.match(text, then.end()) if then else None
+    if then is None or m is None or not m.group("amount"):
+        return None
+    return Dose(m.group(0), then.end(), then.end() + len(m.group(0)), m.group("amount"))
 
 
 def dose_before(text: str, start: int) -> Dose | None:
@@ -159,3 +178,22 @@ def kept_frequency(new: str, old: str | None) -> str:
         return new
     said = [m.group() for m in _FREQUENCY_SAID.finditer(old)]
     return f"{new.strip()} {said[-1]}" if said else new
+
+
+_INSTRUCTION = re.compile(r"^\s*with\s+(?:meals|breakfast|dinner)\s*$", re.IGNORECASE)
+
+
+def regimen(detail: str) -> tuple[str, str | None]:
+    """A stated dose split into how much and how often it is given ("40mg od") and what is said
+    besides (how long the course runs, "x5d"; how it is taken, "with meals"), each as
+    written; ``(detail, None)`` when the detail reads as no dose. Pure."""
+    m = _PHRASE.match(detail)
+    if m is None or not m.group("amount"):
+        return detail, None
+    core = [m.group(g) for g in ("amount", "release", "route", "freq") if m.group(g)]
+    rest = [m.group("duration") or ""]
+    freq2 = m.group("freq2") or ""
+    (rest if _INSTRUCTION.match(freq2) else core).append(freq2)
+    rest.append(detail[m.end() :])
+    said = " ".join(" ".join(r.split()) for r in rest if r.strip())
+    return " ".join("".join(core).split()), said or None

@@ -16,7 +16,7 @@ from engine.result import LinkedEntity, Triple
 from engine.understand.lexicon import FUNCTION_WORDS
 from engine.util.text import alias_key
 from memory.conditions import as_conditions
-from memory.dosing import Dose, amount_spans, dose_after, dose_of
+from memory.dosing import DOSE_UNIT, Dose, amount_spans, dose_after, dose_of
 from memory.druglevels import Drug, named_levels
 from memory.literals import (
     Measurement,
@@ -30,7 +30,7 @@ from memory.notes import labelled_note, with_codes
 from memory.origin import STATED
 from memory.patients import person_reference
 from memory.relations import RelationCatalog, RelationSpec
-from memory.saidnames import names_of, said_drugs
+from memory.saidnames import drug_it, names_of, said_drugs
 from memory.subjects import NOTE, PATIENT, Linker, Resolver, SubjectRef, link
 
 _SOURCE = re.compile(
@@ -152,6 +152,7 @@ class Extractor:
             for m in _past_names(find_measurements(text, known), named)
             if not _is_dose(text, m, doses, self._known_keys)
             and not any(m.start < b and a < m.end for a, b in named)
+            and not _dated_heading(m, known)
         ]
         measurements = self._levels(text, measurements, linked, patients)
         if not measurements and patients and not doses:
@@ -235,9 +236,10 @@ class Extractor:
         taken = [(e.start, e.end) for e in linked if e.start >= 0]
         taken += [(r.start, r.end) for r in patients if r.start >= 0]
         specs = self.catalog.relations.values()
-        return said_drugs(
+        said = said_drugs(
             text, drugs, taken, lambda w: any(s.score(w, ask=True) > 0 for s in specs)
         )
+        return said + drug_it(text, drugs)
 
     def _levels(
         self,
@@ -537,6 +539,18 @@ def _covers(e: LinkedEntity, start: int, end: int, phrase: str) -> bool:
     return not (inside and _CODE.fullmatch(phrase))
 
 
+_DAY_MONTH = re.compile(r"(?P<d>\d{1,2})/(?P<m>\d{1,2})(?:/\d{2,4})?")
+
+
+def _dated_heading(m: Measurement, known: frozenset[str] | set[str]) -> bool:
+    """A word no test is named by, with a day and month after it ("bloods 18/11", "results
+    17/11"): when the results were taken, no value of a test (a known test's "120/80" is)."""
+    if alias_key(m.key) in known:
+        return False
+    value = _DAY_MONTH.fullmatch(m.literal[len(m.key) :].strip())
+    return value is not None and 1 <= int(value["d"]) <= 31 and 1 <= int(value["m"]) <= 12
+
+
 def _value_bonus(spec: RelationSpec, measurements: list[Measurement]) -> float:
     """A measurement in the statement is itself a cue for measurement relations."""
     return 1.0 if measurements and spec.functional == "key" and spec.literal_object else 0.0
@@ -570,7 +584,10 @@ _NAME_END = re.compile(r"[\s\d.,]+$")
 _DOSED_WORD = re.compile(
     r"(?<![\w-])(?P<w>[A-Za-z][A-Za-z-]{3,})"
     r"(?=\s*(?:(?:up |down )?to\s+|(?:[a-z]+\s+){1,2}?(?:to|now|at)\s+)?\d)"
+    rf"|(?<![\w-])(?P<short>[A-Za-z]{{3}})(?=\s+(?:to\s+)?\d+(?:\.\d+)?\s*{DOSE_UNIT}(?!\w))"
 )
+"""A word before a dose's amount: four letters or more, or three right before an amount with
+its unit ("tac 3mg bd", "tac to 2mg bd": a drug's clipped name)."""
 _NOT_A_DRUG = frozenset(
     {
         "dose",
@@ -624,6 +641,29 @@ _NOT_A_DRUG = frozenset(
         "stays",
         "remain",
         "remains",
+        # three letters before an amount that are no drug's clipped name
+        "got",
+        "gave",
+        "took",
+        "put",
+        "add",
+        "max",
+        "min",
+        "tot",
+        "inc",
+        "dec",
+        "rpt",
+        "due",
+        "amp",
+        "new",
+        "old",
+        "bed",
+        "day",
+        "aim",
+        "aged",
+        "him",
+        "six",
+        "ten",
     }
 )
 
@@ -643,8 +683,9 @@ def _dosed_words(
     "transfusing 1 unit") is no drug."""
     out = []
     for m in _DOSED_WORD.finditer(text):
-        start, end = m.span("w")
-        word = m.group("w").lower()
+        group = "w" if m.group("w") else "short"
+        start, end = m.span(group)
+        word = m.group(group).lower()
         # a word of change before the amount ("levo went up to 88 mcg") is no drug
         if (
             word in _NOT_A_DRUG
@@ -764,7 +805,8 @@ _SITE = {"Anatomy"}
 _HARM_KINDS = frozenset({"Side Effect", "Symptom"})
 _CAUSED_BY = re.compile(
     r"^[\s,]+(?:\w+\s+){0,3}?(?:on|with|from|after|since(?: starting)?|due to|caused by|"
-    r"attributed to|secondary to)\s+(?:the\s+|his\s+|her\s+|their\s+)?$",
+    r"attributed to|secondary to|(?:probably|likely|possibly|prob|\?)(?:\s+(?:from|due to))?)"
+    r"\s*(?:the\s+|his\s+|her\s+|their\s+)?$",
     re.IGNORECASE,
 )
 """What stands between a harm and the drug that caused it ("irritability on keppra",
@@ -782,6 +824,8 @@ _GAVE = re.compile(
 
 
 _DETERMINERS = frozenset({"the", "his", "her", "their", "a", "an"})
+_LIKELY = frozenset({"probably", "likely", "possibly", "prob", "?"})
+"""Words that put a harm down to a drug without a preposition ("tremor, probably the tac")."""
 
 
 def _harms(text: str, entities: list[LinkedEntity]) -> list[tuple[LinkedEntity, LinkedEntity]]:
@@ -808,7 +852,21 @@ def _harm_bonus(spec: RelationSpec, text: str, entities: list[LinkedEntity]) -> 
     that side effect, not that they take the drug."""
     if "Side Effect" not in spec.object_kinds or spec.subject != PATIENT:
         return 0.0
-    return 2.0 if _harms(text, entities) else 0.0
+    return 2.0 if _harms(text, entities) or _phrased_harm(spec, text, entities) else 0.0
+
+
+def _phrased_harm(spec: RelationSpec, text: str, entities: list[LinkedEntity]) -> bool:
+    """A harm the relation's grammar places, which the linker does not know, said with the drug
+    it came with ("getting awful hot flushes with it"): a drug named right after it."""
+    for value in _phrase_values(spec, text, entities):
+        for e in entities:
+            if (
+                e.kind == "Compound"
+                and e.start >= value.end
+                and _CAUSED_BY.match(text[value.end : e.start])
+            ):
+                return True
+    return False
 
 
 def _harm_cause(
@@ -823,6 +881,8 @@ def _harm_cause(
                 return f"from {drug.name}"  # "lisinopril gave her a cough"
             words = text[harm.end : drug.start].strip(" ,").split()
             link = next((w for w in reversed(words) if w.lower() not in _DETERMINERS), words[-1])
+            if link.lower() in _LIKELY:
+                link = "from"  # "nausea, probably the sertraline"
             return f"{link} {drug.name}"
     return None
 
@@ -884,4 +944,6 @@ def _is_old(text: str, value: _Value, before: re.Pattern[str], after: re.Pattern
     return bool(before.search(head) or after.search(tail))
 
 
-_TO_DOSE = re.compile(r"\s+(?:up |down )?to\s+\d", re.IGNORECASE)
+_TO_DOSE = re.compile(r"\s+(?:(?:up|down|back)(?: down| up)? )?to\s+\d", re.IGNORECASE)
+"""A change of the value's amount said right after it ("... to 16 units", "... back to 26
+units", "... back down to 5mg"): the drug goes on at a new dose."""

@@ -135,10 +135,13 @@ _CODED = re.compile(r"(?<![\w-])(?:[A-Z][A-Z0-9]*\d[A-Z0-9]*|[A-Z]{1,6}-\d+[A-Za
 
 _HEADING = re.compile(
     r"^\s*(?P<name>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,3}?)"
-    r"(?:\s+(?:update|notes?|news))?\s*(?::(?!\S)|\s[-–—]+\s)"
+    r"(?:\s+\([^()]{1,30}\))?"
+    r"(?:\s+(?:update|notes?|news|kicked off|kick-?off|started|launched|begun|underway))?"
+    r"\s*(?::(?!\S)|\s[-–—]+\s)"
 )
 """A note's heading: the few words a message opens with before a colon or a dash ("Falcon:
-lead is FN-31", "CRISPRi pilot: ...", "Heron study - target: LRRK2")."""
+lead is FN-31", "CRISPRi pilot: ...", "Heron study - target: LRRK2"), an aside in brackets
+and words that say it began left out ("heron (antiviral) kicked off: ...")."""
 _VERB_FORM = re.compile(r"^[a-z]{3,}(?:ing|ed)$")
 """A lower-case word with a verb's ending after a stem of three letters or more."""
 _NOT_A_NAME = re.compile(r"\b(?:mrn|pt|bed|patient|ward|clinic|note|update)\b", re.IGNORECASE)
@@ -333,3 +336,41 @@ def it_as_code(part: str, before: Iterable[str]) -> str:
     if not codes or _CODE_SAID.search(part):
         return part
     return _IT.sub(codes[-1], part, count=1)
+
+
+_REVIVED = re.compile(
+    r"\b(?:bringing|brought|bring|putting|put)\s+(?:the\s+)?(?P<a>[a-z][a-z0-9-]{1,15})\s+back\b"
+    r"|\b(?P<b>[a-z][a-z0-9-]{1,15})\s+(?:is\s+|are\s+)?back on the table\b"
+    r"|\b(?:reviv\w*|un-?park\w*|un-?shelv\w*|reinstat\w*)\s+(?:the\s+)?(?P<c>[a-z][a-z0-9-]{1,15})",
+    re.IGNORECASE,
+)
+
+
+def revived(text: str) -> list[str]:
+    """The words of what ``text`` takes up again after it was set aside ("bringing lpxc back",
+    "nek7 back on the table", "unparking mura"), as alias keys. Pure."""
+    return [alias_key(next(g for g in m.groups() if g)) for m in _REVIVED.finditer(text)]
+
+
+_WHEN_WORDS = frozenset({"now", "current", "currently", "latest", "today", "again", "so", "far"})
+
+
+def asked_label(question: str, name: str) -> str | None:
+    """The noun of one or two words a question asks of the project called ``name``, in the
+    two shapes a label is asked in: "who's the cro on finch?" and "finch cro?". None for any
+    other shape, or when a word of it is one of when ("finch lead now?"). Pure."""
+    if not name:
+        return None
+    at = rf"(?:the\s+)?{re.escape(name)}(?:\s+(?:project|programme|program))?"
+    noun = r"(?P<n>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+    shapes = (
+        rf"^\W*(?:who|what|which)(?:'s|’s|s|\s+is|\s+was)?\s+(?:the|our)\s+{noun}\s+"
+        rf"(?:on|for|of|in)\s+{at}\W*$",
+        rf"^\W*{at}(?:'s|’s)?\s+{noun}\W*$",
+    )
+    for shape in shapes:
+        m = re.match(shape, question.strip(), re.IGNORECASE)
+        if m is not None:
+            words = m.group("n").lower().split()
+            return None if set(words) & _WHEN_WORDS else " ".join(words)
+    return None

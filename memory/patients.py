@@ -154,6 +154,27 @@ def find_mrns(text: str) -> list[MrnMention]:
     return sorted(found, key=lambda f: (not f.strong, f.start))
 
 
+_YEAR = re.compile(r"(?:19[5-9]\d|20[0-3]\d)")
+_WORD_BEFORE = re.compile(r"([A-Za-z]+)\W{0,2}$")
+_TIME_WORDS = frozenset(
+    {"in", "since", "from", "until", "till", "by", "during", "circa", "early", "late"}
+)
+
+
+def said_as_year(text: str, mention: MrnMention) -> bool:
+    """A bare four-digit number of the years around now, said after a word of its own that is
+    no function word ("renal tx 2019", "anaphylaxis 2021", "gi bleed 2022") or after a word of
+    time ("since 2019"): when something happened, not who it happened to. A number after "for",
+    "is", "of" ("inr for 2045", "why is 2045 ...") or opening its sentence stays a patient."""
+    if mention.strong or not _YEAR.fullmatch(mention.mrn):
+        return False
+    before = _WORD_BEFORE.search(text[max(0, mention.start - 40) : mention.start])
+    if before is None:
+        return False
+    word = before.group(1).lower()
+    return word in _TIME_WORDS or (word not in FUNCTION_WORDS and len(word) > 1)
+
+
 def find_intros(text: str) -> list[tuple[str, str]]:
     """(name, MRN) pairs introduced together: "Ada Moreno (MRN 4471)", "MRN 9280 (Ivan
     Fischer)", "Ravi Murphy, MRN 5507"."""

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from engine.result import Answer, Evidence, LinkedEntity, Result, Status
+from memory.dosing import regimen
 from memory.origin import STATED, said_as
 from memory.patients import find_mrns
 from memory.relations import RelationSpec
@@ -54,9 +55,18 @@ def named_as(patient: str, said: Iterable[str | None]) -> str:
     return f"MRN {mrn}"
 
 
-def _with_detail(name: str, f: Fact) -> str:
-    """A value with how it holds as stated ("Apixaban 5 mg twice daily")."""
-    return f"{name} {f.detail}" if f.detail else name
+def _with_detail(name: str, f: Fact, aside: bool = True) -> str:
+    """A value with how it holds as stated ("Apixaban 5 mg twice daily"); a medication's dose
+    shows how much and how often, what was said besides it ("x5d", "with meals") in brackets
+    after it, or not at all without ``aside`` (the answer's own brackets then say it)."""
+    if not f.detail:
+        return name
+    dose, besides = _regimen(f)
+    return f"{name} {dose} ({besides})" if besides and aside else f"{name} {dose}"
+
+
+def _regimen(f: Fact) -> tuple[str, str | None]:
+    return regimen(f.detail) if f.rel == "takes" and f.detail else (f.detail or "", None)
 
 
 def not_answered(question: str, text: str) -> Result:
@@ -115,7 +125,8 @@ def answered(
         ):
             evidence.append(_evidence(f, 0.1))
     top = chosen[0]
-    value = _with_detail(answers[0].name, top)
+    value = _with_detail(answers[0].name, top, aside=False)
+    besides = _regimen(top)[1]
     since = top.t_start.strftime("%Y-%m-%d %H:%M UTC")
     status = "current" if top.current else f"until {top.t_end:%Y-%m-%d %H:%M UTC}"
     when = "" if parsed.temporal.kind == Temporal.CURRENT else f" ({parsed.temporal.kind})"
@@ -124,6 +135,7 @@ def answered(
         # several values hold now (her medications): each is said, newest first, so a
         # question about all of them ("what is she on for her BP?") is answered whole
         value = "; ".join(_with_detail(a.name, f) for a, f in zip(answers, chosen, strict=False))
+        besides = None
         since = min(f.t_start for f in chosen[: len(answers)]).strftime("%Y-%m-%d %H:%M UTC")
     return Result(
         question=question,
@@ -134,7 +146,7 @@ def answered(
         intent=f"memory:{parsed.spec.name}:{parsed.temporal.kind}",
         stop_reason="memory",
         text=f"{who(subject, said)} — {parsed.spec.label or parsed.spec.name}{when}: {value} "
-        f"(from {since}, {status}; {said_as(top.source)}).",
+        f"(from {since}, {status}; {f'{besides}; ' if besides else ''}{said_as(top.source)}).",
     )
 
 

@@ -18,7 +18,15 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from engine.util.yamltext import safe_load
-from memory.dates import at_part, days_ago, find_dates, part_of_day, start_of_day, this_part
+from memory.dates import (
+    at_part,
+    days_ago,
+    end_of_day,
+    find_dates,
+    part_of_day,
+    start_of_day,
+    this_part,
+)
 
 DEFAULT_RULES = Path(__file__).with_name("rules.yaml")
 STORES = frozenset({"episodic", "vault", "kg", "dense"})
@@ -229,9 +237,11 @@ class Router:
             return TemporalIntent(fallback, None, fallback, None, True)
         days = _as_of_days(question, t)
         if days is not None:
-            return TemporalIntent(
-                Temporal.AS_OF, None, Temporal.CURRENT, now - timedelta(days=days), True
-            )
+            instant = now - timedelta(days=days)
+            if days == 1 and _YESTERDAY.search(question):
+                # "yesterday": the day before, to its end
+                instant = end_of_day(instant.date(), now)
+            return TemporalIntent(Temporal.AS_OF, None, Temporal.CURRENT, instant, True)
         if any(p.search(question) for p in pats["current"]):
             return TemporalIntent(Temporal.CURRENT, None, Temporal.CURRENT, None, True)
         soft = any(p.search(question) for p in pats["current_soft"])
@@ -272,6 +282,9 @@ def _only_date(text: str, now: datetime) -> date | None:
     if len(dates) == 1 and not (text[: dates[0].start] + text[dates[0].end :]).strip():
         return dates[0].day
     return None
+
+
+_YESTERDAY = re.compile(r"\byesterday\b", re.IGNORECASE)
 
 
 def _as_of_days(question: str, rules: TemporalRules) -> float | None:

@@ -88,3 +88,33 @@ def as_stated(linked: Sequence[LinkedEntity], drugs: Iterable[Fact]) -> list[Lin
         f = next(iter(hits.values()))
         out.append(e.model_copy(update={"id": f.obj, "name": f.obj_name or f.obj}))
     return out
+
+
+_CAUSE_IT = re.compile(
+    r"\b(?:with|on|from|since(?: starting)?|after(?: starting)?|because of)\s+(?P<it>it)\b",
+    re.IGNORECASE,
+)
+""""it" where a statement says what a harm came with ("getting hot flushes with it", "dizzy
+since starting it")."""
+
+
+def drug_it(text: str, drugs: Sequence[Fact]) -> list[LinkedEntity]:
+    """The word "it" said as what a harm came with, read as the medication of ``drugs`` said
+    last (the latest stated still current): the drug the conversation was about."""
+    current = [f for f in drugs if f.t_end is None]
+    if not current:
+        return []
+    last = max(current, key=lambda f: (f.first_seen, f.id))
+    return [
+        LinkedEntity(
+            mention=m.group("it"),
+            id=last.obj,
+            name=last.obj_name or last.obj,
+            kind="Compound",
+            score=1.0,
+            method="user",
+            start=m.start("it"),
+            end=m.end("it"),
+        )
+        for m in _CAUSE_IT.finditer(text)
+    ]

@@ -36,10 +36,10 @@ from memory.dosing import dose_changed_to, kept_frequency
 from memory.extract import Extracted, Extractor
 from memory.linking import StatementLinker
 from memory.literals import find_measurements
-from memory.notes import it_as_code
+from memory.notes import it_as_code, revived
 from memory.onrecord import clipped, redosed_on_record, stopped_value
 from memory.origin import LOOKED_UP, STATED, confident_answers, kind_named
-from memory.reasons import switch_reasons
+from memory.reasons import switch_reasons, switched_from, without_susceptibilities
 from memory.relations import RelationCatalog, load_catalog
 from memory.results import NameOf
 from memory.router import Route, Router
@@ -48,6 +48,7 @@ from memory.sqlite import compact_sqlite
 from memory.stated import says_now, stated_instant, unresolved_time
 from memory.store.backend import TurnLog, delete_user, open_stores
 from memory.subjects import Linker, Resolver, link
+from memory.tables import as_statements
 from memory.vault import VAULT_FILE, Fact, StoreOutcome, Vault
 
 DEFAULT_SESSION = "default"
@@ -349,6 +350,8 @@ class UserMemory:
         check_text(text, session)
         if is_question(text):
             return Noted((), ())
+        # a grid of several patients' results: a sentence per patient
+        text = as_statements(text, self.catalog.measurement_keys)
         parts = _rejoined([p for p in sentences(text) if p.strip()])
         with self.vault.hold():
             if len(parts) > 1:
@@ -431,6 +434,9 @@ class UserMemory:
                 harms,
                 lambda node: _graph_name(self.name_of, node) if self.name_of else None,
             )
+            named = [e.id for e in link(self.linker, text) if e.kind == "Compound"]
+            pieces = without_susceptibilities(text, switched_from(pieces, named))
+            pieces += self._revived(text, pieces)
             pieces = [(part, self._as_own(self._stopped(part, fact))) for part, fact in pieces]
             said = self._stated_instant(text)
             stored = [
@@ -442,6 +448,21 @@ class UserMemory:
             kept = tuple(f for f in stored if f is not None)
             self._project_asides(text, kept, session)
             return kept
+
+    def _revived(
+        self, sentence: str, pieces: list[tuple[str, Extracted]]
+    ) -> list[tuple[str, Extracted]]:
+        """A target of the sentence's project set aside before and taken up again by it
+        ("bringing lpxc back"), no longer set aside (``notes.revived``)."""
+        words = revived(sentence)
+        notes = {f.subj for _, f in pieces if f.subj.startswith("note:")}
+        out: list[tuple[str, Extracted]] = []
+        for note in notes if words else ():
+            for f in self.vault.history(note, "dropped_target"):
+                names = {alias_key(n) for n in (f.obj, f.obj_name) if n}
+                if f.t_end is None and names & set(words):
+                    out.append((sentence, Extracted(note, f.rel, f.obj, ends=True)))
+        return out
 
     def _project_asides(self, sentence: str, stored: tuple[Fact, ...], session: str | None) -> None:
         """Keep a project's sentence as a remark of that project, as written, when one of its
@@ -551,6 +572,11 @@ class UserMemory:
             return []
         out: list[tuple[str, Extracted]] = []
         patient, how = conversation, "conversation"
+        headed = [r.id for r in self.resolver.notes(sentence) if r.id and r.start >= 0]
+        if headed and not self.resolver.patients(sentence):
+            # "fox degrader: vhl-based, lead FX-120": the project the sentence opens with, when
+            # its first clause alone reads as naming none
+            patient, how = headed[0], "clause"
         for at, part in enumerate(parts):
             named = [r.id for r in self.resolver.patients(part) if r.id]
             notes = [r for r in self.resolver.notes(part) if r.id]
@@ -813,12 +839,20 @@ class UserMemory:
 _ENDS_WITH_INITIAL = re.compile(r"(?:^|[\s(.])[A-Z]\.$")
 
 
+_ENDS_WITH_GENUS = re.compile(r"(?<![\w.])[a-z]\.$")
+"""A genus cut to its letter ("e. coli", "c. auris"): the lower-case word after it goes on."""
+
+
 def _rejoined(parts: list[str]) -> list[str]:
     """Sentences with a split after a patient's initials undone ("J.M. (MRN 9043) on ..." is
-    one sentence, not "J.M." and the rest)."""
+    one sentence, not "J.M." and the rest), and after a genus cut to its letter ("mic vs e.
+    coli 0.5 ug/mL")."""
     out: list[str] = []
     for part in parts:
-        if out and _ENDS_WITH_INITIAL.search(out[-1].rstrip()):
+        if out and (
+            _ENDS_WITH_INITIAL.search(out[-1].rstrip())
+            or (_ENDS_WITH_GENUS.search(out[-1].rstrip()) and part.lstrip()[:1].islower())
+        ):
             out[-1] = f"{out[-1].rstrip()} {part.lstrip()}"
         else:
             out.append(part)

@@ -20,7 +20,16 @@ from engine.util.ids import kind_of as graph_kind
 from engine.util.text import alias_key
 from memory.literals import find_measurements
 from memory.notes import HEADS, find_notes, match_slug, phrase_key
-from memory.patients import BED, bed_key, find_intros, find_mrns, find_names, find_placed, surname
+from memory.patients import (
+    BED,
+    bed_key,
+    find_intros,
+    find_mrns,
+    find_names,
+    find_placed,
+    said_as_year,
+    surname,
+)
 from memory.vault import Vault
 
 _BARE_NUMBER = re.compile(r"(?<![\w#.,/\-^])(?P<n>\d{3,10})(?![\w%/^]|[.,]\d|\s*[%/])")
@@ -123,6 +132,8 @@ class Resolver:
             pid = patient_id(m.mrn)
             if not m.strong and not self._known(pid) and self._code_of(m.mrn) is not None:
                 continue  # "311 tanks in rat pk": the compound HLX-311, no patient
+            if not self._known(pid) and said_as_year(text, m):
+                continue  # "renal tx 2019": a year
             name = next((n for n, mrn in intro_names.items() if mrn == m.mrn), None)
             via = "mrn" if m.strong else ("intro" if name else "bare")
             refs.append(
@@ -262,7 +273,8 @@ class Resolver:
                 (
                     p
                     for p in _named_by(words)
-                    if key.find(f" {p} ") >= 0 and (p == " ".join(words) or _as_name(p, text))
+                    if key.find(f" {p} ") >= 0
+                    and (p == " ".join(words) or _as_name(p, text) or _lead_word(p, words, text))
                 ),
                 "",
             )
@@ -365,6 +377,17 @@ def _as_name(phrase: str, text: str) -> bool:
     return bool(re.search(rf"(?<!\w)(?-i:[A-Z])(?i:{re.escape(phrase[1:])})(?!\w)", text))
 
 
+def _lead_word(phrase: str, words: list[str], text: str) -> bool:
+    """Whether ``text`` names a note by ``phrase``, the first word of its name of several
+    ("tau" of "tau degrader"), where a name stands: opening the text ("tau lead?", "tau: ..."),
+    or after "the", "for", "on" or "of" ("the tau lead", "primary assay for tau?"). A word
+    said anywhere else describes ("any repurposing news?"). Pure."""
+    if len(words) < 2 or phrase != words[0] or len(phrase) < 3:
+        return False
+    at = rf"(?<!\w){re.escape(phrase)}(?!\w)"
+    return bool(re.search(rf"^\W*{at}|\b(?:the|for|on|of)\s+{at}", text, re.IGNORECASE))
+
+
 _CODED_WORD = re.compile(r"(?=.*\d)[a-z][a-z0-9]+", re.IGNORECASE)
 """A word of letters and digits, beginning with a letter ("g12d", "nlrp3"): a code names
 what it names in any case, as a capitalised word does."""
@@ -381,5 +404,9 @@ def _named_by(words: list[str]) -> list[str]:
             run = words[at : at + size]
             own = [w for w in run if w not in HEADS]
             if size == len(words) or (own and (size >= 2 or len(own[0]) >= 4)):
+                out.append(" ".join(run))
+            elif size == 1 and at == 0 and own and len(own[0]) >= 3:
+                # the first word of a name of several ("tau" of "tau degrader"), read as the
+                # name only where a name stands (``_lead_word``)
                 out.append(" ".join(run))
     return out
