@@ -336,10 +336,11 @@ def no_study(entities: list[str]) -> str:
     return prompts.load("answer_no_study").render(entities=names).strip()
 
 
-def named_disease(said: str, name: str, kind: str, disease: str) -> str:
-    """The line that says a symptom's therapy question was asked of the disease named by it."""
+def named_disease(said: str, name: str, kind: str, disease: str, what: str = "treatments") -> str:
+    """The line that says a symptom's therapy (or gene) question was asked of the disease
+    named by it."""
     return (
-        f"Reading '{said}' as {disease}: the graph records treatments of diseases, and "
+        f"Reading '{said}' as {disease}: the graph records {what} of diseases, and "
         f"{name} is in it as {'an' if kind[:1].lower() in 'aeiou' else 'a'} {kind.lower()}."
     )
 

@@ -203,8 +203,8 @@ class AgentLoop:
         steps: Steps,
         session: str | None,
     ) -> Result:
-        """A therapy question about a symptom asked of the disease named by it ("meds for
-        anxiety": anxiety disorder), said so; ``result`` when that has no answer either."""
+        """A therapy or gene question about a symptom asked of the disease named by it ("meds
+        for anxiety": anxiety disorder), said so; ``result`` when that has no answer either."""
         d, seed = plan.instead, plan.seeds[0]
         assert d is not None
         if not 0 <= seed.start < seed.end:
@@ -220,7 +220,8 @@ class AgentLoop:
         )
         if again.status is not Status.ANSWERED:
             return result
-        note = explainer.named_disease(seed.mention, seed.name, seed.kind, d.name)
+        what = "genes" if plan.features.target_kind == "Gene" else "treatments"
+        note = explainer.named_disease(seed.mention, seed.name, seed.kind, d.name, what)
         again.question, again.linked = question, [d, *again.linked[1:]]
         again.understood.insert(0, note)
         again.text = f"{note}\n{again.text}"

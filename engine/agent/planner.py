@@ -796,6 +796,11 @@ class Planner:
                 plan.intent, plan.note = "no_relation", no_therapy_reason(seed.name, seed.kind)
                 plan.instead = instead
                 return plan
+        if seed.kind in CONDITION_KINDS and f.target_kind == "Gene":
+            # "congenital long qt syndrome genes" where the graph has it as a side effect:
+            # the genes of the disease named by it, asked when the walk finds none
+            genes = [u for u in self.store.uses() if u.rel == "DaG" and u.src == "Disease"]
+            plan.instead = self._disease_named_by(seed, genes)
         self._typed(plan, words, seed)
         self._set_of(plan, seed, ents)
         return self._therapy(plan, seed) or self._ask_relation(plan, meaning, seed)
@@ -898,15 +903,18 @@ class Planner:
         plan.dist, plan.therapy = dist, True
         return plan
 
-    def _disease_named_by(self, seed: LinkedEntity) -> LinkedEntity | None:
-        """The treated disease named by a symptom's word (``disease_named_by``)."""
+    def _disease_named_by(
+        self, seed: LinkedEntity, uses: list[DirectedRel] | None = None
+    ) -> LinkedEntity | None:
+        """The treated disease named by a symptom's word (``disease_named_by``); with
+        ``uses``, the disease named by it that has edges of those instead."""
         said = seed.mention or seed.name
-        nid = disease_named_by(self.store, said) or self._disease_meant_by(said)
+        nid = disease_named_by(self.store, said, uses) or self._disease_meant_by(said, uses)
         if nid is None:
             return None
         return seed.model_copy(update={"id": nid, "name": self.store.name(nid), "kind": "Disease"})
 
-    def _disease_meant_by(self, said: str) -> str | None:
+    def _disease_meant_by(self, said: str, uses: list[DirectedRel] | None = None) -> str | None:
         """A treated disease whose name says what ``said`` says in other word forms ("major
         depression": major depressive disorder), found by name embedding and kept only when
         the two names cover each other (``linking.covers``, ``linking.fills``)."""
@@ -918,7 +926,8 @@ class Planner:
                 and covers(said, name)
                 and fills(said, name)
                 and any(
-                    self.store.degree(self.store.index[nid], u) for u in therapy_uses(self.store)
+                    self.store.degree(self.store.index[nid], u)
+                    for u in (uses or therapy_uses(self.store))
                 )
             ):
                 return nid
@@ -1135,15 +1144,18 @@ def therapy_uses(store: KGStore) -> list[DirectedRel]:
     return [u for u in store.uses() if u.rel in (TREATS, PALLIATES) and u.src == "Disease"]
 
 
-def disease_named_by(store: KGStore, said: str) -> str | None:
+def disease_named_by(
+    store: KGStore, said: str, uses: list[DirectedRel] | None = None
+) -> str | None:
     """The disease whose name is ``said``'s words (in either spelling, ``wordforms``) and at
     most ``NAMED_BY_EXTRA`` more ("anxiety": anxiety disorder; "depression": endogenous
     depression), or ``said``'s words but as many fewer ("gout flare": gout), with the most
-    drugs that treat or palliate it; None when no such disease has any."""
+    drugs that treat or palliate it (with ``uses``: the most edges of those, a disease's
+    genes); None when no such disease has any."""
     words = [american(w) for w in alias_key(said).split()]
     if not words:
         return None
-    uses = therapy_uses(store)
+    uses = uses or therapy_uses(store)
     best: tuple[bool, int, int, str] | None = None
     for nid, name in store.names_of_kind("Disease"):
         have = [american(w) for w in alias_key(name).split()]

@@ -331,7 +331,7 @@ def test_a_claim_that_a_drug_treats_a_symptom_the_graph_names_a_disease_by(
         if name.isalpha() and [store.kind(e.id) for e in helix.link(name)] == ["Symptom"]
     )
     # the graph's disease for the symptom, named by more words than the symptom's
-    monkeypatch.setattr(planner, "disease_named_by", lambda _s, _said: disease)
+    monkeypatch.setattr(planner, "disease_named_by", lambda _s, _said, _uses=None: disease)
     monkeypatch.setattr(planner, "says_more", lambda _name, _said: True)
     r = helix.ask(f"{store.name(drug)} treats {symptom.lower()}?")
     assert r.intent == "claim" and r.text.startswith("Yes")
@@ -375,7 +375,7 @@ def test_how_a_drug_works_in_a_symptom_the_graph_names_a_disease_by(
         for _, name in sorted(store.names_of_kind("Symptom"))
         if name.isalpha() and [store.kind(e.id) for e in helix.link(name)] == ["Symptom"]
     )
-    monkeypatch.setattr(planner, "disease_named_by", lambda _s, _said: disease)
+    monkeypatch.setattr(planner, "disease_named_by", lambda _s, _said, _uses=None: disease)
     monkeypatch.setattr(planner, "says_more", lambda _name, _said: True)
     r = helix.ask(f"how does {store.name(drug)} work in {symptom.lower()}")
     assert r.intent == "mechanism"
@@ -433,3 +433,31 @@ def test_a_symptom_named_in_one_number_is_also_the_side_effect_named_in_the_othe
     assert said("hallucination", "hallucination") == ["E::1", "S::1"]
     # a disease is no such concept
     assert said("migraines", "migraines") == ["D::1"]
+
+
+def test_genes_of_a_side_effect_are_those_of_the_disease_its_name_says(
+    helix: Any, monkeypatch: Any
+) -> None:
+    import engine.agent.planner as planner
+
+    store = helix.c.store
+    disease = "Disease::DOID:10652"
+    said = next(
+        name
+        for _, name in sorted(store.names_of_kind("Symptom"))
+        if name.isalpha() and [store.kind(e.id) for e in helix.link(name)] == ["Symptom"]
+    )
+    asked: list[object] = []
+
+    def named_by(_store: object, _said: str, uses: object = None) -> str:
+        asked.append(uses)
+        return disease
+
+    monkeypatch.setattr(planner, "disease_named_by", named_by)
+    r = helix.ask(f"{said.lower()} genes")
+    assert r.status is Status.ANSWERED and r.answers and r.answers[0].kind == "Gene"
+    assert r.linked[0].id == disease
+    assert r.understood[0].startswith(f"Reading '{said.lower()}' as {store.name(disease)}")
+    assert "the graph records genes of diseases" in r.understood[0]
+    # looked up among the diseases that have genes, not among those with drugs
+    assert any(u and {x.rel for x in u} == {"DaG"} for u in asked)  # type: ignore[attr-defined]
