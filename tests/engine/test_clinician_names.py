@@ -461,3 +461,13 @@ def test_genes_of_a_side_effect_are_those_of_the_disease_its_name_says(
     assert "the graph records genes of diseases" in r.understood[0]
     # looked up among the diseases that have genes, not among those with drugs
     assert any(u and {x.rel for x in u} == {"DaG"} for u in asked)  # type: ignore[attr-defined]
+
+
+def test_infections_and_tumours_asked_of_a_drug_are_the_diseases_it_treats(helix: Any) -> None:
+    drug = helix.c.store.name(next(t[0] for t in helix.triples("Disease::DOID:10652", "CtD", 5)))
+    planner = helix.c.planner
+    for asked in (f"{drug.lower()} what infections", f"which tumours is {drug} used for"):
+        assert planner.plan(asked).features.target_kind == "Disease", asked
+        r = helix.ask(asked)
+        assert r.status is Status.ANSWERED, asked
+        assert r.answers and {a.kind for a in r.answers} == {"Disease"}, asked
