@@ -107,6 +107,9 @@ NUMBERED_KINDS = frozenset({"Symptom", "Side Effect"})
 """Kinds whose vocabularies name one concept in either number (MeSH plural, MedDRA singular)."""
 MIN_PLURAL_FORM = 5
 """Letters a word needs to be read as the singular of a plural short form ("opioid")."""
+MAX_PART_PHRASE = 3
+"""Words a phrase may have for a part of it to be read as a name on its own: a name and a
+word or two of care ("bipolar maintenance"); a longer unlinked phrase is wording."""
 MIN_PART = 4
 """Letters a part of a phrase needs to be read as a name on its own (``_named_part``): two
 capitals beside everyday words are too often an abbreviation of something else ("IV to PO")."""
@@ -855,7 +858,7 @@ class Linker:
         maintenance": bipolar disorder, said with the care it asks about); None when no part
         is, or another word could be part of a name ("lupus nephritis" is no lupus). A part
         read only as a misspelling ("neuro") or shorter than ``MIN_PART`` is none."""
-        if self.vocabulary is None or hi <= lo:
+        if self.vocabulary is None or hi <= lo or hi - lo >= MAX_PART_PHRASE:
             return None
         language = self.vocabulary.language
         for width in range(hi - lo, 0, -1):
@@ -1112,9 +1115,9 @@ class Linker:
                 pending.append((phrase, lo, hi, wording, weak))
             elif weak:
                 mentions.extend(weak)
-            elif part := self._named_part(tokens, lo, hi):
+            elif fallback and (part := self._named_part(tokens, lo, hi)):
                 mentions.append(part)
-            elif broader := self._broader(tokens, lo, hi, touching):
+            elif fallback and (broader := self._broader(tokens, lo, hi, touching)):
                 mentions.append(broader)
             elif not wording:
                 unlinked.append(phrase)
@@ -1142,9 +1145,9 @@ class Linker:
                 )
             elif weak:
                 mentions.extend(weak)
-            elif part := self._named_part(tokens, lo, hi):
+            elif fallback and (part := self._named_part(tokens, lo, hi)):
                 mentions.append(part)
-            elif broader := self._broader(tokens, lo, hi, touching):
+            elif fallback and (broader := self._broader(tokens, lo, hi, touching)):
                 mentions.append(broader)
             elif not wording:
                 unlinked.append(phrase)
