@@ -300,17 +300,18 @@ class AgentLoop:
         with steps.step("dense", "searching passages") as a:
             try:
                 reading = plan.reading
+                qvec = (
+                    reading.question_vec
+                    if reading is not None and reading.question_vec is not None
+                    else self._embed(question)
+                )
+                # the words searched carry the graph's names of what was said otherwise (the
+                # lexical half finds "type 2 diabetes mellitus" for "T2DM"); the meaning
+                # searched is the question's own
                 query = named_query(
                     question,
                     # a broader disease's name would find passages about another disease
                     [e for e in (*plan.seeds, *plan.targets) if not _read_broader(plan, e)],
-                )
-                qvec = (
-                    reading.question_vec
-                    if query == question
-                    and reading is not None
-                    and reading.question_vec is not None
-                    else self._embed(query)
                 )
                 hits = self.c.passages.search(query, qvec, self.c.settings.dense_top_n)
                 a["query"] = query
