@@ -25,11 +25,12 @@ PACKS = {PACK_LAYER: load_pack, orphanet.LAYER: orphanet.load_orphanet}
 """Layers built from manifest files (``helix-chat ingest --layer NAME``)."""
 PACK_NEEDS: dict[str, tuple[str, ...]] = {orphanet.LAYER: orphanet.NEEDS}
 """Other layers whose manifest files a layer also reads (not that it builds them)."""
-PACK_VERSIONS = {PACK_LAYER: "5"}
+PACK_VERSIONS = {PACK_LAYER: "6"}
 """A layer's version, part of its fingerprint: raised when the same files make other content
 (2: DrugCentral pharmacologic classes; 3: indications read by their DO name; 4: and by the
 disease their name ends with, and DISEASES' association-study rows; 5: and by the disease their
-first words name), so a built store gets it."""
+first words name; 6: an indication named as a DO term is filed under that term whatever DOID
+DrugCentral gives it), so a built store gets it."""
 
 LayerLoader = Callable[[duckdb.DuckDBPyConnection], str]
 
