@@ -6,7 +6,7 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -413,6 +413,28 @@ class AgentLoop:
             otherwise = explainer.understood(names) if names else None
         return self._literature(result, hits, otherwise=otherwise, **self._held_to(plan))
 
+    def _acts_on(self, plan: Plan, result: Result, steps: Steps) -> Result | None:
+        """How a drug works in a disease no path joins it to ("rituximab in lymphoma"): what
+        the drug acts on, said so; None when the graph records no target of it either."""
+        drug, disease = plan.seeds[0], plan.targets[0] if plan.targets else None
+        if disease is None or drug.kind != "Compound":
+            return None
+        mode = cast(Mode, result.mode or "hybrid")
+        again = self._answer(
+            f"which genes does {drug.name} bind", mode, None, None, steps, instead=False
+        )
+        if again.status is not Status.ANSWERED or not again.answers:
+            return None
+        note = (
+            f"No path in the graph joins what {drug.name} acts on to {disease.name}; "
+            f"what it acts on is this."
+        )
+        again.question, again.intent = result.question, "mechanism"
+        again.linked = [drug, disease]
+        again.understood.insert(0, note)
+        again.text = f"{note}\n{again.text}"
+        return again
+
     def _held_to(self, plan: Plan) -> dict[str, Any]:
         """What a passage answering ``plan``'s question must name: its drugs."""
         return {"about": named_as(plan, self.c.store)}
@@ -463,6 +485,8 @@ class AgentLoop:
             ):
                 # "what is apixaban used for": no indication recorded, its targets are
                 note = f"{note}\n\n{held}"
+            if plan.intent == "mechanism" and (acts := self._acts_on(plan, result, steps)):
+                return acts
             return self._literature(result, hits, note, **self._held_to(plan))
         with steps.step("fuse", "fusing graph and passage evidence") as a:
             target = plan.targets[0].id if plan.intent == "mechanism" and plan.targets else None

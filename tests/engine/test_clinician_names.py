@@ -471,3 +471,29 @@ def test_infections_and_tumours_asked_of_a_drug_are_the_diseases_it_treats(helix
         r = helix.ask(asked)
         assert r.status is Status.ANSWERED, asked
         assert r.answers and {a.kind for a in r.answers} == {"Disease"}, asked
+
+
+def test_how_a_drug_works_in_a_disease_no_path_joins_it_to_is_what_it_acts_on(
+    helix: Any, monkeypatch: Any
+) -> None:
+    import engine.agent.loop as loop
+    from engine.agent.reviewer import Verdict, review_paths
+
+    drug = "Compound::DB00843"  # donepezil
+    targets = {t[2] for t in helix.triples(drug, "CbG", 200)}
+    assert targets
+    walked: list[int] = []
+
+    def no_mechanism_path(paths: Any, threshold: float) -> Verdict:
+        # the mechanism's walk (paths of two hops and more) finds nothing
+        if paths and all(len(p.uses) > 1 for p in paths):
+            walked.append(len(paths))
+            return Verdict(False, 0.0, "no path reaches an answer")
+        return review_paths(paths, threshold)
+
+    monkeypatch.setattr(loop, "review_paths", no_mechanism_path)
+    r = helix.ask("how does donepezil work in Alzheimer's disease")
+    assert walked
+    assert r.intent == "mechanism" and r.status is Status.ANSWERED
+    assert r.answers and {a.id for a in r.answers} <= targets
+    assert r.text.startswith("No path in the graph joins what Donepezil acts on to")
