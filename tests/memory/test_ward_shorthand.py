@@ -309,3 +309,19 @@ def test_yesterday_is_the_whole_of_that_day(mem: UserMemory, clock: SimulatedClo
     clock.set(datetime(2026, 3, 10, 9, 0, tzinfo=UTC))
     mem.state_each("5120 neuts up to 1.1 today", "s1")
     assert "neuts 0.6" in _ask(mem, "neutrophils for 5120 yesterday?")
+
+
+def test_a_heading_may_sum_up_a_meeting_or_set_the_name_equal_to_a_programme(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    clock.advance(minutes=5)
+    mem.state_each("wren planning summary: lead is WR-12, backup WR-40", "s1")
+    assert "WR-12" in _ask(mem, "wren lead?")
+    clock.advance(minutes=5)
+    mem.state_each("plover = our tlr7 programme. lead PL-3, ic50 15 nM", "s2")
+    assert "PL-3" in _ask(mem, "what's the plover lead compound?")
+    from memory.notes import find_notes
+
+    assert [n.slug for n in find_notes("plover = our tlr7 programme. lead PL-3")] == [
+        "plover-project"
+    ]
