@@ -325,3 +325,27 @@ def test_a_heading_may_sum_up_a_meeting_or_set_the_name_equal_to_a_programme(
     assert [n.slug for n in find_notes("plover = our tlr7 programme. lead PL-3")] == [
         "plover-project"
     ]
+
+
+def test_lines_each_led_by_a_patient_are_sentences_of_their_own(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    assert as_statements("bloods:\nmrn 5521 na 138 k 4.4\n6032: na 129 k 5.8", {"na", "k"}) == (
+        "bloods:\nmrn 5521 na 138 k 4.4.\n6032: na 129 k 5.8."
+    )
+    # one line led by a patient is left as it is
+    assert as_statements("6032: na 129 k 5.8", {"na", "k"}) == "6032: na 129 k 5.8"
+    clock.advance(minutes=5)
+    mem.state_each("overnight labs\npt 5521  na 138  k 4.4\npt 6032  na 129  k 5.8", "s1")
+    assert "129" in _ask(mem, "6032 sodium?")
+    assert "4.4" in _ask(mem, "k for 5521")
+
+
+def test_a_compound_back_as_lead_is_the_lead(mem: UserMemory, clock: SimulatedClock) -> None:
+    clock.advance(minutes=5)
+    mem.state_each("plover: lead PL-3, backup PL-9", "s1")
+    clock.advance(minutes=5)
+    mem.state_each("plover: PL-9 is the new lead", "s1")
+    clock.advance(minutes=5)
+    mem.state_each("plover: reverting, PL-3 back as lead", "s1")
+    assert "PL-3" in _ask(mem, "plover lead?")
