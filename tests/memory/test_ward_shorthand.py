@@ -349,3 +349,14 @@ def test_a_compound_back_as_lead_is_the_lead(mem: UserMemory, clock: SimulatedCl
     clock.advance(minutes=5)
     mem.state_each("plover: reverting, PL-3 back as lead", "s1")
     assert "PL-3" in _ask(mem, "plover lead?")
+
+
+def test_care_asked_by_what_it_is_for_is_the_diagnosis_over_fresh_results(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    clock.advance(minutes=5)
+    mem.state_each("pt 6610: gout, on colchicine 500mcg bd", "s1")
+    clock.advance(minutes=5)
+    mem.state_each("6610 wcc 4.2 anc 2.5 plt 98", "s1")
+    assert "gout" in _ask(mem, "what are we treating 6610 for").lower()
+    assert "gout" in _ask(mem, "what are we managing 6610 for?").lower()
