@@ -383,3 +383,12 @@ def asked_label(question: str, name: str) -> str | None:
             words = m.group("n").lower().split()
             return None if set(words) & _WHEN_WORDS else " ".join(words)
     return None
+
+
+_A_DATE = re.compile(r"\b(?:dates?|deadlines?|due)\b", re.IGNORECASE)
+
+
+def asks_a_date(question: str) -> bool:
+    """Whether a question asks for a date as its noun ("any nomination date for kestrel?",
+    "what's the deadline on heron?"), which no compound or gene answers. Pure."""
+    return _A_DATE.search(question) is not None

@@ -360,3 +360,17 @@ def test_care_asked_by_what_it_is_for_is_the_diagnosis_over_fresh_results(
     mem.state_each("6610 wcc 4.2 anc 2.5 plt 98", "s1")
     assert "gout" in _ask(mem, "what are we treating 6610 for").lower()
     assert "gout" in _ask(mem, "what are we managing 6610 for?").lower()
+
+
+def test_a_date_asked_of_a_project_is_never_its_compound(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    from memory.notes import asks_a_date
+
+    assert asks_a_date("any candidate nomination date for plover?")
+    assert not asks_a_date("plover lead?")
+    clock.advance(minutes=5)
+    mem.state_each("plover: lead PL-3, backup PL-9", "s1")
+    result = mem.answer("any candidate selection date for plover?", [], session="s1")
+    assert result is not None and not result.answers
+    assert "PL-3" in _ask(mem, "plover lead?")
