@@ -374,3 +374,17 @@ def test_a_date_asked_of_a_project_is_never_its_compound(
     result = mem.answer("any candidate selection date for plover?", [], session="s1")
     assert result is not None and not result.answers
     assert "PL-3" in _ask(mem, "plover lead?")
+
+
+def test_a_named_patients_result_moved_to_a_value_and_a_weight_said_by_its_verb(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    from memory.literals import find_measurements
+
+    [said] = find_measurements("mr patel crp down to 95, febrile less", {"crp"})
+    assert said.literal == "crp 95"
+    clock.advance(minutes=5)
+    mem.state_each("mrn 4471 crp 180", "s1")
+    clock.advance(minutes=5)
+    mem.state_each("mrn 4471 weighed 77kg", "s1")
+    assert "77" in _ask(mem, "what did 4471 weigh?")
