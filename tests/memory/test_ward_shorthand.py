@@ -388,3 +388,21 @@ def test_a_named_patients_result_moved_to_a_value_and_a_weight_said_by_its_verb(
     clock.advance(minutes=5)
     mem.state_each("mrn 4471 weighed 77kg", "s1")
     assert "77" in _ask(mem, "what did 4471 weigh?")
+
+
+def test_a_weekday_said_of_what_is_still_to_come_is_no_time_of_the_value(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    from datetime import UTC, datetime
+
+    from memory.stated import stated_instant
+
+    now = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
+    said = "7040 hb 101 today, transfusion booked for monday"
+    assert stated_instant(said, now, {}, r"(?P<n>\d+) days ago") is None
+    assert stated_instant("7040 hb 88 on monday", now, {}, r"(?P<n>\d+) days ago") is not None
+    clock.advance(minutes=5)
+    mem.state_each("7040 hb 94", "s1")
+    clock.advance(minutes=5)
+    mem.state_each("7040 hb 101 today, next cycle can go ahead friday", "s1")
+    assert "101" in _ask(mem, "7040 hb today?")
