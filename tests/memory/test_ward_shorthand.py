@@ -406,3 +406,16 @@ def test_a_weekday_said_of_what_is_still_to_come_is_no_time_of_the_value(
     clock.advance(minutes=5)
     mem.state_each("7040 hb 101 today, next cycle can go ahead friday", "s1")
     assert "101" in _ask(mem, "7040 hb today?")
+
+
+def test_a_compound_that_replaces_another_takes_its_role(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    clock.advance(minutes=5)
+    mem.state_each("plover: lead PL-3, backup PL-9", "s1")
+    clock.advance(minutes=5)
+    mem.state_each("plover: PL-9 failed tox, PL-14 replaces it as backup", "s1")
+    assert "PL-14" in _ask(mem, "plover backup?")
+    clock.advance(minutes=5)
+    mem.state_each("plover: PL-21 replaced PL-3 as lead", "s1")
+    assert "PL-21" in _ask(mem, "plover lead?")
