@@ -31,7 +31,7 @@ from memory.clauses import clauses
 from memory.dates import date_spans
 from memory.druglevels import asked_level
 from memory.literals import Measurement, find_measurements, headed_key, mentioned_keys
-from memory.notes import asked_label
+from memory.notes import asked_label, asks_a_date
 from memory.origin import STATED
 from memory.patients import PERSON
 from memory.relations import RelationCatalog, RelationSpec
@@ -202,6 +202,17 @@ class Answerer:
                 and self._key(text, spec) is None
             ):
                 spec = None  # "who's the chemist on heron?": read by meaning alone, no role
+            if (
+                spec is not None
+                and subject.kind == NOTE
+                and not reverse
+                and spec.object_kinds
+                and asks_a_date(text)
+            ):
+                # "any nomination date for kestrel?": a date is never a compound or a gene, nor
+                # the code a relation of them keeps as written
+                said = [f.evidence for f in history]
+                return not_answered(question, f"I have no date recorded for {who(subject, said)}.")
             if spec is None and not reverse and unheld is not None:
                 # "finch cro?": a noun no relation is asked by and no result is keyed by
                 said = [f.evidence for f in history]

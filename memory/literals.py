@@ -163,7 +163,7 @@ def level_key(key: str) -> str | None:
 
 _BRIDGE = re.compile(
     r"(?<=\w)(?::| =| (?:is |was |has )?(?:now |back |currently )?(?:came back at|came back|at|"
-    r"of|now|is|was|reached|measured(?: at)?|(?:went|is|was) (?:up|down) to|"
+    r"of|now|is|was|reached|measured(?: at)?|(?:(?:went|is|was) )?(?:up|down)(?: again)? to|"
     r"(?:rose|fell|dropped|increased|decreased|improved|worsened|climbed|jumped) to)) $"
 )
 _MRN_BEFORE = re.compile(r"(?:\bMRN|\bpt\.?|\bpatient|#)\s*$", re.IGNORECASE)
@@ -289,6 +289,11 @@ def _separated_key(
                 or level_key(key) is not None
             ):
                 return start, start + len(key)
+            # "patel crp down to 95": the words before a known test name whose it is
+            for word in re.finditer(r"\S+", key):
+                tail = key[word.start() :]
+                if word.start() and alias_key(tail) in known:
+                    return start + word.start(), start + len(key)
     if bare:
         return None
     plain = _TITLES.sub(lambda t: t.group(0).replace(".", "_"), text)

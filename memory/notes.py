@@ -136,12 +136,16 @@ _CODED = re.compile(r"(?<![\w-])(?:[A-Z][A-Z0-9]*\d[A-Z0-9]*|[A-Z]{1,6}-\d+[A-Za
 _HEADING = re.compile(
     r"^\s*(?P<name>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,3}?)"
     r"(?:\s+\([^()]{1,30}\))?"
-    r"(?:\s+(?:update|notes?|news|kicked off|kick-?off|started|launched|begun|underway))?"
-    r"\s*(?::(?!\S)|\s[-–—]+\s)"
+    r"(?:\s+(?:update|notes?|news|recap|summary|minutes|kicked off|kick-?off|started|launched"
+    r"|begun|underway)){0,2}"
+    r"\s*(?::(?!\S)|\s[-–—]+\s|\s=\s+(?=(?:our|the|a|an)\s))"
 )
 """A note's heading: the few words a message opens with before a colon or a dash ("Falcon:
 lead is FN-31", "CRISPRi pilot: ...", "Heron study - target: LRRK2"), an aside in brackets
-and words that say it began left out ("heron (antiviral) kicked off: ...")."""
+and words that say it began or sum it up left out ("heron (antiviral) kicked off: ...",
+"wren kickoff recap: ..."); a name set equal to what it is ("wren = our kinase programme")."""
+_SET_EQUAL = re.compile(r"\s*=\s[^.,;:]*")
+"""After a heading, what the name is set equal to, up to the end of its clause."""
 _VERB_FORM = re.compile(r"^[a-z]{3,}(?:ing|ed)$")
 """A lower-case word with a verb's ending after a stem of three letters or more."""
 _NOT_A_NAME = re.compile(r"\b(?:mrn|pt|bed|patient|ward|clinic|note|update)\b", re.IGNORECASE)
@@ -224,6 +228,11 @@ def find_notes(text: str) -> list[NoteMention]:
     # a message that names its project by its own name ("new programme started - ...,
     # codename vega") is headed by words about it, not by another name
     if heading is not None and not named and not any(_overlap(n, heading) for n in out):
+        said = _SET_EQUAL.match(text, heading.end)
+        if said is not None:
+            # "wren = our kinase programme": the phrase after "=" is what the name is, not a
+            # second project
+            out = [n for n in out if not said.start() <= n.start < said.end()]
         out.append(heading)
     return sorted(out, key=lambda n: n.start)
 
@@ -374,3 +383,12 @@ def asked_label(question: str, name: str) -> str | None:
             words = m.group("n").lower().split()
             return None if set(words) & _WHEN_WORDS else " ".join(words)
     return None
+
+
+_A_DATE = re.compile(r"\b(?:dates?|deadlines?|due)\b", re.IGNORECASE)
+
+
+def asks_a_date(question: str) -> bool:
+    """Whether a question asks for a date as its noun ("any nomination date for kestrel?",
+    "what's the deadline on heron?"), which no compound or gene answers. Pure."""
+    return _A_DATE.search(question) is not None

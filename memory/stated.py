@@ -28,7 +28,11 @@ def stated_instant(
     ``as_of`` maps relative phrases to days back ("last week": 7); ``as_of_days`` is a regex
     whose group ``n`` counts days back ("3 days ago")."""
     for mention in find_dates(text, now):
-        if mention.day < now.date() and not _upcoming(mention.text, mention.day, now):
+        if (
+            mention.day < now.date()
+            and not _upcoming(mention.text, mention.day, now)
+            and not _planned(text, mention.start)
+        ):
             return datetime.combine(mention.day, _NOON, tzinfo=UTC)
     days = days_ago(text, dict(as_of))
     if days is None:
@@ -53,6 +57,22 @@ def _upcoming(said: str, day: date, now: datetime) -> bool:
     except ValueError:  # 29 February
         return False
     return 0 < ahead <= _AHEAD_DAYS
+
+
+_PLAN = re.compile(
+    r"\b(?:will|can|could|should|shall|going to|plan(?:ned)?|booked|due|scheduled|to go ahead"
+    r"|go(?:es)? ahead|next)\b",
+    re.IGNORECASE,
+)
+"""Words of what is still to come ("cycle 4 can go ahead monday", "review booked friday")."""
+
+
+def _planned(text: str, at: int) -> bool:
+    """Whether the clause a day is said in at ``at`` says something still to come, so its
+    weekday is the one ahead, not the last ("anc 2.2 today, cycle 4 can go ahead monday").
+    Pure."""
+    start = max(text.rfind(c, 0, at) for c in ",;.") + 1
+    return _PLAN.search(text[start:at]) is not None
 
 
 _SEASON = r"(?:spring|summer|autumn|fall|winter|christmas|easter|new year|the holidays)"

@@ -28,8 +28,27 @@ def as_statements(text: str, tests: Container[str]) -> str:
     lines = text.split("\n")
     out = _grid(lines, tests)
     if out is None:
-        out = [_headed(line, tests) or line for line in lines]
+        out = _rows_by_patient([_headed(line, tests) or line for line in lines])
     return "\n".join(out)
+
+
+_LED_BY_PATIENT = re.compile(
+    r"^\s*(?:(?:pt|patient|mrn|bed)\s*)?\d{2,10}\b\s*:?\s+\S", re.IGNORECASE
+)
+"""A line that opens with the patient it is about ("pt 812 k 5.2", "9034: na 141 k 3.9")."""
+
+
+def _rows_by_patient(lines: list[str]) -> list[str]:
+    """Lines each led by a patient, two or more of them, each ended as a sentence of its own
+    ("pt 812 k 5.2 cr 310" over "pt 9034 k 4.1 cr 188"), so no line's values run into the
+    patient of the line before; other lines as they are."""
+    led = [i for i, line in enumerate(lines) if _LED_BY_PATIENT.match(line)]
+    if len(led) < 2:
+        return lines
+    return [
+        f"{line.rstrip()}." if i in led and not re.search(r"[.;!?]\s*$", line) else line
+        for i, line in enumerate(lines)
+    ]
 
 
 def _grid(lines: list[str], tests: Container[str]) -> list[str] | None:

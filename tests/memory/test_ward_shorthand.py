@@ -309,3 +309,113 @@ def test_yesterday_is_the_whole_of_that_day(mem: UserMemory, clock: SimulatedClo
     clock.set(datetime(2026, 3, 10, 9, 0, tzinfo=UTC))
     mem.state_each("5120 neuts up to 1.1 today", "s1")
     assert "neuts 0.6" in _ask(mem, "neutrophils for 5120 yesterday?")
+
+
+def test_a_heading_may_sum_up_a_meeting_or_set_the_name_equal_to_a_programme(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    clock.advance(minutes=5)
+    mem.state_each("wren planning summary: lead is WR-12, backup WR-40", "s1")
+    assert "WR-12" in _ask(mem, "wren lead?")
+    clock.advance(minutes=5)
+    mem.state_each("plover = our tlr7 programme. lead PL-3, ic50 15 nM", "s2")
+    assert "PL-3" in _ask(mem, "what's the plover lead compound?")
+    from memory.notes import find_notes
+
+    assert [n.slug for n in find_notes("plover = our tlr7 programme. lead PL-3")] == [
+        "plover-project"
+    ]
+
+
+def test_lines_each_led_by_a_patient_are_sentences_of_their_own(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    assert as_statements("bloods:\nmrn 5521 na 138 k 4.4\n6032: na 129 k 5.8", {"na", "k"}) == (
+        "bloods:\nmrn 5521 na 138 k 4.4.\n6032: na 129 k 5.8."
+    )
+    # one line led by a patient is left as it is
+    assert as_statements("6032: na 129 k 5.8", {"na", "k"}) == "6032: na 129 k 5.8"
+    clock.advance(minutes=5)
+    mem.state_each("overnight labs\npt 5521  na 138  k 4.4\npt 6032  na 129  k 5.8", "s1")
+    assert "129" in _ask(mem, "6032 sodium?")
+    assert "4.4" in _ask(mem, "k for 5521")
+
+
+def test_a_compound_back_as_lead_is_the_lead(mem: UserMemory, clock: SimulatedClock) -> None:
+    clock.advance(minutes=5)
+    mem.state_each("plover: lead PL-3, backup PL-9", "s1")
+    clock.advance(minutes=5)
+    mem.state_each("plover: PL-9 is the new lead", "s1")
+    clock.advance(minutes=5)
+    mem.state_each("plover: reverting, PL-3 back as lead", "s1")
+    assert "PL-3" in _ask(mem, "plover lead?")
+
+
+def test_care_asked_by_what_it_is_for_is_the_diagnosis_over_fresh_results(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    clock.advance(minutes=5)
+    mem.state_each("pt 6610: gout, on colchicine 500mcg bd", "s1")
+    clock.advance(minutes=5)
+    mem.state_each("6610 wcc 4.2 anc 2.5 plt 98", "s1")
+    assert "gout" in _ask(mem, "what are we treating 6610 for").lower()
+    assert "gout" in _ask(mem, "what are we managing 6610 for?").lower()
+
+
+def test_a_date_asked_of_a_project_is_never_its_compound(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    from memory.notes import asks_a_date
+
+    assert asks_a_date("any candidate nomination date for plover?")
+    assert not asks_a_date("plover lead?")
+    clock.advance(minutes=5)
+    mem.state_each("plover: lead PL-3, backup PL-9", "s1")
+    result = mem.answer("any candidate selection date for plover?", [], session="s1")
+    assert result is not None and not result.answers
+    assert "PL-3" in _ask(mem, "plover lead?")
+
+
+def test_a_named_patients_result_moved_to_a_value_and_a_weight_said_by_its_verb(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    from memory.literals import find_measurements
+
+    [said] = find_measurements("mr patel crp down to 95, febrile less", {"crp"})
+    assert said.literal == "crp 95"
+    clock.advance(minutes=5)
+    mem.state_each("mrn 4471 crp 180", "s1")
+    clock.advance(minutes=5)
+    mem.state_each("mrn 4471 weighed 77kg", "s1")
+    assert "77" in _ask(mem, "what did 4471 weigh?")
+
+
+def test_a_weekday_said_of_what_is_still_to_come_is_no_time_of_the_value(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    from datetime import UTC, datetime
+
+    from memory.stated import stated_instant
+
+    now = datetime(2026, 11, 21, 9, 0, tzinfo=UTC)
+    said = "7040 hb 101 today, transfusion booked for monday"
+    assert stated_instant(said, now, {}, r"(?P<n>\d+) days ago") is None
+    assert stated_instant("7040 hb 88 on monday", now, {}, r"(?P<n>\d+) days ago") is not None
+    clock.advance(minutes=5)
+    mem.state_each("7040 hb 94", "s1")
+    clock.advance(minutes=5)
+    mem.state_each("7040 hb 101 today, next cycle can go ahead friday", "s1")
+    assert "101" in _ask(mem, "7040 hb today?")
+
+
+def test_a_compound_that_replaces_another_takes_its_role(
+    mem: UserMemory, clock: SimulatedClock
+) -> None:
+    clock.advance(minutes=5)
+    mem.state_each("plover: lead PL-3, backup PL-9", "s1")
+    clock.advance(minutes=5)
+    mem.state_each("plover: PL-9 failed tox, PL-14 replaces it as backup", "s1")
+    assert "PL-14" in _ask(mem, "plover backup?")
+    clock.advance(minutes=5)
+    mem.state_each("plover: PL-21 replaced PL-3 as lead", "s1")
+    assert "PL-21" in _ask(mem, "plover lead?")
