@@ -105,8 +105,6 @@ stem to name that class."""
 
 NUMBERED_KINDS = frozenset({"Symptom", "Side Effect"})
 """Kinds whose vocabularies name one concept in either number (MeSH plural, MedDRA singular)."""
-MIN_PLURAL_FORM = 5
-"""Letters a word needs to be read as the singular of a plural short form ("opioid")."""
 MAX_PART_PHRASE = 3
 """Words a phrase may have for a part of it to be read as a name on its own: a name and a
 word or two of care ("bipolar maintenance"); a longer unlinked phrase is wording."""
@@ -496,14 +494,7 @@ class Linker:
                 words = tokens[i : j + 1]
                 if all(is_structural(t.norm) for t in words):
                     continue
-                key = form_key(" ".join(t.text for t in words))
-                # a lay or class word said in the singular ("an opioid", "a statin")
-                said = forms.get(key) or (
-                    tuple(f for f in forms.get(f"{key}s", ()) if f.how == "word")
-                    if len(key) >= MIN_PLURAL_FORM
-                    else ()
-                )
-                for form in said:
+                for form in forms.get(form_key(" ".join(t.text for t in words)), ()):
                     if form.how == "after":
                         self._completed(tokens, i, form.expansions, read)
                     elif form.reads([t.text for t in words]) or self._lower_case_form(

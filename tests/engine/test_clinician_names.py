@@ -382,27 +382,6 @@ def test_how_a_drug_works_in_a_symptom_the_graph_names_a_disease_by(
     assert [e.id for e in r.linked][-1] == disease
 
 
-def test_a_class_word_said_in_the_singular_reads_as_its_plural_short_form(helix: Any) -> None:
-    from engine.understand.shortforms import short_forms
-
-    store, linker = helix.c.store, helix.c.planner.linker
-
-    def read(text: str) -> list[str]:
-        return [n for m in linker.link(text).mentions for n in m.node_ids]
-
-    plural = next(
-        key
-        for key, forms in sorted(short_forms().items())
-        if key.endswith("s")
-        and " " not in key
-        and len(key) > 5
-        and any(f.how == "word" for f in forms)
-        and key[:-1] not in short_forms()
-        and {store.kind(n) for n in read(f"which drugs are {key}")} == {"Pharmacologic Class"}
-    )
-    assert read(f"is it a {plural[:-1]}") == read(f"which drugs are {plural}")
-
-
 def test_a_symptom_named_in_one_number_is_also_the_side_effect_named_in_the_other() -> None:
     from engine.understand.linking import Linker
     from engine.understand.mentions import Candidate, Mention
