@@ -747,10 +747,22 @@ class Linker:
         ):
             # one letter wrong, missing or extra in a long word that is no word of the corpus or
             # of everyday language ("ibuprofin") scores below the ratio floor; it is that name
-            # when only one name is so close
-            close = process.extract(key, near, scorer=Levenshtein.distance, score_cutoff=1, limit=2)
-            if len(close) == 1:
-                return [(str(close[0][0]), fuzz.ratio(key, close[0][0]))]
+            # when only one name is so close, or when every name so close is a name of one
+            # node ("ibuprofen" and the brand "ibuprocin")
+            close = process.extract(key, near, scorer=Levenshtein.distance, score_cutoff=1, limit=4)
+            nodes = {c.node_id for k, _, _ in close for c in self.aliases.get(str(k))}
+            if len(close) == 1 or (close and len(nodes) == 1):
+                # the node's own name before its other names
+                best = min(
+                    close,
+                    key=lambda c: (
+                        c[1],
+                        not any(x.primary for x in self.aliases.get(str(c[0]))),
+                        -fuzz.ratio(key, c[0]),
+                        str(c[0]),
+                    ),
+                )
+                return [(str(best[0]), fuzz.ratio(key, best[0]))]
         return [(str(k), float(s)) for k, s, _ in hits]
 
     def embedded_names(self, text: str) -> list[tuple[str, float]]:

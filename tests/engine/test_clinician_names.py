@@ -476,3 +476,30 @@ def test_how_a_drug_works_in_a_disease_no_path_joins_it_to_is_what_it_acts_on(
     assert r.intent == "mechanism" and r.status is Status.ANSWERED
     assert r.answers and {a.id for a in r.answers} <= targets
     assert r.text.startswith("No path in the graph joins what Donepezil acts on to")
+
+
+def test_a_one_letter_slip_is_the_drug_every_name_so_close_belongs_to() -> None:
+    from engine.understand.linking import Linker
+    from engine.understand.mentions import Candidate
+
+    index = {
+        "ibuprofen": [Candidate("C::1", "Ibuprofen", "hetionet", True)],
+        "ibuprocin": [Candidate("C::1", "Ibuprocin", "drugbank", False)],
+        "cefazolin": [Candidate("C::2", "Cefazolin", "hetionet", True)],
+        "cefazilin": [Candidate("C::3", "Cefazilin", "drugbank", False)],
+    }
+
+    class Aliases:
+        common: frozenset[str] = frozenset()
+
+        def near_length(self, n: int) -> list[str]:
+            return [k for k in index if abs(len(k) - n) <= 2]
+
+        def get(self, key: str) -> list[Candidate]:
+            return index.get(key, [])
+
+    linker = Linker.__new__(Linker)
+    linker.aliases, linker.vocabulary, linker.fuzzy_accept = Aliases(), None, 90.0  # type: ignore[assignment]
+    assert [k for k, _ in linker._fuzzy("ibuprofin")] == ["ibuprofen"]
+    # two close names of two drugs: no reading
+    assert linker._fuzzy("cefazalin") == []
