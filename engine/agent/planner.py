@@ -61,7 +61,13 @@ from engine.understand.form import (
     sentence_spans,
     untagged,
 )
-from engine.understand.lexicon import COMPILED_CUES, is_cue_word, is_structural, written_out
+from engine.understand.lexicon import (
+    COMPILED_CUES,
+    KIND_WORDS,
+    is_cue_word,
+    is_structural,
+    written_out,
+)
 from engine.understand.linking import FAMILY, Linker, covers, examples, fills
 from engine.understand.mentions import FRAME_PREPOSITIONS, LinkResult, Mention
 from engine.understand.negation import opens_negation
@@ -784,6 +790,7 @@ class Planner:
         if seed.kind not in senses.DRUG_DISEASE and (
             asks_remedy(f.cues, f.target_kind)
             or (seed.kind in CONDITION_KINDS and _class_for_it(plan.question, ents))
+            or (seed.kind in CONDITION_KINDS and not f.cues and _drugs_after(plan.question, seed))
         ):
             # "treatment for herpes simplex" where the graph has it only as a side effect:
             # what causes it is no answer, and a disease named by it is what is meant ("meds
@@ -1045,6 +1052,19 @@ def joining(store: KGStore, a: LinkedEntity, b: LinkedEntity) -> set[str]:
 
 
 _FOR = re.compile(r"^\s+(?:for|against|in)\b", re.IGNORECASE)
+
+
+_FIRST_WORD = re.compile(r"\s*([a-z]+)", re.IGNORECASE)
+
+
+def _drugs_after(question: str, seed: LinkedEntity) -> bool:
+    """A condition named right before a noun for drugs, with no relation word ("anxiety
+    meds", "nausea drugs"): the drugs one gives for it, as "drugs for" says; "drugs that
+    cause nausea" says what it asks in words."""
+    if not 0 <= seed.start < seed.end:
+        return False
+    m = _FIRST_WORD.match(question[seed.end :])
+    return m is not None and KIND_WORDS.get(m.group(1).lower()) == "Compound"
 
 
 def _class_for_it(question: str, ents: Sequence[LinkedEntity]) -> bool:

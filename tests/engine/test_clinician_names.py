@@ -503,3 +503,22 @@ def test_a_one_letter_slip_is_the_drug_every_name_so_close_belongs_to() -> None:
     assert [k for k, _ in linker._fuzzy("ibuprofin")] == ["ibuprofen"]
     # two close names of two drugs: no reading
     assert linker._fuzzy("cefazalin") == []
+
+
+def test_a_condition_named_before_a_noun_for_drugs_asks_for_a_remedy() -> None:
+    from engine.agent.planner import _drugs_after
+    from engine.result import LinkedEntity
+
+    def said(question: str, name: str) -> bool:
+        at = question.index(name)
+        seed = LinkedEntity(
+            mention=name, id="SE::1", name=name, kind="Side Effect", score=1.0,
+            method="exact", start=at, end=at + len(name),
+        )  # fmt: skip
+        return _drugs_after(question, seed)
+
+    assert said("nausea drugs", "nausea")
+    assert said("any good anxiety meds?", "anxiety")
+    assert said("pulmonary arterial hypertension medications", "pulmonary arterial hypertension")
+    assert not said("drugs that cause nausea", "nausea")
+    assert not said("nausea with metformin", "nausea")
