@@ -58,6 +58,7 @@ from engine.understand.lexicon import is_structural
 from engine.understand.negation import opens_negation
 from engine.understand.sets import asks_common
 from engine.util.faults import MemoryFault
+from engine.util.text import lower_words
 
 OnNoted = Callable[[FactPort], object]
 """Told of a noted fact before anything is asked (the chat shows it at once)."""
@@ -261,7 +262,7 @@ def _unsaid(engine: EnginePort, text: str, context: SessionContext) -> Reading |
     the last answers' first when the question fits the graph far better of it than of the
     last subject (a disease has no side effects), else of the last subject when it fits
     the graph so at all; None when it asks for nothing the graph holds."""
-    if len(_words(text)) > UNSAID_MAX_WORDS or not asks_something(text):
+    if len(lower_words(text)) > UNSAID_MAX_WORDS or not asks_something(text):
         return None
     of_subject = attach(text, context.subject.name)
     if context.answers and engine.node_kind(context.answers[0]) != context.subject.kind:
@@ -507,7 +508,7 @@ def _narrowed(
     old = context.subject
     both = (
         f"{old.name} but not {new.name}"
-        if any(opens_negation(w) for w in _words(text))
+        if any(opens_negation(w) for w in lower_words(text))
         else f"both {old.name} and {new.name}"
     )
     start, end = old.start, old.end
@@ -520,10 +521,6 @@ def _narrowed(
         end = at + len(new.name)
     asked = substitute(last, start, end, both)
     return Reading(asked, f"Reading this as: {asked}", (old.id, new.id))
-
-
-def _words(text: str) -> list[str]:
-    return [w.lower() for w in re.findall(r"[^\W_]+", text)]
 
 
 def _bare_relation(engine: EnginePort, text: str, context: SessionContext) -> Reading | None:

@@ -602,12 +602,13 @@ class Planner:
         drug and a disease that is not sure to be a claim keeps them as seed and target and
         goes on."""
         f = words.features
-        ents = self._condition_treated(f, ents, asks_mechanism(words, meaning))
+        asked_how = asks_mechanism(words, meaning)
+        ents = self._condition_treated(f, ents, asked_how)
         kinds = {e.kind for e in ents}
         # several drugs named and no word of a mechanism: a question of which of them holds
         # ("which of metformin, sitagliptin and atenolol are for type 2 diabetes")
         drugs = sum(e.kind == "Compound" for e in ents)
-        mechanism = asks_mechanism(words, meaning) and (f.mechanism or drugs <= 1)
+        mechanism = asked_how and (f.mechanism or drugs <= 1)
         claim_read = reads_claim(words, meaning, ents)
         # a yes/no question that does not open with its verb ("Trauma patients on
         # anticoagulation: is it safe?") is a claim about an edge only when the bank reads one

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from engine.understand.form import NEGATED_AUXILIARIES, YES_NO_START
 from engine.understand.mentions import Token
+from engine.util.text import lower_words
 
 REACH = 4
 """Words after a negation it can scope over."""
@@ -130,13 +131,13 @@ def denies_between(text: str, first: tuple[int, int], second: tuple[int, int]) -
     confirmation ("Doesn't X treat Y?", "Isn't there a link between X and Y?") and denies
     nothing, nor does "or not" ("does X cause Y or not")."""
     earlier, later = sorted((first, second))
-    if any(_denying(w) for w in _words(text[earlier[1] : later[0]])):
+    if any(_denying(w) for w in lower_words(text[earlier[1] : later[0]])):
         return True
-    before = _words(text[: earlier[0]])
+    before = lower_words(text[: earlier[0]])
     opened = bool(before) and before[0] not in YES_NO_START and before[0] not in _UNMARKED
     if opened and any(w in _NEGATORS for w in before):
         return True
-    after = _untagged(_words(_CLAUSE_END.split(text[later[1] :], maxsplit=1)[0].split("?")[0]))
+    after = _untagged(lower_words(_CLAUSE_END.split(text[later[1] :], maxsplit=1)[0].split("?")[0]))
     return any(_denying(w) and (i == 0 or after[i - 1] != "or") for i, w in enumerate(after))
 
 
@@ -152,10 +153,6 @@ def _untagged(words: list[str]) -> list[str]:
         if words[-2] in _UNMARKED or words[-2] in YES_NO_START:
             return words[:-2]
     return words
-
-
-def _words(text: str) -> list[str]:
-    return [w.lower() for w in re.findall(r"[^\W_]+", text)]
 
 
 def _denying(word: str) -> bool:

@@ -40,6 +40,14 @@ def tokens(text: str) -> list[str]:
     return _TOKEN.findall(normalize(text))
 
 
+_LETTERS = re.compile(r"[^\W_]+")
+
+
+def lower_words(text: str) -> list[str]:
+    """The runs of letters and digits of ``text``, lower-cased ("isn't" -> "isn", "t")."""
+    return [w.lower() for w in _LETTERS.findall(text)]
+
+
 def has_lone_surrogate(text: str) -> bool:
     """Whether ``text`` holds a lone surrogate (``\\ud800``): not valid Unicode, so neither
     UTF-8 files nor DuckDB/SQLite can keep it."""
