@@ -317,22 +317,33 @@ def test_a_claim_that_a_drug_treats_a_symptom_is_read_of_a_disease_saying_more()
     assert not says_more("obesity", "Obesity, Abdominal")
 
 
-def test_a_claim_that_a_drug_treats_a_symptom_the_graph_names_a_disease_by(
-    helix: Any, monkeypatch: Any
-) -> None:
-    import engine.agent.planner as planner
-
+def _symptom_only(helix: Any) -> str:
+    """The first one-word symptom name that links to a symptom only."""
     store = helix.c.store
-    disease = "Disease::DOID:10652"
-    drug = next(t[0] for t in helix.triples(disease, "CtD", 5))
-    symptom = next(
+    return next(
         name
         for _, name in sorted(store.names_of_kind("Symptom"))
         if name.isalpha() and [store.kind(e.id) for e in helix.link(name)] == ["Symptom"]
     )
-    # the graph's disease for the symptom, named by more words than the symptom's
+
+
+def _named_disease_is(monkeypatch: Any, disease: str) -> None:
+    """Every symptom names ``disease``, by more words than its own."""
+    import engine.agent.planner as planner
+
     monkeypatch.setattr(planner, "disease_named_by", lambda _s, _said, _uses=None: disease)
     monkeypatch.setattr(planner, "says_more", lambda _name, _said: True)
+
+
+def test_a_claim_that_a_drug_treats_a_symptom_the_graph_names_a_disease_by(
+    helix: Any, monkeypatch: Any
+) -> None:
+    store = helix.c.store
+    disease = "Disease::DOID:10652"
+    drug = next(t[0] for t in helix.triples(disease, "CtD", 5))
+    symptom = _symptom_only(helix)
+    # the graph's disease for the symptom, named by more words than the symptom's
+    _named_disease_is(monkeypatch, disease)
     r = helix.ask(f"{store.name(drug)} treats {symptom.lower()}?")
     assert r.intent == "claim" and r.text.startswith("Yes")
     assert [a.id for a in r.answers] == [disease]
@@ -365,18 +376,11 @@ def test_a_claim_about_a_name_read_as_its_broader_disease_is_not_confirmed_as_sa
 def test_how_a_drug_works_in_a_symptom_the_graph_names_a_disease_by(
     helix: Any, monkeypatch: Any
 ) -> None:
-    import engine.agent.planner as planner
-
     store = helix.c.store
     disease = "Disease::DOID:10652"
     drug = next(t[0] for t in helix.triples(disease, "CtD", 5))
-    symptom = next(
-        name
-        for _, name in sorted(store.names_of_kind("Symptom"))
-        if name.isalpha() and [store.kind(e.id) for e in helix.link(name)] == ["Symptom"]
-    )
-    monkeypatch.setattr(planner, "disease_named_by", lambda _s, _said, _uses=None: disease)
-    monkeypatch.setattr(planner, "says_more", lambda _name, _said: True)
+    symptom = _symptom_only(helix)
+    _named_disease_is(monkeypatch, disease)
     r = helix.ask(f"how does {store.name(drug)} work in {symptom.lower()}")
     assert r.intent == "mechanism"
     assert [e.id for e in r.linked][-1] == disease
@@ -421,11 +425,7 @@ def test_genes_of_a_side_effect_are_those_of_the_disease_its_name_says(
 
     store = helix.c.store
     disease = "Disease::DOID:10652"
-    said = next(
-        name
-        for _, name in sorted(store.names_of_kind("Symptom"))
-        if name.isalpha() and [store.kind(e.id) for e in helix.link(name)] == ["Symptom"]
-    )
+    said = _symptom_only(helix)
     asked: list[object] = []
 
     def named_by(_store: object, _said: str, uses: object = None) -> str:

@@ -245,32 +245,45 @@ def test_an_indication_is_read_by_its_first_words_when_the_rest_says_what_about_
     assert head_doid(name, {}, HEADS, qualifiers) == (doid, how)
 
 
+HEADER = ("DRUG_ID", "DRUG_NAME", "INDICATION_FDB", "UMLS_CUI", "SNOMEDCT_CUI", "DOID")
+TABLE_DRUGS = DrugMap(
+    node={"50": "Compound::DB00927", "74": "Compound::DB00945", "4239": "Compound::DB06724"},
+    names={
+        "Compound::DB00927": "Famotidine",
+        "Compound::DB00945": "Aspirin",
+        "Compound::DB06724": "Calcium carbonate",
+    },
+    merged={},
+)
+"""Three drugs of DrugCentral's ids, each with a mechanism of its own (none inactive)."""
+
+
+def _read(
+    tmp_path: Path,
+    rows: list[tuple[str, ...]],
+    named: dict[str, str],
+    broad: frozenset[str] = frozenset(),
+) -> tuple[set[tuple[str, str]], LayerReport]:
+    """The (drug, disease) pairs ``indications`` reads from ``rows`` of an indication table,
+    and its report."""
+    path = tmp_path / "drug_indication.tsv"
+    path.write_text("".join("\t".join(r) + "\n" for r in [HEADER, *rows]))
+    report = LayerReport("disease-pack")
+    inactive = Inactive(frozenset(TABLE_DRUGS.node), {}, {}, {}, 3)
+    _, triples = indications(path, TABLE_DRUGS, inactive, report, named, broad)
+    return {(s, o) for s, _, o, *_ in triples}, report
+
+
 def test_a_qualified_indication_is_its_diseases_and_a_broad_last_word_is_not(
     tmp_path: Path,
 ) -> None:
-    path = tmp_path / "drug_indication.tsv"
     rows = [
-        ("DRUG_ID", "DRUG_NAME", "INDICATION_FDB", "UMLS_CUI", "SNOMEDCT_CUI", "DOID"),
         ("50", "famotidine", "Heart Failure", "C0018801", "", "DOID:6000"),
         ("74", "acetylsalicylic acid", "Chronic Heart Failure", "C0264716", "", ""),
         ("4239", "calcium carbonate", "Acute Coronary Syndrome", "", "", ""),
     ]
-    path.write_text("".join("\t".join(r) + "\n" for r in rows))
-    drugs = DrugMap(
-        node={"50": "Compound::DB00927", "74": "Compound::DB00945", "4239": "Compound::DB06724"},
-        names={
-            "Compound::DB00927": "Famotidine",
-            "Compound::DB00945": "Aspirin",
-            "Compound::DB06724": "Calcium carbonate",
-        },
-        merged={},
-    )
-    report = LayerReport("disease-pack")
-    inactive = Inactive(frozenset({"50", "74", "4239"}), {}, {}, {}, 3)
-    _, triples = indications(
-        path, drugs, inactive, report, {"syndrome": "DOID:225"}, frozenset({"DOID:225"})
-    )
-    assert {(s, o) for s, _, o, *_ in triples} == {
+    pairs, report = _read(tmp_path, rows, {"syndrome": "DOID:225"}, frozenset({"DOID:225"}))
+    assert pairs == {
         ("Compound::DB00927", "Disease::DOID:6000"),
         ("Compound::DB00945", "Disease::DOID:6000"),
     }
@@ -283,25 +296,15 @@ def test_a_qualified_indication_is_its_diseases_and_a_broad_last_word_is_not(
 def test_an_indication_named_as_a_disease_ontology_term_is_that_term_whatever_its_doid(
     tmp_path: Path,
 ) -> None:
-    path = tmp_path / "drug_indication.tsv"
     rows = [
-        ("DRUG_ID", "DRUG_NAME", "INDICATION_FDB", "UMLS_CUI", "SNOMEDCT_CUI", "DOID"),
         # filed under the broader arthropathy; the name is osteoarthritis's own
         ("50", "famotidine", "Osteoarthritis", "C0029408", "", "DOID:381"),
         # a name no term has keeps DrugCentral's DOID
         ("74", "acetylsalicylic acid", "Heart Failure Exacerbation", "", "", "DOID:6000"),
     ]
-    path.write_text("".join("\t".join(r) + "\n" for r in rows))
-    drugs = DrugMap(
-        node={"50": "Compound::DB00927", "74": "Compound::DB00945"},
-        names={"Compound::DB00927": "Famotidine", "Compound::DB00945": "Aspirin"},
-        merged={},
-    )
-    report = LayerReport("disease-pack")
-    inactive = Inactive(frozenset({"50", "74"}), {}, {}, {}, 3)
     named = {class_key("Osteoarthritis"): "DOID:8398", class_key("Arthropathy"): "DOID:381"}
-    _, triples = indications(path, drugs, inactive, report, named)
-    assert {(s, o) for s, _, o, *_ in triples} == {
+    pairs, report = _read(tmp_path, rows, named)
+    assert pairs == {
         ("Compound::DB00927", "Disease::DOID:8398"),
         ("Compound::DB00945", "Disease::DOID:6000"),
     }
